@@ -1,0 +1,333 @@
+//! `corpus import`: the reference CSV layout (papers.csv, excluded.csv) into
+//! one YAML file per entry and per exclusion record.
+//!
+//! Every row is validated before anything is written; one bad row means no
+//! file is written at all.
+
+use crate::check::valid_key;
+use crate::diag::{Diagnostic, Severity};
+use crate::model::{Entry, Exclusion};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Columns of the reference papers.csv, in order.
+pub const PAPER_COLUMNS: [&str; 18] = [
+    "key",
+    "title",
+    "first_author",
+    "affiliation",
+    "year",
+    "arxiv_id",
+    "venue",
+    "url",
+    "category",
+    "is_rl",
+    "reward_type",
+    "credit_granularity",
+    "orchestration_form",
+    "scenario",
+    "is_core",
+    "one_liner",
+    "verified",
+    "notes",
+];
+
+/// Columns of the reference excluded.csv, in order.
+pub const EXCLUSION_COLUMNS: [&str; 9] = [
+    "record_id",
+    "source",
+    "query_family",
+    "screening_label",
+    "identifier",
+    "url",
+    "date_screened",
+    "stage",
+    "exclusion_reason",
+];
+
+/// Optional columns beyond the reference layout, for fields it does not carry.
+pub const EXTRA_PAPER_COLUMNS: [&str; 2] = ["subdecisions", "strict_credit"];
+
+/// Separator of several values (URLs, sub-decisions) in one CSV cell.
+pub const LIST_SEPARATOR: &str = " ; ";
+
+fn split_list(cell: &str) -> Vec<String> {
+    cell.split(LIST_SEPARATOR.trim())
+        .map(|u| u.trim().to_string())
+        .filter(|u| !u.is_empty())
+        .collect()
+}
+
+fn row_diag(file: &str, line: u64, field: &str, msg: String) -> Diagnostic {
+    Diagnostic::new("csv-row", Severity::Error, file, msg)
+        .at_line(Some(line as usize))
+        .field(field)
+}
+
+/// Reads CSV text into rows keyed by the header, checking the header first.
+fn read_rows(
+    file: &str,
+    text: &str,
+    columns: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(u64, Vec<(String, String)>)> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let headers = match rdr.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            diags.push(row_diag(
+                file,
+                1,
+                "header",
+                format!("cannot read the header: {e}"),
+            ));
+            return Vec::new();
+        }
+    };
+    let missing: Vec<&str> = columns
+        .iter()
+        .copied()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect();
+    if !missing.is_empty() {
+        diags.push(
+            row_diag(
+                file,
+                1,
+                "header",
+                format!("missing column(s): {}", missing.join(", ")),
+            )
+            .help(format!("the header must name: {}", columns.join(","))),
+        );
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        match rec {
+            Ok(r) => {
+                let line = r.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                let cells = headers
+                    .iter()
+                    .zip(r.iter())
+                    .map(|(h, v)| (h.to_string(), v.trim().to_string()))
+                    .collect();
+                rows.push((line, cells));
+            }
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                diags.push(row_diag(file, line, "row", format!("malformed row: {e}")));
+            }
+        }
+    }
+    rows
+}
+
+fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    row.iter()
+        .find(|(h, _)| h == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("")
+}
+
+/// Parses papers.csv text into entries, or every row problem found.
+pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let rows = read_rows(file, text, &PAPER_COLUMNS, &mut diags);
+    let mut out = Vec::new();
+    let mut keys = BTreeSet::new();
+    for (line, row) in rows {
+        let c = |n: &str| cell(&row, n).to_string();
+        let key = c("key");
+        if !valid_key(&key) {
+            diags.push(row_diag(
+                file,
+                line,
+                "key",
+                format!("row {line}: key `{key}` must be lowercase letters, digits and '-'"),
+            ));
+            continue;
+        }
+        if !keys.insert(key.clone()) {
+            diags.push(row_diag(
+                file,
+                line,
+                "key",
+                format!("row {line}: key `{key}` appears twice"),
+            ));
+            continue;
+        }
+        let year = match c("year").parse::<i64>() {
+            Ok(y) => y,
+            Err(_) => {
+                diags.push(row_diag(
+                    file,
+                    line,
+                    "year",
+                    format!("row {line}: year `{}` is not a whole number", c("year")),
+                ));
+                continue;
+            }
+        };
+        for required in ["title", "category", "is_rl", "is_core", "verified"] {
+            if c(required).is_empty() {
+                diags.push(row_diag(
+                    file,
+                    line,
+                    required,
+                    format!("row {line}: `{required}` is empty"),
+                ));
+            }
+        }
+        let urls = split_list(&c("url"));
+        let strict = match c("strict_credit").to_lowercase().as_str() {
+            "" | "no" | "false" => false,
+            "yes" | "true" => true,
+            other => {
+                diags.push(row_diag(
+                    file,
+                    line,
+                    "strict_credit",
+                    format!("row {line}: strict_credit `{other}` is not yes or no"),
+                ));
+                continue;
+            }
+        };
+        let arxiv = c("arxiv_id");
+        let notes = c("notes");
+        out.push(Entry {
+            key,
+            title: c("title"),
+            first_author: c("first_author"),
+            affiliation: c("affiliation"),
+            year,
+            arxiv_id: (!arxiv.is_empty()).then_some(arxiv),
+            venue: c("venue"),
+            urls,
+            category: c("category"),
+            is_rl: c("is_rl"),
+            reward_type: c("reward_type"),
+            credit_granularity: c("credit_granularity"),
+            orchestration_form: c("orchestration_form"),
+            scenario: c("scenario"),
+            is_core: c("is_core"),
+            verified: c("verified"),
+            subdecisions: split_list(&c("subdecisions")),
+            strict_credit: strict,
+            one_liner: c("one_liner"),
+            notes: (!notes.is_empty()).then_some(notes),
+            waivers: Default::default(),
+        });
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Parses excluded.csv text into records, or every row problem found.
+pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let rows = read_rows(file, text, &EXCLUSION_COLUMNS, &mut diags);
+    let mut out = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (line, row) in rows {
+        let c = |n: &str| cell(&row, n).to_string();
+        let id = c("record_id");
+        let ok_id =
+            id.len() >= 2 && id.starts_with('E') && id[1..].bytes().all(|b| b.is_ascii_digit());
+        if !ok_id {
+            diags.push(row_diag(
+                file,
+                line,
+                "record_id",
+                format!("row {line}: record_id `{id}` must be E followed by digits"),
+            ));
+            continue;
+        }
+        if !ids.insert(id.clone()) {
+            diags.push(row_diag(
+                file,
+                line,
+                "record_id",
+                format!("row {line}: record_id `{id}` appears twice"),
+            ));
+            continue;
+        }
+        out.push(Exclusion {
+            record_id: id,
+            title: c("screening_label"),
+            identifier: c("identifier"),
+            url: c("url"),
+            source: c("source"),
+            query_family: c("query_family"),
+            date_screened: c("date_screened"),
+            stage: c("stage"),
+            reason: c("exclusion_reason"),
+        });
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Header comment of every entry file: points editors at the entry schema.
+pub const ENTRY_MODELINE: &str = "# yaml-language-server: $schema=../entry.schema.json\n";
+
+/// The YAML text of an entry file.
+pub fn entry_yaml(e: &Entry) -> String {
+    let body = serde_yaml::to_string(e).unwrap_or_default();
+    format!("{ENTRY_MODELINE}{body}")
+}
+
+/// The YAML text of an exclusion record file.
+pub fn exclusion_yaml(x: &Exclusion) -> String {
+    serde_yaml::to_string(x).unwrap_or_default()
+}
+
+/// Reads a CSV file for import, as text.
+pub fn read_csv(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8", path.display()))?;
+    Ok(text
+        .strip_prefix('\u{feff}')
+        .map(str::to_string)
+        .unwrap_or(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "key,title,first_author,affiliation,year,arxiv_id,venue,url,category,is_rl,reward_type,credit_granularity,orchestration_form,scenario,is_core,one_liner,verified,notes\n";
+
+    #[test]
+    fn urls_split_and_empty_arxiv_becomes_absent() {
+        let csv = format!("{HEAD}a,T,\"X, Y\",Org,2025,,Blog,https://a ; https://b,industry,no,NA,NA,NA,general,case,Sum,yes,\n");
+        let e = &parse_papers("p.csv", &csv).unwrap()[0];
+        assert_eq!(e.urls, ["https://a", "https://b"]);
+        assert_eq!(e.arxiv_id, None);
+        assert_eq!(e.notes, None);
+        assert!(entry_yaml(e).contains("first_author: X, Y"));
+    }
+
+    #[test]
+    fn bad_rows_are_reported_by_row_number() {
+        let csv = format!("{HEAD}ok,T,A,O,2025,,V,https://a,survey,no,NA,NA,NA,general,core,S,yes,\nBad Key,T,A,O,20x5,,V,https://a,survey,no,NA,NA,NA,general,core,S,yes,\nb,T,A,O,20x5,,V,https://a,survey,no,NA,NA,NA,general,core,S,yes,\n");
+        let errs = parse_papers("p.csv", &csv).unwrap_err();
+        assert_eq!(errs.len(), 2);
+        assert_eq!(errs[0].line, Some(3));
+        assert_eq!(errs[1].line, Some(4));
+        assert_eq!(errs[1].field.as_deref(), Some("year"));
+    }
+
+    #[test]
+    fn a_missing_column_is_one_clear_error() {
+        let errs = parse_exclusions("x.csv", "record_id,source\nE001,arXiv\n").unwrap_err();
+        assert!(errs[0].message.contains("screening_label"));
+    }
+}

@@ -1,0 +1,177 @@
+//! The data model: an entry of the paper pool and a record of the exclusion log.
+//!
+//! Field names follow the reference CSV so that import and export round-trip.
+
+use crate::filter::{FieldValue, Fields};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One retained paper (corpus/papers/<key>.yaml).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Entry {
+    /// Equals the file stem; lowercase letters, digits and '-'.
+    pub key: String,
+    /// Paper title.
+    pub title: String,
+    /// "Family, Given", or an organisation.
+    pub first_author: String,
+    /// First author's affiliation.
+    pub affiliation: String,
+    /// Publication year.
+    pub year: i64,
+    /// arXiv identifier, when the work has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_id: Option<String>,
+    /// Venue as published (or "arXiv").
+    pub venue: String,
+    /// Links, most canonical first.
+    pub urls: Vec<String>,
+    /// Taxonomy category.
+    pub category: String,
+    /// yes / partial / no.
+    pub is_rl: String,
+    /// Reward type (rolled up into families R1–R8), or NA.
+    pub reward_type: String,
+    /// Credit unit, or NA.
+    pub credit_granularity: String,
+    /// Orchestration form, or NA.
+    pub orchestration_form: String,
+    /// Scenario, or NA.
+    pub scenario: String,
+    /// core / supporting / case.
+    pub is_core: String,
+    /// yes / partial / no.
+    pub verified: String,
+    /// Orchestration sub-decisions the entry trains or designs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subdecisions: Vec<String>,
+    /// True where the entry has an explicit credit estimator.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict_credit: bool,
+    /// A one-sentence summary in the project's words.
+    pub one_liner: String,
+    /// Optional remarks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Acknowledged warnings: rule id -> reason.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waivers: BTreeMap<String, String>,
+}
+
+/// One screened-but-excluded record (exclusions/<record_id>.yaml).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Exclusion {
+    /// E001, E002, …; equals the file stem.
+    pub record_id: String,
+    /// Title as screened.
+    pub title: String,
+    /// arXiv:…, OpenReview:…, ACL:…, github:…, or an upper-case document id.
+    pub identifier: String,
+    /// Where the record can be read.
+    pub url: String,
+    /// Where it was found.
+    pub source: String,
+    /// Which query family found it.
+    pub query_family: String,
+    /// When it was screened (YYYY-MM-DD).
+    pub date_screened: String,
+    /// The screening stage that excluded it.
+    pub stage: String,
+    /// Why it was excluded, in the project's words.
+    pub reason: String,
+}
+
+/// Entry fields in file order, with whether each is required.
+pub const ENTRY_FIELDS: [(&str, bool); 21] = [
+    ("key", true),
+    ("title", true),
+    ("first_author", true),
+    ("affiliation", true),
+    ("year", true),
+    ("arxiv_id", false),
+    ("venue", true),
+    ("urls", true),
+    ("category", true),
+    ("is_rl", true),
+    ("reward_type", true),
+    ("credit_granularity", true),
+    ("orchestration_form", true),
+    ("scenario", true),
+    ("is_core", true),
+    ("verified", true),
+    ("subdecisions", false),
+    ("strict_credit", false),
+    ("one_liner", true),
+    ("notes", false),
+    ("waivers", false),
+];
+
+/// Exclusion record fields in file order (all required).
+pub const EXCLUSION_FIELDS: [&str; 9] = [
+    "record_id",
+    "title",
+    "identifier",
+    "url",
+    "source",
+    "query_family",
+    "date_screened",
+    "stage",
+    "reason",
+];
+
+impl Fields for Entry {
+    fn field(&self, name: &str) -> Option<FieldValue<'_>> {
+        let one = |s: &str| Some(FieldValue::One(s.to_string().into()));
+        match name {
+            "key" => Some(FieldValue::One(self.key.as_str().into())),
+            "title" => Some(FieldValue::One(self.title.as_str().into())),
+            "first_author" => Some(FieldValue::One(self.first_author.as_str().into())),
+            "affiliation" => Some(FieldValue::One(self.affiliation.as_str().into())),
+            "year" => one(&self.year.to_string()),
+            "arxiv_id" => one(self.arxiv_id.as_deref().unwrap_or("")),
+            "venue" => Some(FieldValue::One(self.venue.as_str().into())),
+            "urls" => Some(FieldValue::Many(&self.urls)),
+            "category" => Some(FieldValue::One(self.category.as_str().into())),
+            "is_rl" => Some(FieldValue::One(self.is_rl.as_str().into())),
+            "reward_type" => Some(FieldValue::One(self.reward_type.as_str().into())),
+            "credit_granularity" => Some(FieldValue::One(self.credit_granularity.as_str().into())),
+            "orchestration_form" => Some(FieldValue::One(self.orchestration_form.as_str().into())),
+            "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
+            "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
+            "verified" => Some(FieldValue::One(self.verified.as_str().into())),
+            "subdecisions" => Some(FieldValue::Many(&self.subdecisions)),
+            "strict_credit" => one(if self.strict_credit { "true" } else { "false" }),
+            _ => None,
+        }
+    }
+}
+
+impl Fields for Exclusion {
+    fn field(&self, name: &str) -> Option<FieldValue<'_>> {
+        let v = match name {
+            "record_id" => &self.record_id,
+            "title" => &self.title,
+            "identifier" => &self.identifier,
+            "url" => &self.url,
+            "source" => &self.source,
+            "query_family" => &self.query_family,
+            "date_screened" => &self.date_screened,
+            "stage" => &self.stage,
+            _ => return None,
+        };
+        Some(FieldValue::One(v.as_str().into()))
+    }
+}
+
+/// Field names a filter over entries may use.
+pub fn entry_filter_fields() -> impl Iterator<Item = &'static str> {
+    ENTRY_FIELDS
+        .iter()
+        .map(|(f, _)| *f)
+        .filter(|f| !matches!(*f, "one_liner" | "notes" | "waivers"))
+}
+
+/// Field names a filter over exclusion records may use.
+pub fn exclusion_filter_fields() -> impl Iterator<Item = &'static str> {
+    EXCLUSION_FIELDS.iter().copied().filter(|f| *f != "reason")
+}

@@ -1,0 +1,257 @@
+//! The controlled vocabulary, read from `corpus/taxonomy.yaml`.
+//!
+//! Every tag value, label and consistency rule lives in that file so that a
+//! new value is a data change; this module only gives it types and lookups.
+
+use crate::diag::Severity;
+use crate::filter::Filter;
+use serde::{Deserialize, Serialize};
+
+/// One allowed value of a vocabulary, with its display label.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Value {
+    /// The value as written in entry files.
+    pub id: String,
+    /// Human-readable label.
+    pub label: String,
+    /// Defining feature (orchestration forms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<String>,
+    /// The question a sub-decision answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+}
+
+/// A reward family (R1–R8) and the reward_type values it covers.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RewardFamily {
+    /// Family id, e.g. `R1`.
+    pub id: String,
+    /// Display label.
+    pub label: String,
+    /// The `reward_type` values rolled up into this family.
+    pub reward_types: Vec<String>,
+    /// The credit unit such rewards typically land on.
+    pub typical_credit: String,
+    /// Reward channel names in traces that belong to this family.
+    #[serde(default)]
+    pub trace_channels: Vec<String>,
+}
+
+/// Screening vocabulary of the exclusion log.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Screening {
+    /// Search cutoff date, YYYY-MM-DD.
+    pub cutoff: String,
+    /// Stages in flow order.
+    pub stages: Vec<Value>,
+    /// Where records were found.
+    pub sources: Vec<String>,
+    /// Which search query family found them.
+    pub query_families: Vec<String>,
+}
+
+/// A consistency rule: id, severity and the sentence a contributor reads.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Stable rule id.
+    pub id: String,
+    /// Error or warning.
+    pub severity: RuleSeverity,
+    /// What the rule asks for, in one sentence.
+    pub sentence: String,
+    /// Entries the rule applies to (data-driven rules only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Filter>,
+    /// What must hold on those entries (data-driven rules only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require: Option<Filter>,
+}
+
+/// Severity as written in the taxonomy.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSeverity {
+    /// Fails only under `--strict`; can be waived.
+    Warning,
+    /// Always fails.
+    Error,
+}
+
+impl From<RuleSeverity> for Severity {
+    fn from(s: RuleSeverity) -> Self {
+        match s {
+            RuleSeverity::Warning => Severity::Warning,
+            RuleSeverity::Error => Severity::Error,
+        }
+    }
+}
+
+/// The whole taxonomy file.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Taxonomy {
+    /// The "not applicable" marker allowed on tag fields.
+    pub na: String,
+    /// Categories in display order.
+    pub category: Vec<Value>,
+    /// Values of `is_rl`.
+    pub is_rl: Vec<Value>,
+    /// Values of `is_core`.
+    pub is_core: Vec<Value>,
+    /// Values of `verified`.
+    pub verified: Vec<Value>,
+    /// Reward families R1–R8.
+    pub reward_families: Vec<RewardFamily>,
+    /// Credit units, finest to coarsest.
+    pub credit_units: Vec<Value>,
+    /// Orchestration forms (topologies).
+    pub orchestration_forms: Vec<Value>,
+    /// Orchestration sub-decisions.
+    pub subdecisions: Vec<Value>,
+    /// Scenarios.
+    pub scenario: Vec<Value>,
+    /// Screening vocabulary and cutoff.
+    pub screening: Screening,
+    /// Consistency rules.
+    pub rules: Vec<Rule>,
+}
+
+/// The tag fields of an entry, in the order they are reported and counted.
+pub const TAG_FIELDS: [&str; 9] = [
+    "category",
+    "is_rl",
+    "reward_type",
+    "credit_granularity",
+    "orchestration_form",
+    "scenario",
+    "is_core",
+    "verified",
+    "subdecisions",
+];
+
+impl Taxonomy {
+    /// Parses taxonomy YAML text.
+    pub fn from_yaml(text: &str) -> Result<Taxonomy, serde_yaml::Error> {
+        serde_yaml::from_str(text)
+    }
+
+    /// Every reward_type value, in family order.
+    pub fn reward_types(&self) -> Vec<String> {
+        self.reward_families
+            .iter()
+            .flat_map(|f| f.reward_types.iter().cloned())
+            .collect()
+    }
+
+    /// The allowed values of an entry field, without NA, in display order.
+    pub fn values(&self, field: &str) -> Option<Vec<String>> {
+        let ids = |v: &[Value]| v.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
+        Some(match field {
+            "category" => ids(&self.category),
+            "is_rl" => ids(&self.is_rl),
+            "is_core" => ids(&self.is_core),
+            "verified" => ids(&self.verified),
+            "reward_type" => self.reward_types(),
+            "credit_granularity" => ids(&self.credit_units),
+            "orchestration_form" => ids(&self.orchestration_forms),
+            "scenario" => ids(&self.scenario),
+            "subdecisions" => ids(&self.subdecisions),
+            "stage" => ids(&self.screening.stages),
+            "source" => self.screening.sources.clone(),
+            "query_family" => self.screening.query_families.clone(),
+            _ => return None,
+        })
+    }
+
+    /// Whether a field also accepts the NA marker.
+    pub fn allows_na(field: &str) -> bool {
+        matches!(
+            field,
+            "reward_type" | "credit_granularity" | "orchestration_form" | "scenario"
+        )
+    }
+
+    /// Allowed values including NA where the field accepts it.
+    pub fn allowed(&self, field: &str) -> Option<Vec<String>> {
+        let mut v = self.values(field)?;
+        if Self::allows_na(field) {
+            v.push(self.na.clone());
+        }
+        Some(v)
+    }
+
+    /// The family (R1…) a reward_type belongs to.
+    pub fn family_of(&self, reward_type: &str) -> Option<&RewardFamily> {
+        self.reward_families
+            .iter()
+            .find(|f| f.reward_types.iter().any(|t| t == reward_type))
+    }
+
+    /// The rule with this id.
+    pub fn rule(&self, id: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// Display label of a category id (the id itself when unknown).
+    pub fn category_label<'a>(&'a self, id: &'a str) -> &'a str {
+        self.category
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| c.label.as_str())
+            .unwrap_or(id)
+    }
+
+    /// Maps trace reward channel names to reward family ids.
+    pub fn channel_families(&self) -> std::collections::BTreeMap<String, String> {
+        self.reward_families
+            .iter()
+            .flat_map(|f| f.trace_channels.iter().map(|c| (c.clone(), f.id.clone())))
+            .collect()
+    }
+
+    /// Problems in the taxonomy itself that would make checks meaningless.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for r in &self.rules {
+            if !seen.insert(r.id.as_str()) {
+                out.push(format!("rule `{}` is defined twice", r.id));
+            }
+            if r.when.is_some() != r.require.is_some() {
+                out.push(format!(
+                    "rule `{}` needs both `when` and `require`, or neither",
+                    r.id
+                ));
+            }
+        }
+        for id in crate::check::BUILTIN_RULES {
+            if self.rule(id).is_none() {
+                out.push(format!("built-in rule `{id}` is missing from `rules`"));
+            }
+        }
+        for field in TAG_FIELDS
+            .iter()
+            .chain(&["stage", "source", "query_family"])
+        {
+            let vals = self.values(field).unwrap_or_default();
+            let mut s = std::collections::BTreeSet::new();
+            for v in &vals {
+                if !s.insert(v) {
+                    out.push(format!("value `{v}` of `{field}` is listed twice"));
+                }
+            }
+        }
+        if crate::check::parse_date(&self.screening.cutoff).is_none() {
+            out.push(format!(
+                "screening.cutoff `{}` is not a YYYY-MM-DD date",
+                self.screening.cutoff
+            ));
+        }
+        out
+    }
+}
