@@ -3,6 +3,8 @@
 //! so `main` stays the only place that touches stdout and stderr.
 
 use crate::check;
+use crate::generate::{self, Part};
+use crate::stats;
 use crate::diag::Diagnostic;
 use crate::load::{self, Corpus, LoadError, LoadOptions};
 use crate::report::{self, Format, Sources};
@@ -29,8 +31,50 @@ pub struct Cli {
 pub enum Command {
     /// Check every entry and record; report all problems.
     Check(CheckArgs),
+    /// Check, then regenerate stats/ and README.md from the data.
+    Build(PublishArgs),
+    /// Print the statistics (or, with --write, regenerate stats/ only).
+    Stats(StatsArgs),
+    /// Regenerate README.md only.
+    Render(PublishArgs),
     /// Import the reference CSV layout into YAML files.
     Import(ImportArgs),
+}
+
+/// Options of `corpus build` and `corpus render`.
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// Write nothing; fail when a generated file is stale.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Output format of `corpus stats`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum StatsFormat {
+    /// Terminal tables (80 columns).
+    #[default]
+    Table,
+    /// GitHub Markdown tables.
+    Markdown,
+    /// One JSON document.
+    Json,
+    /// One long-form CSV (table,row,column,n).
+    Csv,
+}
+
+/// Options of `corpus stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Output format when printing.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    pub format: StatsFormat,
+    /// Regenerate stats/ instead of printing.
+    #[arg(long)]
+    pub write: bool,
+    /// With --write: write nothing; fail when a file under stats/ is stale.
+    #[arg(long, requires = "write")]
+    pub check: bool,
 }
 
 /// Options of `corpus check`.
@@ -118,6 +162,10 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     match &cli.command {
         Command::Check(a) => cmd_check(&root, opts, a),
         Command::Import(a) => cmd_import(&root, a),
+        Command::Build(a) => cmd_publish(&root, opts, Part::All, a.check),
+        Command::Render(a) => cmd_publish(&root, opts, Part::Readme, a.check),
+        Command::Stats(a) if a.write => cmd_publish(&root, opts, Part::Stats, a.check),
+        Command::Stats(a) => cmd_stats(&root, opts, a),
     }
 }
 
@@ -164,11 +212,96 @@ fn cmd_check(root: &Path, opts: LoadOptions, a: &CheckArgs) -> Outcome {
         Ok(c) => c,
         Err(o) => return o,
     };
-    let rep = check::check(&corpus);
+    let mut rep = check::check(&corpus);
+    rep.diagnostics.extend(generate::stale_diagnostics(root, &corpus, Part::All));
     Outcome {
         code: i32::from(rep.fails(a.strict)),
         stdout: render_report(&corpus, &rep.diagnostics, rep.waived.len(), a.format),
         stderr: String::new(),
+    }
+}
+
+fn cmd_stats(root: &Path, opts: LoadOptions, a: &StatsArgs) -> Outcome {
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let st = stats::of_corpus(&corpus);
+    let stdout = match a.format {
+        StatsFormat::Table => stats::text_tables(&st),
+        StatsFormat::Markdown => stats::markdown_tables(&st),
+        StatsFormat::Json => st.json_text(),
+        StatsFormat::Csv => st.csv_long(),
+    };
+    let errors = check::check(&corpus).errors();
+    let stderr = if errors > 0 {
+        format!("warning: the corpus has {errors} error(s); run `corpus check` — these figures count the data as it is\n")
+    } else {
+        String::new()
+    };
+    Outcome { code: 0, stdout, stderr }
+}
+
+/// `build`, `render` and `stats --write`: check, generate, then write or compare.
+fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Outcome {
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let rep = check::check(&corpus);
+    if rep.errors() > 0 {
+        let errors: Vec<Diagnostic> = rep.diagnostics.into_iter().filter(|d| d.fails(false)).collect();
+        let summary = format!("{} error(s): nothing was written; fix them and build again", errors.len());
+        return Outcome {
+            code: 1,
+            stdout: String::new(),
+            stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
+        };
+    }
+    let templates = match generate::read_templates(root) {
+        Ok(t) => t,
+        Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
+    };
+    if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
+        return Outcome::fail(2, format!("no {}/README.md.tera under {}", generate::TEMPLATES_DIR, root.display()));
+    }
+    let files = match generate::generate(&corpus, &templates, part) {
+        Ok(f) => f,
+        Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
+    };
+    if check_only {
+        let stale: Vec<String> = generate::stale(root, &files).iter().map(|f| f.path.clone()).collect();
+        let leftovers = generate::leftovers(root, &files);
+        if stale.is_empty() && leftovers.is_empty() {
+            return Outcome {
+                code: 0,
+                stdout: format!("all {} generated files are fresh\n", files.len()),
+                stderr: String::new(),
+            };
+        }
+        let mut msg = String::new();
+        for p in &stale {
+            msg.push_str(&format!("stale: {p}\n"));
+        }
+        for p in &leftovers {
+            msg.push_str(&format!("no longer generated: {p}\n"));
+        }
+        msg.push_str("run `corpus build` and commit the result\n");
+        return Outcome { code: 1, stdout: msg, stderr: String::new() };
+    }
+    match generate::write(root, &files) {
+        Ok(w) => {
+            let mut out = String::new();
+            for p in &w.changed {
+                out.push_str(&format!("wrote {p}\n"));
+            }
+            for p in &w.removed {
+                out.push_str(&format!("removed {p}\n"));
+            }
+            out.push_str(&format!("{} changed, {} unchanged, {} removed\n", w.changed.len(), w.unchanged, w.removed.len()));
+            Outcome { code: 0, stdout: out, stderr: String::new() }
+        }
+        Err(e) => Outcome::fail(1, e),
     }
 }
 

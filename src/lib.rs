@@ -15,3 +15,6 @@ pub mod load;
 pub mod model;
 pub mod report;
 pub mod taxonomy;
+pub mod stats;
+pub mod render;
+pub mod generate;

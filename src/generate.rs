@@ -1,0 +1,280 @@
+//! The generated files — README.md and everything under stats/ — computed
+//! from the corpus as `(path, content)` pairs, compared with the disk for the
+//! `stale-generated` rule, and written atomically by `corpus build`.
+
+use crate::charts::{self, Bar};
+use crate::diag::{Diagnostic, Severity};
+use crate::load::Corpus;
+use crate::render;
+use crate::stats::{self, Stats};
+use std::path::Path;
+
+/// Folder of templates, relative to the root.
+pub const TEMPLATES_DIR: &str = "templates";
+/// Folder of generated statistics, relative to the root.
+pub const STATS_DIR: &str = "stats";
+/// List of the files `build` generated under stats/, so it removes only its own.
+pub const MANIFEST: &str = "stats/.generated";
+
+/// Which generated files a command produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// README.md and stats/.
+    All,
+    /// stats/ only (`corpus stats --write`).
+    Stats,
+    /// README.md only (`corpus render`).
+    Readme,
+}
+
+/// One generated file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// Path relative to the root.
+    pub path: String,
+    /// Full content.
+    pub content: String,
+}
+
+/// Reads `templates/*.tera` below the root, sorted by name.
+pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
+    let dir = root.join(TEMPLATES_DIR);
+    let mut out = Vec::new();
+    let rd = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(template_diag(TEMPLATES_DIR, format!("cannot list templates: {e}"))),
+    };
+    let mut paths: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !name.ends_with(".tera") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p)
+            .map_err(|e| template_diag(&format!("{TEMPLATES_DIR}/{name}"), format!("cannot read template: {e}")))?;
+        out.push((name, text));
+    }
+    Ok(out)
+}
+
+fn template_diag(file: &str, msg: String) -> Diagnostic {
+    Diagnostic::new("template", Severity::Error, file, msg)
+}
+
+fn bars(t: &stats::Tally) -> Vec<Bar> {
+    t.rows
+        .iter()
+        .map(|(label, value)| Bar {
+            label: label.clone(),
+            value: *value,
+        })
+        .collect()
+}
+
+/// The SVG charts under stats/, as (file name, SVG).
+pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
+    let tax = &corpus.taxonomy;
+    let mut out = Vec::new();
+    for (name, title) in [
+        ("reward_family", "Entries per reward family"),
+        ("credit_granularity", "Entries per credit unit"),
+        ("orchestration_form", "Entries per orchestration form"),
+        ("subdecisions", "Entries per orchestration sub-decision"),
+    ] {
+        if let Some(t) = st.count(name) {
+            out.push((format!("chart_{name}.svg"), charts::bar_chart(title, &bars(t))));
+        }
+    }
+    if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
+        out.push((
+            "chart_reward_x_credit.svg".to_string(),
+            charts::heat_map("Reward type x credit unit", "reward_type", "credit_granularity", &x.rows, &x.cols, &x.cells),
+        ));
+    }
+    let stage_counts = st.exclusion("stage");
+    let stages: Vec<(String, u64)> = tax
+        .screening
+        .stages
+        .iter()
+        .map(|s| (s.id.clone(), stage_counts.map(|t| t.get(&s.id)).unwrap_or(0)))
+        .collect();
+    out.push((
+        "chart_screening_flow.svg".to_string(),
+        charts::screening_flow(st.audited, &stages, st.retained),
+    ));
+    out
+}
+
+/// Computes the generated files of a part from a corpus and its templates.
+pub fn generate(corpus: &Corpus, templates: &[(String, String)], part: Part) -> Result<Vec<Generated>, Diagnostic> {
+    let st = stats::of_corpus(corpus);
+    let mut files = Vec::new();
+    let tera = render::tera(templates).map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+    let entries = corpus.entry_list();
+    let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
+    let chart_files = charts(corpus, &st);
+    let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
+    ctx.insert("charts", &chart_names);
+    let has = |n: &str| templates.iter().any(|(t, _)| t == n);
+    let render_one = |name: &str| {
+        tera.render(name, &ctx)
+            .map_err(|e| template_diag(&format!("{TEMPLATES_DIR}/{name}"), render::tera_error(&e)))
+    };
+    if part != Part::Readme {
+        if has("STATS.md.tera") {
+            files.push(Generated {
+                path: format!("{STATS_DIR}/STATS.md"),
+                content: render_one("STATS.md.tera")?,
+            });
+        }
+        files.push(Generated {
+            path: format!("{STATS_DIR}/stats.json"),
+            content: st.json_text(),
+        });
+        for (stem, text) in st.csv_tables() {
+            files.push(Generated {
+                path: format!("{STATS_DIR}/{stem}.csv"),
+                content: text,
+            });
+        }
+        for (name, svg) in chart_files {
+            files.push(Generated {
+                path: format!("{STATS_DIR}/{name}"),
+                content: svg,
+            });
+        }
+        let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        manifest.sort();
+        let text = manifest.iter().map(|p| format!("{p}\n")).collect::<String>();
+        files.push(Generated {
+            path: MANIFEST.to_string(),
+            content: text,
+        });
+    }
+    if part != Part::Stats && has("README.md.tera") {
+        files.push(Generated {
+            path: "README.md".to_string(),
+            content: render_one("README.md.tera")?,
+        });
+    }
+    Ok(files)
+}
+
+/// Whether this root publishes generated files at all (it has templates).
+pub fn publishes(root: &Path) -> bool {
+    root.join(TEMPLATES_DIR).is_dir()
+}
+
+/// Generated files whose content on disk differs from what `build` would write.
+pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
+    files
+        .iter()
+        .filter(|f| std::fs::read(root.join(&f.path)).map(|b| b != f.content.as_bytes()).unwrap_or(true))
+        .collect()
+}
+
+/// Files the previous build generated that this one no longer does.
+pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
+    let Ok(old) = std::fs::read_to_string(root.join(MANIFEST)) else {
+        return Vec::new();
+    };
+    old.lines()
+        .map(str::trim)
+        .filter(|p| p.starts_with(&format!("{STATS_DIR}/")) && !p.contains(".."))
+        .filter(|p| !files.iter().any(|f| f.path == *p))
+        .filter(|p| root.join(p).is_file())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `stale-generated` diagnostics for a root (none when it has no templates).
+pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagnostic> {
+    if !publishes(root) {
+        return Vec::new();
+    }
+    let severity = corpus
+        .taxonomy
+        .rule("stale-generated")
+        .map(|r| r.severity.into())
+        .unwrap_or(Severity::Error);
+    let templates = match read_templates(root) {
+        Ok(t) => t,
+        Err(d) => return vec![d],
+    };
+    let files = match generate(corpus, &templates, part) {
+        Ok(f) => f,
+        Err(d) => return vec![d],
+    };
+    let mut out: Vec<Diagnostic> = stale(root, &files)
+        .into_iter()
+        .map(|f| {
+            let what = if root.join(&f.path).exists() { "is out of date" } else { "is missing" };
+            Diagnostic::new("stale-generated", severity, f.path.clone(), format!("generated file `{}` {what}", f.path))
+                .help("run `corpus build` and commit the result")
+        })
+        .collect();
+    for p in leftovers(root, &files) {
+        out.push(
+            Diagnostic::new("stale-generated", severity, p.clone(), format!("`{p}` is no longer generated"))
+                .help("run `corpus build` to remove it"),
+        );
+    }
+    out
+}
+
+/// What a build did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Files written because their content changed (or was missing).
+    pub changed: Vec<String>,
+    /// Files left alone because they were already fresh.
+    pub unchanged: usize,
+    /// Files removed because a previous build generated them and this one does not.
+    pub removed: Vec<String>,
+}
+
+/// Writes the stale files and removes leftovers of earlier builds.
+///
+/// Every new content is first written to a temporary file beside its target;
+/// only when all of them are on disk are they renamed into place, so a build
+/// that fails half-way leaves every previously generated file as it was.
+pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
+    let mut w = Written::default();
+    let leftovers = leftovers(root, files);
+    let mut staged = Vec::new();
+    let mut failure = None;
+    for f in files {
+        let path = root.join(&f.path);
+        if std::fs::read(&path).map(|b| b == f.content.as_bytes()).unwrap_or(false) {
+            w.unchanged += 1;
+            continue;
+        }
+        match crate::files::stage(&path, f.content.as_bytes()) {
+            Ok(tmp) => staged.push((tmp, path, f.path.clone())),
+            Err(e) => {
+                failure = Some(format!("cannot write {}: {e}", f.path));
+                break;
+            }
+        }
+    }
+    if let Some(msg) = failure {
+        for (tmp, _, _) in &staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(format!("{msg}; nothing was changed"));
+    }
+    for (tmp, path, rel) in staged {
+        std::fs::rename(&tmp, &path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot replace {rel}: {e}")
+        })?;
+        w.changed.push(rel);
+    }
+    for p in leftovers {
+        std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
+        w.removed.push(p);
+    }
+    Ok(w)
+}

@@ -1,0 +1,402 @@
+//! Counting: per-field tallies with every taxonomy value (zeros included,
+//! since sparsity is the finding), reward families, cross-tabs and the
+//! exclusion log, plus their table, Markdown, JSON and CSV forms.
+
+use crate::filter::{FieldValue, Fields};
+use crate::load::Corpus;
+use crate::model::{Entry, Exclusion};
+use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A one-way count: every allowed value of a field with its number of entries.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tally {
+    /// Table name, e.g. `reward_family`.
+    pub name: String,
+    /// Rows in taxonomy order, zeros included, unknown values last.
+    pub rows: Vec<(String, u64)>,
+}
+
+impl Tally {
+    /// Count of one value (0 when absent).
+    pub fn get(&self, value: &str) -> u64 {
+        self.rows.iter().find(|(v, _)| v == value).map(|r| r.1).unwrap_or(0)
+    }
+
+    /// Rows sorted by count (descending), then name.
+    pub fn sorted(&self) -> Vec<(String, u64)> {
+        let mut r = self.rows.clone();
+        r.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        r
+    }
+
+    /// Sum of all rows.
+    pub fn total(&self) -> u64 {
+        self.rows.iter().map(|r| r.1).sum()
+    }
+}
+
+/// A two-way count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrossTab {
+    /// Table name, e.g. `reward_type_x_credit_granularity`.
+    pub name: String,
+    /// Field counted along the rows.
+    pub row_field: String,
+    /// Field counted along the columns.
+    pub col_field: String,
+    /// Row values in taxonomy order.
+    pub rows: Vec<String>,
+    /// Column values in taxonomy order.
+    pub cols: Vec<String>,
+    /// `cells[r][c]`.
+    pub cells: Vec<Vec<u64>>,
+}
+
+impl CrossTab {
+    /// Count of one cell (0 when either value is absent).
+    pub fn get(&self, row: &str, col: &str) -> u64 {
+        let r = self.rows.iter().position(|x| x == row);
+        let c = self.cols.iter().position(|x| x == col);
+        match (r, c) {
+            (Some(r), Some(c)) => self.cells[r][c],
+            _ => 0,
+        }
+    }
+}
+
+/// Every figure the tool reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stats {
+    /// Retained entries.
+    pub retained: u64,
+    /// Excluded records.
+    pub excluded: u64,
+    /// Retained plus excluded.
+    pub audited: u64,
+    /// One-way counts over entries, by field.
+    pub counts: Vec<Tally>,
+    /// Two-way counts over entries.
+    pub crosstabs: Vec<CrossTab>,
+    /// One-way counts over the exclusion log.
+    pub exclusions: Vec<Tally>,
+}
+
+fn values_of<'a>(e: &'a dyn Fields, field: &str) -> Vec<String> {
+    match e.field(field) {
+        Some(FieldValue::One(v)) => vec![v.into_owned()],
+        Some(FieldValue::Many(l)) => l.to_vec(),
+        None => Vec::new(),
+    }
+}
+
+fn tally(name: &str, allowed: Vec<String>, items: impl Iterator<Item = Vec<String>>) -> Tally {
+    let mut rows: Vec<(String, u64)> = allowed.into_iter().map(|v| (v, 0)).collect();
+    let mut index: BTreeMap<String, usize> = rows.iter().enumerate().map(|(i, r)| (r.0.clone(), i)).collect();
+    for vals in items {
+        for v in vals {
+            let i = *index.entry(v.clone()).or_insert_with(|| {
+                rows.push((v, 0));
+                rows.len() - 1
+            });
+            rows[i].1 += 1;
+        }
+    }
+    Tally {
+        name: name.to_string(),
+        rows,
+    }
+}
+
+fn crosstab(tax: &Taxonomy, entries: &[&Entry], row_field: &str, col_field: &str) -> CrossTab {
+    let mut rows = tax.allowed(row_field).unwrap_or_default();
+    let mut cols = tax.allowed(col_field).unwrap_or_default();
+    for e in entries {
+        for v in values_of(*e, row_field) {
+            if !rows.contains(&v) {
+                rows.push(v);
+            }
+        }
+        for v in values_of(*e, col_field) {
+            if !cols.contains(&v) {
+                cols.push(v);
+            }
+        }
+    }
+    let mut cells = vec![vec![0u64; cols.len()]; rows.len()];
+    for e in entries {
+        for r in values_of(*e, row_field) {
+            for c in values_of(*e, col_field) {
+                let ri = rows.iter().position(|x| *x == r).unwrap_or(0);
+                let ci = cols.iter().position(|x| *x == c).unwrap_or(0);
+                cells[ri][ci] += 1;
+            }
+        }
+    }
+    CrossTab {
+        name: format!("{row_field}_x_{col_field}"),
+        row_field: row_field.into(),
+        col_field: col_field.into(),
+        rows,
+        cols,
+        cells,
+    }
+}
+
+/// Computes every figure from entries and exclusion records.
+pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
+    let mut counts = Vec::new();
+    for field in TAG_FIELDS {
+        let allowed = tax.allowed(field).unwrap_or_default();
+        counts.push(tally(field, allowed, entries.iter().map(|e| values_of(*e, field))));
+        if field == "reward_type" {
+            let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
+            fams.push(tax.na.clone());
+            let family = |e: &&Entry| {
+                vec![tax
+                    .family_of(&e.reward_type)
+                    .map(|f| f.id.clone())
+                    .unwrap_or_else(|| tax.na.clone())]
+            };
+            counts.push(tally("reward_family", fams, entries.iter().map(family)));
+        }
+    }
+    let units = tax.allowed("credit_granularity").unwrap_or_default();
+    counts.push(tally(
+        "strict_credit",
+        units,
+        entries.iter().filter(|e| e.strict_credit).map(|e| vec![e.credit_granularity.clone()]),
+    ));
+    let crosstabs = vec![
+        crosstab(tax, entries, "reward_type", "credit_granularity"),
+        crosstab(tax, entries, "orchestration_form", "credit_granularity"),
+        crosstab(tax, entries, "category", "verified"),
+    ];
+    let exclusions_t = ["stage", "source", "query_family"]
+        .iter()
+        .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), exclusions.iter().map(|x| values_of(*x, f))))
+        .collect();
+    let retained = entries.len() as u64;
+    let excluded = exclusions.len() as u64;
+    Stats {
+        retained,
+        excluded,
+        audited: retained + excluded,
+        counts,
+        crosstabs,
+        exclusions: exclusions_t,
+    }
+}
+
+/// Computes the figures of a loaded corpus.
+pub fn of_corpus(c: &Corpus) -> Stats {
+    compute(&c.taxonomy, &c.entry_list(), &c.exclusion_list())
+}
+
+impl Stats {
+    /// The one-way count of an entry field (or `reward_family`, `strict_credit`).
+    pub fn count(&self, name: &str) -> Option<&Tally> {
+        self.counts.iter().find(|t| t.name == name)
+    }
+
+    /// The one-way count of an exclusion field.
+    pub fn exclusion(&self, name: &str) -> Option<&Tally> {
+        self.exclusions.iter().find(|t| t.name == name)
+    }
+
+    /// The cross-tab with this name.
+    pub fn crosstab(&self, name: &str) -> Option<&CrossTab> {
+        self.crosstabs.iter().find(|t| t.name == name)
+    }
+
+    /// The JSON document with the top-level keys retained, excluded, audited, counts, crosstabs, exclusions.
+    pub fn to_json(&self) -> serde_json::Value {
+        let tally_map = |ts: &[Tally]| {
+            ts.iter()
+                .map(|t| {
+                    let m: serde_json::Map<String, serde_json::Value> =
+                        t.rows.iter().map(|(v, n)| (v.clone(), (*n).into())).collect();
+                    (t.name.clone(), serde_json::Value::Object(m))
+                })
+                .collect::<serde_json::Map<_, _>>()
+        };
+        let crosstabs: serde_json::Map<String, serde_json::Value> = self
+            .crosstabs
+            .iter()
+            .map(|x| {
+                let rows: serde_json::Map<String, serde_json::Value> = x
+                    .rows
+                    .iter()
+                    .zip(&x.cells)
+                    .map(|(r, cells)| {
+                        let cols: serde_json::Map<String, serde_json::Value> =
+                            x.cols.iter().zip(cells).map(|(c, n)| (c.clone(), (*n).into())).collect();
+                        (r.clone(), serde_json::Value::Object(cols))
+                    })
+                    .collect();
+                (x.name.clone(), serde_json::Value::Object(rows))
+            })
+            .collect();
+        serde_json::json!({
+            "retained": self.retained,
+            "excluded": self.excluded,
+            "audited": self.audited,
+            "counts": tally_map(&self.counts),
+            "crosstabs": crosstabs,
+            "exclusions": tally_map(&self.exclusions),
+        })
+    }
+
+    /// Pretty JSON text with a final newline.
+    pub fn json_text(&self) -> String {
+        let mut s = serde_json::to_string_pretty(&self.to_json()).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// All tables as `(file stem, CSV text)`: one per count, cross-tab and exclusion count.
+    pub fn csv_tables(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for t in &self.counts {
+            out.push((format!("count_{}", t.name), tally_csv(t)));
+        }
+        for t in &self.exclusions {
+            out.push((format!("exclusions_{}", t.name), tally_csv(t)));
+        }
+        for x in &self.crosstabs {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let mut head = vec![format!("{}\\{}", x.row_field, x.col_field)];
+            head.extend(x.cols.iter().cloned());
+            let _ = w.write_record(&head);
+            for (r, cells) in x.rows.iter().zip(&x.cells) {
+                let mut rec = vec![r.clone()];
+                rec.extend(cells.iter().map(u64::to_string));
+                let _ = w.write_record(&rec);
+            }
+            out.push((format!("crosstab_{}", x.name), csv_text(w)));
+        }
+        out
+    }
+
+    /// One long-form CSV of every figure: table,row,column,n.
+    pub fn csv_long(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(["table", "row", "column", "n"]);
+        for (k, v) in [("retained", self.retained), ("excluded", self.excluded), ("audited", self.audited)] {
+            let _ = w.write_record(["total", k, "", &v.to_string()]);
+        }
+        for (prefix, ts) in [("count", &self.counts), ("exclusions", &self.exclusions)] {
+            for t in ts {
+                for (v, n) in t.sorted() {
+                    let _ = w.write_record([&format!("{prefix}_{}", t.name), &v, "", &n.to_string()]);
+                }
+            }
+        }
+        for x in &self.crosstabs {
+            for (r, cells) in x.rows.iter().zip(&x.cells) {
+                for (c, n) in x.cols.iter().zip(cells) {
+                    let _ = w.write_record([&format!("crosstab_{}", x.name), r, c, &n.to_string()]);
+                }
+            }
+        }
+        csv_text(w)
+    }
+}
+
+fn tally_csv(t: &Tally) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([t.name.as_str(), "n"]);
+    for (v, n) in t.sorted() {
+        let _ = w.write_record([v, n.to_string()]);
+    }
+    csv_text(w)
+}
+
+fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Renders every table with comfy-table, fitting an 80-column terminal.
+pub fn text_tables(s: &Stats) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
+    let mut out = format!("retained {}  excluded {}  audited {}\n\n", s.retained, s.excluded, s.audited);
+    let new_table = || {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(80);
+        t
+    };
+    for (prefix, ts) in [("", &s.counts), ("exclusions: ", &s.exclusions)] {
+        for tally in ts {
+            let mut t = new_table();
+            t.set_header(vec![format!("{prefix}{}", tally.name), "n".into()]);
+            for (v, n) in tally.sorted() {
+                t.add_row(vec![Cell::new(v), Cell::new(n).set_alignment(CellAlignment::Right)]);
+            }
+            out.push_str(&t.to_string());
+            out.push_str("\n\n");
+        }
+    }
+    for x in &s.crosstabs {
+        let mut t = new_table();
+        let mut head = vec![format!("{} \\ {}", x.row_field, x.col_field)];
+        head.extend(x.cols.iter().cloned());
+        t.set_header(head);
+        for (r, cells) in x.rows.iter().zip(&x.cells) {
+            let mut row = vec![Cell::new(r)];
+            row.extend(cells.iter().map(|n| Cell::new(n).set_alignment(CellAlignment::Right)));
+            t.add_row(row);
+        }
+        out.push_str(&t.to_string());
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// Escapes text for a Markdown table cell.
+fn md_cell(s: &str) -> String {
+    crate::render::escape_markdown(s)
+}
+
+/// Renders every table as GitHub Markdown.
+pub fn markdown_tables(s: &Stats) -> String {
+    let mut out = format!(
+        "| total | n |\n|---|---:|\n| retained | {} |\n| excluded | {} |\n| audited | {} |\n\n",
+        s.retained, s.excluded, s.audited
+    );
+    for (prefix, ts) in [("", &s.counts), ("exclusions: ", &s.exclusions)] {
+        for t in ts {
+            out.push_str(&format!("| {prefix}{} | n |\n|---|---:|\n", md_cell(&t.name)));
+            for (v, n) in t.sorted() {
+                out.push_str(&format!("| {} | {n} |\n", md_cell(&v)));
+            }
+            out.push('\n');
+        }
+    }
+    for x in &s.crosstabs {
+        out.push_str(&crosstab_markdown(x));
+        out.push('\n');
+    }
+    out
+}
+
+/// One cross-tab as a Markdown table.
+pub fn crosstab_markdown(x: &CrossTab) -> String {
+    let mut out = format!("| {} \\\\ {} |", md_cell(&x.row_field), md_cell(&x.col_field));
+    for c in &x.cols {
+        out.push_str(&format!(" {} |", md_cell(c)));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|".repeat(x.cols.len()));
+    out.push('\n');
+    for (r, cells) in x.rows.iter().zip(&x.cells) {
+        out.push_str(&format!("| {} |", md_cell(r)));
+        for n in cells {
+            out.push_str(&format!(" {n} |"));
+        }
+        out.push('\n');
+    }
+    out
+}
