@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 27] = [
+pub const BUILTIN_RULES: [&str; 29] = [
     "yaml-syntax",
     "file-unreadable",
     "stray-file",
@@ -42,6 +42,8 @@ pub const BUILTIN_RULES: [&str; 27] = [
     "arxiv-year",
     "waiver-unused",
     "stale-generated",
+    "claim-invalid",
+    "claim-broken",
 ];
 
 /// Earliest publication year accepted.
@@ -279,6 +281,7 @@ pub fn check(corpus: &Corpus) -> Report {
         check_exclusion(&mut sink, file, &lx.record, cutoff);
     }
     check_across(&mut sink, corpus);
+    sink.out.extend(crate::claims::broken(corpus));
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);

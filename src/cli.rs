@@ -3,11 +3,11 @@
 //! so `main` stays the only place that touches stdout and stderr.
 
 use crate::check;
-use crate::generate::{self, Part};
-use crate::stats;
 use crate::diag::Diagnostic;
+use crate::generate::{self, Part};
 use crate::load::{self, Corpus, LoadError, LoadOptions};
 use crate::report::{self, Format, Sources};
+use crate::stats;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -37,8 +37,91 @@ pub enum Command {
     Stats(StatsArgs),
     /// Regenerate README.md only.
     Render(PublishArgs),
+    /// Print the claims ledger: each claim, expected and actual, and whether it holds.
+    Claims(ClaimsArgs),
+    /// List entries (or exclusion records) matching filters.
+    List(ListArgs),
+    /// Show what a change moves: entries, figures and claims.
+    Diff(DiffArgs),
     /// Import the reference CSV layout into YAML files.
     Import(ImportArgs),
+}
+
+/// Output format of `corpus claims`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum TableFormat {
+    /// A text table.
+    #[default]
+    Table,
+    /// JSON.
+    Json,
+}
+
+/// Options of `corpus claims`.
+#[derive(Debug, Args)]
+pub struct ClaimsArgs {
+    /// Also list the keys each claim matches.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+/// Output format of `corpus list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ListFormat {
+    /// A text table.
+    #[default]
+    Table,
+    /// JSON array of the full entries.
+    Json,
+    /// One key per line.
+    Keys,
+}
+
+/// Options of `corpus list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// FIELD=VALUE condition (repeatable; all must hold). `!` negates, `a,b` allows several, `[]` is an empty list.
+    #[arg(long = "where", value_name = "FIELD=VALUE")]
+    pub conditions: Vec<String>,
+    /// List exclusion records instead of entries.
+    #[arg(long)]
+    pub exclusions: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
+/// Output format of `corpus diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// Plain text.
+    #[default]
+    Text,
+    /// A pull-request comment.
+    Markdown,
+    /// JSON.
+    Json,
+}
+
+/// Options of `corpus diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old corpus root to compare with (instead of --base).
+    #[arg(
+        value_name = "OLD_ROOT",
+        conflicts_with = "base",
+        required_unless_present = "base"
+    )]
+    pub old_root: Option<PathBuf>,
+    /// Compare with the corpus as committed at this git revision.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
 }
 
 /// Options of `corpus build` and `corpus render`.
@@ -166,6 +249,9 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         Command::Render(a) => cmd_publish(&root, opts, Part::Readme, a.check),
         Command::Stats(a) if a.write => cmd_publish(&root, opts, Part::Stats, a.check),
         Command::Stats(a) => cmd_stats(&root, opts, a),
+        Command::Claims(a) => cmd_claims(&root, opts, a),
+        Command::List(a) => cmd_list(&root, opts, a),
+        Command::Diff(a) => cmd_diff(&root, opts, a),
     }
 }
 
@@ -213,7 +299,8 @@ fn cmd_check(root: &Path, opts: LoadOptions, a: &CheckArgs) -> Outcome {
         Err(o) => return o,
     };
     let mut rep = check::check(&corpus);
-    rep.diagnostics.extend(generate::stale_diagnostics(root, &corpus, Part::All));
+    rep.diagnostics
+        .extend(generate::stale_diagnostics(root, &corpus, Part::All));
     Outcome {
         code: i32::from(rep.fails(a.strict)),
         stdout: render_report(&corpus, &rep.diagnostics, rep.waived.len(), a.format),
@@ -239,7 +326,11 @@ fn cmd_stats(root: &Path, opts: LoadOptions, a: &StatsArgs) -> Outcome {
     } else {
         String::new()
     };
-    Outcome { code: 0, stdout, stderr }
+    Outcome {
+        code: 0,
+        stdout,
+        stderr,
+    }
 }
 
 /// `build`, `render` and `stats --write`: check, generate, then write or compare.
@@ -250,8 +341,15 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
     };
     let rep = check::check(&corpus);
     if rep.errors() > 0 {
-        let errors: Vec<Diagnostic> = rep.diagnostics.into_iter().filter(|d| d.fails(false)).collect();
-        let summary = format!("{} error(s): nothing was written; fix them and build again", errors.len());
+        let errors: Vec<Diagnostic> = rep
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.fails(false))
+            .collect();
+        let summary = format!(
+            "{} error(s): nothing was written; fix them and build again",
+            errors.len()
+        );
         return Outcome {
             code: 1,
             stdout: String::new(),
@@ -263,14 +361,24 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
         Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
     };
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
-        return Outcome::fail(2, format!("no {}/README.md.tera under {}", generate::TEMPLATES_DIR, root.display()));
+        return Outcome::fail(
+            2,
+            format!(
+                "no {}/README.md.tera under {}",
+                generate::TEMPLATES_DIR,
+                root.display()
+            ),
+        );
     }
     let files = match generate::generate(&corpus, &templates, part) {
         Ok(f) => f,
         Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
     };
     if check_only {
-        let stale: Vec<String> = generate::stale(root, &files).iter().map(|f| f.path.clone()).collect();
+        let stale: Vec<String> = generate::stale(root, &files)
+            .iter()
+            .map(|f| f.path.clone())
+            .collect();
         let leftovers = generate::leftovers(root, &files);
         if stale.is_empty() && leftovers.is_empty() {
             return Outcome {
@@ -287,7 +395,11 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
             msg.push_str(&format!("no longer generated: {p}\n"));
         }
         msg.push_str("run `corpus build` and commit the result\n");
-        return Outcome { code: 1, stdout: msg, stderr: String::new() };
+        return Outcome {
+            code: 1,
+            stdout: msg,
+            stderr: String::new(),
+        };
     }
     match generate::write(root, &files) {
         Ok(w) => {
@@ -298,8 +410,17 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
             for p in &w.removed {
                 out.push_str(&format!("removed {p}\n"));
             }
-            out.push_str(&format!("{} changed, {} unchanged, {} removed\n", w.changed.len(), w.unchanged, w.removed.len()));
-            Outcome { code: 0, stdout: out, stderr: String::new() }
+            out.push_str(&format!(
+                "{} changed, {} unchanged, {} removed\n",
+                w.changed.len(),
+                w.unchanged,
+                w.removed.len()
+            ));
+            Outcome {
+                code: 0,
+                stdout: out,
+                stderr: String::new(),
+            }
         }
         Err(e) => Outcome::fail(1, e),
     }
@@ -368,5 +489,188 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
             stderr: String::new(),
         },
         Err(e) => Outcome::fail(1, e),
+    }
+}
+
+fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let Some((ledger, _)) = &corpus.claims else {
+        let problems: Vec<Diagnostic> = corpus
+            .diagnostics
+            .iter()
+            .filter(|d| d.file == crate::claims::CLAIMS_PATH)
+            .cloned()
+            .collect();
+        if problems.is_empty() {
+            return Outcome::fail(
+                1,
+                format!("no claims ledger at {}", crate::claims::CLAIMS_PATH),
+            );
+        }
+        return Outcome {
+            code: 1,
+            stdout: report::render(&problems, Format::Human, &sources(&corpus), None),
+            stderr: String::new(),
+        };
+    };
+    let verdicts = crate::claims::evaluate_all(ledger, &corpus);
+    let code = i32::from(verdicts.iter().any(|v| !v.holds));
+    let stdout = match a.format {
+        TableFormat::Table => crate::claims::table(&verdicts, a.verbose),
+        TableFormat::Json => serde_json::to_string_pretty(&verdicts).unwrap_or_default() + "\n",
+    };
+    Outcome {
+        code,
+        stdout,
+        stderr: String::new(),
+    }
+}
+
+fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
+    use crate::filter::{Condition, Filter};
+    let mut filter = Filter::default();
+    let known: Vec<&str> = if a.exclusions {
+        crate::model::exclusion_filter_fields().collect()
+    } else {
+        crate::model::entry_filter_fields().collect()
+    };
+    for c in &a.conditions {
+        match Condition::parse_assignment(c) {
+            Ok(cond) if known.contains(&cond.field.as_str()) => filter.conditions.push(cond),
+            Ok(cond) => {
+                return Outcome::fail(
+                    2,
+                    format!(
+                        "--where: unknown field `{}`; fields: {}",
+                        cond.field,
+                        known.join(", ")
+                    ),
+                )
+            }
+            Err(e) => return Outcome::fail(2, format!("--where: {e}")),
+        }
+    }
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let stdout = if a.exclusions {
+        let items: Vec<&crate::model::Exclusion> = corpus
+            .exclusion_list()
+            .into_iter()
+            .filter(|x| filter.matches(*x))
+            .collect();
+        match a.format {
+            ListFormat::Keys => items.iter().map(|x| format!("{}\n", x.record_id)).collect(),
+            ListFormat::Json => serde_json::to_string_pretty(&items).unwrap_or_default() + "\n",
+            ListFormat::Table => list_table(
+                &["record_id", "stage", "source", "title"],
+                items.iter().map(|x| {
+                    vec![
+                        x.record_id.clone(),
+                        x.stage.clone(),
+                        x.source.clone(),
+                        x.title.clone(),
+                    ]
+                }),
+            ),
+        }
+    } else {
+        let items: Vec<&crate::model::Entry> = corpus
+            .entry_list()
+            .into_iter()
+            .filter(|e| filter.matches(*e))
+            .collect();
+        match a.format {
+            ListFormat::Keys => items.iter().map(|e| format!("{}\n", e.key)).collect(),
+            ListFormat::Json => serde_json::to_string_pretty(&items).unwrap_or_default() + "\n",
+            ListFormat::Table => list_table(
+                &["key", "year", "category", "reward", "credit", "form"],
+                items.iter().map(|e| {
+                    vec![
+                        e.key.clone(),
+                        e.year.to_string(),
+                        e.category.clone(),
+                        e.reward_type.clone(),
+                        e.credit_granularity.clone(),
+                        e.orchestration_form.clone(),
+                    ]
+                }),
+            ),
+        }
+    };
+    Outcome {
+        code: 0,
+        stdout,
+        stderr: String::new(),
+    }
+}
+
+fn list_table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(100)
+        .set_header(head.to_vec());
+    let mut n = 0;
+    for r in rows {
+        t.add_row(r);
+        n += 1;
+    }
+    format!("{t}\n{n} matching\n")
+}
+
+fn cmd_diff(root: &Path, opts: LoadOptions, a: &DiffArgs) -> Outcome {
+    let snapshot;
+    let old_root: &Path = match (&a.old_root, &a.base) {
+        (Some(p), _) => {
+            if !p.join(load::TAXONOMY_PATH).is_file() {
+                return Outcome::fail(
+                    2,
+                    format!("{}: no {} there", p.display(), load::TAXONOMY_PATH),
+                );
+            }
+            p
+        }
+        (None, Some(rev)) => match crate::diff::snapshot_at(root, rev) {
+            Ok(s) => {
+                snapshot = s;
+                snapshot.root()
+            }
+            Err(e) => return Outcome::fail(2, e),
+        },
+        (None, None) => return Outcome::fail(2, "diff needs OLD_ROOT or --base REV"),
+    };
+    let old = match crate::diff::load_for_diff(old_root, opts) {
+        Ok(c) => c,
+        Err(e) => return Outcome::fail(2, e),
+    };
+    let new = match crate::diff::load_for_diff(root, opts) {
+        Ok(c) => c,
+        Err(e) => return Outcome::fail(2, e),
+    };
+    let d = crate::diff::diff(&old, &new);
+    let unreadable: usize = [&old, &new]
+        .iter()
+        .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
+        .sum();
+    let stderr = if unreadable > 0 {
+        format!("warning: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n")
+    } else {
+        String::new()
+    };
+    let stdout = match a.format {
+        DiffFormat::Text => crate::diff::text(&d),
+        DiffFormat::Markdown => crate::diff::markdown(&d),
+        DiffFormat::Json => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
+    };
+    Outcome {
+        code: 0,
+        stdout,
+        stderr,
     }
 }

@@ -43,17 +43,29 @@ pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> 
     let rd = match std::fs::read_dir(&dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(template_diag(TEMPLATES_DIR, format!("cannot list templates: {e}"))),
+        Err(e) => {
+            return Err(template_diag(
+                TEMPLATES_DIR,
+                format!("cannot list templates: {e}"),
+            ))
+        }
     };
     let mut paths: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     paths.sort();
     for p in paths {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if !name.ends_with(".tera") {
             continue;
         }
-        let text = std::fs::read_to_string(&p)
-            .map_err(|e| template_diag(&format!("{TEMPLATES_DIR}/{name}"), format!("cannot read template: {e}")))?;
+        let text = std::fs::read_to_string(&p).map_err(|e| {
+            template_diag(
+                &format!("{TEMPLATES_DIR}/{name}"),
+                format!("cannot read template: {e}"),
+            )
+        })?;
         out.push((name, text));
     }
     Ok(out)
@@ -84,13 +96,23 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
         ("subdecisions", "Entries per orchestration sub-decision"),
     ] {
         if let Some(t) = st.count(name) {
-            out.push((format!("chart_{name}.svg"), charts::bar_chart(title, &bars(t))));
+            out.push((
+                format!("chart_{name}.svg"),
+                charts::bar_chart(title, &bars(t)),
+            ));
         }
     }
     if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
         out.push((
             "chart_reward_x_credit.svg".to_string(),
-            charts::heat_map("Reward type x credit unit", "reward_type", "credit_granularity", &x.rows, &x.cols, &x.cells),
+            charts::heat_map(
+                "Reward type x credit unit",
+                "reward_type",
+                "credit_granularity",
+                &x.rows,
+                &x.cols,
+                &x.cells,
+            ),
         ));
     }
     let stage_counts = st.exclusion("stage");
@@ -98,7 +120,12 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
         .screening
         .stages
         .iter()
-        .map(|s| (s.id.clone(), stage_counts.map(|t| t.get(&s.id)).unwrap_or(0)))
+        .map(|s| {
+            (
+                s.id.clone(),
+                stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
+            )
+        })
         .collect();
     out.push((
         "chart_screening_flow.svg".to_string(),
@@ -108,15 +135,38 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
 }
 
 /// Computes the generated files of a part from a corpus and its templates.
-pub fn generate(corpus: &Corpus, templates: &[(String, String)], part: Part) -> Result<Vec<Generated>, Diagnostic> {
+pub fn generate(
+    corpus: &Corpus,
+    templates: &[(String, String)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
     let mut files = Vec::new();
-    let tera = render::tera(templates).map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+    let tera = render::tera(templates)
+        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let entries = corpus.entry_list();
     let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
     ctx.insert("charts", &chart_names);
+    let verdicts = match &corpus.claims {
+        Some((ledger, _)) => crate::claims::evaluate_all(ledger, corpus),
+        None => Vec::new(),
+    };
+    let claim_rows: Vec<serde_json::Value> = verdicts
+        .iter()
+        .map(|v| {
+            serde_json::json!({
+                "id": render::code_span(&v.id),
+                "statement": render::escape_markdown(&v.statement),
+                "expected": render::code_span(&v.expected),
+                "actual": v.actual,
+                "holds": v.holds,
+                "boundary": render::escape_markdown(&v.boundary),
+            })
+        })
+        .collect();
+    ctx.insert("claims", &claim_rows);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)
@@ -147,7 +197,10 @@ pub fn generate(corpus: &Corpus, templates: &[(String, String)], part: Part) -> 
         }
         let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         manifest.sort();
-        let text = manifest.iter().map(|p| format!("{p}\n")).collect::<String>();
+        let text = manifest
+            .iter()
+            .map(|p| format!("{p}\n"))
+            .collect::<String>();
         files.push(Generated {
             path: MANIFEST.to_string(),
             content: text,
@@ -171,7 +224,11 @@ pub fn publishes(root: &Path) -> bool {
 pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
     files
         .iter()
-        .filter(|f| std::fs::read(root.join(&f.path)).map(|b| b != f.content.as_bytes()).unwrap_or(true))
+        .filter(|f| {
+            std::fs::read(root.join(&f.path))
+                .map(|b| b != f.content.as_bytes())
+                .unwrap_or(true)
+        })
         .collect()
 }
 
@@ -210,15 +267,29 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     let mut out: Vec<Diagnostic> = stale(root, &files)
         .into_iter()
         .map(|f| {
-            let what = if root.join(&f.path).exists() { "is out of date" } else { "is missing" };
-            Diagnostic::new("stale-generated", severity, f.path.clone(), format!("generated file `{}` {what}", f.path))
-                .help("run `corpus build` and commit the result")
+            let what = if root.join(&f.path).exists() {
+                "is out of date"
+            } else {
+                "is missing"
+            };
+            Diagnostic::new(
+                "stale-generated",
+                severity,
+                f.path.clone(),
+                format!("generated file `{}` {what}", f.path),
+            )
+            .help("run `corpus build` and commit the result")
         })
         .collect();
     for p in leftovers(root, &files) {
         out.push(
-            Diagnostic::new("stale-generated", severity, p.clone(), format!("`{p}` is no longer generated"))
-                .help("run `corpus build` to remove it"),
+            Diagnostic::new(
+                "stale-generated",
+                severity,
+                p.clone(),
+                format!("`{p}` is no longer generated"),
+            )
+            .help("run `corpus build` to remove it"),
         );
     }
     out
@@ -247,7 +318,10 @@ pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
     let mut failure = None;
     for f in files {
         let path = root.join(&f.path);
-        if std::fs::read(&path).map(|b| b == f.content.as_bytes()).unwrap_or(false) {
+        if std::fs::read(&path)
+            .map(|b| b == f.content.as_bytes())
+            .unwrap_or(false)
+        {
             w.unchanged += 1;
             continue;
         }

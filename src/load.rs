@@ -178,6 +178,8 @@ pub struct Corpus {
     pub exclusions: Vec<LoadedExclusion>,
     /// Every data file read, by index.
     pub files: Vec<SourceFile>,
+    /// The claims ledger and its text, when the root has one and it parsed.
+    pub claims: Option<(crate::claims::Ledger, String)>,
     /// Problems found while loading.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -241,8 +243,6 @@ fn diag(rule: &str, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) 
 }
 
 /// Reads a file as text, refusing what is too large, unreadable, not UTF-8 or empty.
-// The error is built once per bad file, so its size does not matter.
-#[allow(clippy::result_large_err)]
 pub fn read_text(
     path: &Path,
     rel: &str,
@@ -312,6 +312,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         entries: Vec::new(),
         exclusions: Vec::new(),
         files: Vec::new(),
+        claims: None,
         diagnostics: Vec::new(),
     };
     for path in list_dir(root, PAPERS_DIR, &mut corpus) {
@@ -327,6 +328,17 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
                 .exclusions
                 .push(LoadedExclusion { record, file: idx });
         }
+    }
+    match crate::claims::load(root, opts.max_file_bytes) {
+        Ok(Some((ledger, text))) => {
+            let problems = crate::claims::validate(&ledger, &text);
+            if problems.is_empty() {
+                corpus.claims = Some((ledger, text));
+            }
+            corpus.diagnostics.extend(problems);
+        }
+        Ok(None) => {}
+        Err(d) => corpus.diagnostics.extend(d),
     }
     Ok(corpus)
 }

@@ -21,7 +21,9 @@ pub fn escape_markdown(s: &str) -> String {
     let digits = s.chars().take_while(char::is_ascii_digit).count();
     let block_start = match s.chars().next() {
         Some('-' | '+' | '>' | '=') => Some(0),
-        Some(c) if c.is_ascii_digit() && matches!(s[digits..].chars().next(), Some('.' | ')')) => Some(digits),
+        Some(c) if c.is_ascii_digit() && matches!(s[digits..].chars().next(), Some('.' | ')')) => {
+            Some(digits)
+        }
         _ => None,
     };
     for (i, c) in s.chars().enumerate() {
@@ -50,7 +52,15 @@ pub fn escape_markdown(s: &str) -> String {
 pub fn code_span(s: &str) -> String {
     let inner: String = s
         .chars()
-        .map(|c| if c == '`' { '\'' } else if c.is_control() { ' ' } else { c })
+        .map(|c| {
+            if c == '`' {
+                '\''
+            } else if c.is_control() {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     format!("`{}`", inner.replace('|', "\\|"))
 }
@@ -115,7 +125,11 @@ pub fn link_label(url: &str) -> &'static str {
         "Paper"
     } else if host.starts_with("docs.") || u.contains("/docs/") {
         "Docs"
-    } else if u.contains("/blog") || u.contains("/news/") || u.contains("/engineering/") || u.contains("/index/") {
+    } else if u.contains("/blog")
+        || u.contains("/news/")
+        || u.contains("/engineering/")
+        || u.contains("/index/")
+    {
         "Blog"
     } else {
         "Project"
@@ -216,8 +230,16 @@ fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
 fn representatives(entries: &[&Entry], n: usize) -> Vec<String> {
     let mut v = entries.to_vec();
     let rank = |e: &Entry| (e.is_rl != "yes", e.is_core != "core");
-    v.sort_by(|a, b| rank(a).cmp(&rank(b)).then(b.year.cmp(&a.year)).then_with(|| a.key.cmp(&b.key)));
-    v.iter().take(n).map(|e| escape_markdown(&e.title)).collect()
+    v.sort_by(|a, b| {
+        rank(a)
+            .cmp(&rank(b))
+            .then(b.year.cmp(&a.year))
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    v.iter()
+        .take(n)
+        .map(|e| escape_markdown(&e.title))
+        .collect()
 }
 
 /// Everything the README and STATS templates can use.
@@ -255,7 +277,11 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
         .orchestration_forms
         .iter()
         .map(|f| {
-            let of: Vec<&Entry> = entries.iter().copied().filter(|e| e.orchestration_form == f.id).collect();
+            let of: Vec<&Entry> = entries
+                .iter()
+                .copied()
+                .filter(|e| e.orchestration_form == f.id)
+                .collect();
             serde_json::json!({
                 "id": code_span(&f.id),
                 "label": escape_markdown(&f.label),
@@ -413,7 +439,10 @@ mod tests {
         let s = escape_markdown("a|b *c* _d_ [e](f) <script>x</script> `g`");
         assert!(!s.contains('|'));
         assert!(!s.contains("<script"));
-        assert_eq!(s, "a&#124;b \\*c\\* \\_d\\_ \\[e\\](f) &lt;script&gt;x&lt;/script&gt; \\`g\\`");
+        assert_eq!(
+            s,
+            "a&#124;b \\*c\\* \\_d\\_ \\[e\\](f) &lt;script&gt;x&lt;/script&gt; \\`g\\`"
+        );
         assert_eq!(escape_markdown("- a"), "\\- a");
         assert_eq!(escape_markdown("12. a"), "12\\. a");
         assert_eq!(escape_markdown("> a"), "&gt; a");
@@ -423,12 +452,18 @@ mod tests {
     #[test]
     fn only_http_urls_become_link_targets() {
         assert_eq!(link_target("javascript:alert(1)"), None);
-        assert_eq!(link_target("https://a.org/x_(y)").as_deref(), Some("https://a.org/x_%28y%29"));
+        assert_eq!(
+            link_target("https://a.org/x_(y)").as_deref(),
+            Some("https://a.org/x_%28y%29")
+        );
     }
 
     #[test]
     fn anchors_follow_github_rules() {
-        assert_eq!(anchor("RL and Post-Training Methods (42)"), "rl-and-post-training-methods-42");
+        assert_eq!(
+            anchor("RL and Post-Training Methods (42)"),
+            "rl-and-post-training-methods-42"
+        );
         assert_eq!(anchor("Frameworks & Systems"), "frameworks--systems");
     }
 

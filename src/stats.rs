@@ -21,7 +21,11 @@ pub struct Tally {
 impl Tally {
     /// Count of one value (0 when absent).
     pub fn get(&self, value: &str) -> u64 {
-        self.rows.iter().find(|(v, _)| v == value).map(|r| r.1).unwrap_or(0)
+        self.rows
+            .iter()
+            .find(|(v, _)| v == value)
+            .map(|r| r.1)
+            .unwrap_or(0)
     }
 
     /// Rows sorted by count (descending), then name.
@@ -83,7 +87,7 @@ pub struct Stats {
     pub exclusions: Vec<Tally>,
 }
 
-fn values_of<'a>(e: &'a dyn Fields, field: &str) -> Vec<String> {
+fn values_of(e: &dyn Fields, field: &str) -> Vec<String> {
     match e.field(field) {
         Some(FieldValue::One(v)) => vec![v.into_owned()],
         Some(FieldValue::Many(l)) => l.to_vec(),
@@ -93,7 +97,11 @@ fn values_of<'a>(e: &'a dyn Fields, field: &str) -> Vec<String> {
 
 fn tally(name: &str, allowed: Vec<String>, items: impl Iterator<Item = Vec<String>>) -> Tally {
     let mut rows: Vec<(String, u64)> = allowed.into_iter().map(|v| (v, 0)).collect();
-    let mut index: BTreeMap<String, usize> = rows.iter().enumerate().map(|(i, r)| (r.0.clone(), i)).collect();
+    let mut index: BTreeMap<String, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.0.clone(), i))
+        .collect();
     for vals in items {
         for v in vals {
             let i = *index.entry(v.clone()).or_insert_with(|| {
@@ -149,7 +157,11 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
     let mut counts = Vec::new();
     for field in TAG_FIELDS {
         let allowed = tax.allowed(field).unwrap_or_default();
-        counts.push(tally(field, allowed, entries.iter().map(|e| values_of(*e, field))));
+        counts.push(tally(
+            field,
+            allowed,
+            entries.iter().map(|e| values_of(*e, field)),
+        ));
         if field == "reward_type" {
             let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
             fams.push(tax.na.clone());
@@ -166,7 +178,10 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
     counts.push(tally(
         "strict_credit",
         units,
-        entries.iter().filter(|e| e.strict_credit).map(|e| vec![e.credit_granularity.clone()]),
+        entries
+            .iter()
+            .filter(|e| e.strict_credit)
+            .map(|e| vec![e.credit_granularity.clone()]),
     ));
     let crosstabs = vec![
         crosstab(tax, entries, "reward_type", "credit_granularity"),
@@ -175,7 +190,13 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
     ];
     let exclusions_t = ["stage", "source", "query_family"]
         .iter()
-        .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), exclusions.iter().map(|x| values_of(*x, f))))
+        .map(|f| {
+            tally(
+                f,
+                tax.allowed(f).unwrap_or_default(),
+                exclusions.iter().map(|x| values_of(*x, f)),
+            )
+        })
         .collect();
     let retained = entries.len() as u64;
     let excluded = exclusions.len() as u64;
@@ -215,8 +236,11 @@ impl Stats {
         let tally_map = |ts: &[Tally]| {
             ts.iter()
                 .map(|t| {
-                    let m: serde_json::Map<String, serde_json::Value> =
-                        t.rows.iter().map(|(v, n)| (v.clone(), (*n).into())).collect();
+                    let m: serde_json::Map<String, serde_json::Value> = t
+                        .rows
+                        .iter()
+                        .map(|(v, n)| (v.clone(), (*n).into()))
+                        .collect();
                     (t.name.clone(), serde_json::Value::Object(m))
                 })
                 .collect::<serde_json::Map<_, _>>()
@@ -230,8 +254,12 @@ impl Stats {
                     .iter()
                     .zip(&x.cells)
                     .map(|(r, cells)| {
-                        let cols: serde_json::Map<String, serde_json::Value> =
-                            x.cols.iter().zip(cells).map(|(c, n)| (c.clone(), (*n).into())).collect();
+                        let cols: serde_json::Map<String, serde_json::Value> = x
+                            .cols
+                            .iter()
+                            .zip(cells)
+                            .map(|(c, n)| (c.clone(), (*n).into()))
+                            .collect();
                         (r.clone(), serde_json::Value::Object(cols))
                     })
                     .collect();
@@ -283,13 +311,18 @@ impl Stats {
     pub fn csv_long(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let _ = w.write_record(["table", "row", "column", "n"]);
-        for (k, v) in [("retained", self.retained), ("excluded", self.excluded), ("audited", self.audited)] {
+        for (k, v) in [
+            ("retained", self.retained),
+            ("excluded", self.excluded),
+            ("audited", self.audited),
+        ] {
             let _ = w.write_record(["total", k, "", &v.to_string()]);
         }
         for (prefix, ts) in [("count", &self.counts), ("exclusions", &self.exclusions)] {
             for t in ts {
                 for (v, n) in t.sorted() {
-                    let _ = w.write_record([&format!("{prefix}_{}", t.name), &v, "", &n.to_string()]);
+                    let _ =
+                        w.write_record([&format!("{prefix}_{}", t.name), &v, "", &n.to_string()]);
                 }
             }
         }
@@ -319,8 +352,13 @@ fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
 
 /// Renders every table with comfy-table, fitting an 80-column terminal.
 pub fn text_tables(s: &Stats) -> String {
-    use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
-    let mut out = format!("retained {}  excluded {}  audited {}\n\n", s.retained, s.excluded, s.audited);
+    use comfy_table::{
+        presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table,
+    };
+    let mut out = format!(
+        "retained {}  excluded {}  audited {}\n\n",
+        s.retained, s.excluded, s.audited
+    );
     let new_table = || {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED)
@@ -333,7 +371,10 @@ pub fn text_tables(s: &Stats) -> String {
             let mut t = new_table();
             t.set_header(vec![format!("{prefix}{}", tally.name), "n".into()]);
             for (v, n) in tally.sorted() {
-                t.add_row(vec![Cell::new(v), Cell::new(n).set_alignment(CellAlignment::Right)]);
+                t.add_row(vec![
+                    Cell::new(v),
+                    Cell::new(n).set_alignment(CellAlignment::Right),
+                ]);
             }
             out.push_str(&t.to_string());
             out.push_str("\n\n");
@@ -346,7 +387,11 @@ pub fn text_tables(s: &Stats) -> String {
         t.set_header(head);
         for (r, cells) in x.rows.iter().zip(&x.cells) {
             let mut row = vec![Cell::new(r)];
-            row.extend(cells.iter().map(|n| Cell::new(n).set_alignment(CellAlignment::Right)));
+            row.extend(
+                cells
+                    .iter()
+                    .map(|n| Cell::new(n).set_alignment(CellAlignment::Right)),
+            );
             t.add_row(row);
         }
         out.push_str(&t.to_string());
@@ -368,7 +413,10 @@ pub fn markdown_tables(s: &Stats) -> String {
     );
     for (prefix, ts) in [("", &s.counts), ("exclusions: ", &s.exclusions)] {
         for t in ts {
-            out.push_str(&format!("| {prefix}{} | n |\n|---|---:|\n", md_cell(&t.name)));
+            out.push_str(&format!(
+                "| {prefix}{} | n |\n|---|---:|\n",
+                md_cell(&t.name)
+            ));
             for (v, n) in t.sorted() {
                 out.push_str(&format!("| {} | {n} |\n", md_cell(&v)));
             }
@@ -384,7 +432,11 @@ pub fn markdown_tables(s: &Stats) -> String {
 
 /// One cross-tab as a Markdown table.
 pub fn crosstab_markdown(x: &CrossTab) -> String {
-    let mut out = format!("| {} \\\\ {} |", md_cell(&x.row_field), md_cell(&x.col_field));
+    let mut out = format!(
+        "| {} \\\\ {} |",
+        md_cell(&x.row_field),
+        md_cell(&x.col_field)
+    );
     for c in &x.cols {
         out.push_str(&format!(" {} |", md_cell(c)));
     }

@@ -229,11 +229,6 @@ impl Taxonomy {
                 ));
             }
         }
-        for id in crate::check::BUILTIN_RULES {
-            if self.rule(id).is_none() {
-                out.push(format!("built-in rule `{id}` is missing from `rules`"));
-            }
-        }
         for field in TAG_FIELDS
             .iter()
             .chain(&["stage", "source", "query_family"])

@@ -1,0 +1,384 @@
+//! The claims ledger (`corpus/claims.yaml`): the survey's sentences about
+//! counts, written as filters with an expected result, and evaluated on every
+//! check so that a sentence cannot drift from the data unnoticed.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::filter::{Fields, Filter};
+use crate::load::{self, Corpus};
+use crate::model;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Where the ledger lives, relative to the root.
+pub const CLAIMS_PATH: &str = "corpus/claims.yaml";
+
+/// What a claim counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Over {
+    /// Retained entries.
+    #[default]
+    Entries,
+    /// Records of the exclusion log.
+    Exclusions,
+    /// Entries and records together (the audited pool).
+    Audited,
+}
+
+/// The expected outcome: a comparison with a count, or an exact set of keys.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// `== N`, `<= N` or `>= N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<String>,
+    /// Exactly these keys (or record ids) match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<String>>,
+}
+
+/// One claim of the ledger.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Stable id.
+    pub id: String,
+    /// The sentence as the survey states it.
+    pub statement: String,
+    /// What is counted.
+    #[serde(default)]
+    pub over: Over,
+    /// Which entries or records count (all conditions must hold).
+    #[serde(default, rename = "where")]
+    pub filter: Filter,
+    /// What the count must be.
+    pub expect: Expect,
+    /// What the claim does not mean.
+    pub boundary: String,
+}
+
+/// The ledger file.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ledger {
+    /// Claims in file order.
+    pub claims: Vec<Claim>,
+}
+
+/// A comparison operator of a count expectation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Exactly.
+    Eq,
+    /// At most.
+    Le,
+    /// At least.
+    Ge,
+}
+
+/// Parses `== 84`, `<= 2`, `>= 1` (or a bare number, meaning `==`).
+pub fn parse_count(s: &str) -> Option<(Op, u64)> {
+    let s = s.trim();
+    let (op, rest) = if let Some(r) = s.strip_prefix("==") {
+        (Op::Eq, r)
+    } else if let Some(r) = s.strip_prefix("<=") {
+        (Op::Le, r)
+    } else if let Some(r) = s.strip_prefix(">=") {
+        (Op::Ge, r)
+    } else {
+        (Op::Eq, s)
+    };
+    Some((op, rest.trim().parse().ok()?))
+}
+
+/// The result of evaluating one claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Claim id.
+    pub id: String,
+    /// The statement.
+    pub statement: String,
+    /// The expectation as written (`== 84`, or the key list).
+    pub expected: String,
+    /// The actual count.
+    pub actual: u64,
+    /// Whether the expectation holds.
+    pub holds: bool,
+    /// Keys (or record ids) that match, sorted.
+    pub matching: Vec<String>,
+    /// For key-set claims: expected keys that no longer match.
+    pub missing: Vec<String>,
+    /// For key-set claims: matching keys that were not expected.
+    pub unexpected: Vec<String>,
+    /// What the claim does not mean.
+    pub boundary: String,
+}
+
+/// Loads the ledger of a root: None when there is none, diagnostics when it is broken.
+pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec<Diagnostic>> {
+    let path = root.join(CLAIMS_PATH);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = load::read_text(&path, CLAIMS_PATH, max_bytes, None).map_err(|d| vec![d])?;
+    let ledger: Ledger = serde_yaml::from_str(&text).map_err(|e| {
+        let mut d = Diagnostic::new(
+            "claim-invalid",
+            Severity::Error,
+            CLAIMS_PATH,
+            format!("invalid claims ledger: {e}"),
+        );
+        if let Some(l) = e.location() {
+            d = d.at(l.line(), l.column());
+        }
+        vec![d]
+    })?;
+    Ok(Some((ledger, text)))
+}
+
+fn claim_line(text: &str, id: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix("id:")
+                .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == id)
+        })
+        .map(|i| i + 1)
+}
+
+/// Problems in the claims themselves: unknown fields, malformed expectations, repeated ids.
+pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut ids = BTreeSet::new();
+    for c in &ledger.claims {
+        let mut problems = Vec::new();
+        if !ids.insert(&c.id) {
+            problems.push(format!("claim id `{}` is used twice", c.id));
+        }
+        let fields: Vec<&str> = match c.over {
+            Over::Entries => model::entry_filter_fields().collect(),
+            Over::Exclusions => model::exclusion_filter_fields().collect(),
+            Over::Audited => Vec::new(),
+        };
+        for cond in &c.filter.conditions {
+            if !fields.contains(&cond.field.as_str()) {
+                problems.push(format!(
+                    "claim `{}` filters on `{}`, which {:?} do not have",
+                    c.id, cond.field, c.over
+                ));
+            }
+        }
+        match (&c.expect.count, &c.expect.keys) {
+            (Some(n), None) if parse_count(n).is_none() => problems.push(format!(
+                "claim `{}`: count `{n}` is not `== N`, `<= N` or `>= N`",
+                c.id
+            )),
+            (Some(_), Some(_)) | (None, None) => problems.push(format!(
+                "claim `{}` needs exactly one of expect.count or expect.keys",
+                c.id
+            )),
+            _ => {}
+        }
+        for p in problems {
+            out.push(
+                Diagnostic::new("claim-invalid", Severity::Error, CLAIMS_PATH, p)
+                    .at_line(claim_line(text, &c.id))
+                    .field(format!("claims.{}", c.id)),
+            );
+        }
+    }
+    out
+}
+
+/// Evaluates one claim on a corpus.
+pub fn evaluate(claim: &Claim, corpus: &Corpus) -> Verdict {
+    let mut matching: Vec<String> = match claim.over {
+        Over::Entries => corpus
+            .entries
+            .iter()
+            .filter(|e| claim.filter.matches(&e.entry))
+            .map(|e| e.entry.key.clone())
+            .collect(),
+        Over::Exclusions => corpus
+            .exclusions
+            .iter()
+            .filter(|x| claim.filter.matches(&x.record as &dyn Fields))
+            .map(|x| x.record.record_id.clone())
+            .collect(),
+        Over::Audited => corpus
+            .entries
+            .iter()
+            .map(|e| e.entry.key.clone())
+            .chain(corpus.exclusions.iter().map(|x| x.record.record_id.clone()))
+            .collect(),
+    };
+    matching.sort();
+    let actual = matching.len() as u64;
+    let (expected, holds, missing, unexpected) = match (&claim.expect.count, &claim.expect.keys) {
+        (_, Some(keys)) => {
+            let want: BTreeSet<&String> = keys.iter().collect();
+            let got: BTreeSet<&String> = matching.iter().collect();
+            let missing: Vec<String> = want.difference(&got).map(|s| s.to_string()).collect();
+            let unexpected: Vec<String> = got.difference(&want).map(|s| s.to_string()).collect();
+            let holds = missing.is_empty() && unexpected.is_empty();
+            (
+                format!("keys {}", keys.join(", ")),
+                holds,
+                missing,
+                unexpected,
+            )
+        }
+        (Some(n), None) => {
+            let holds = match parse_count(n) {
+                Some((Op::Eq, v)) => actual == v,
+                Some((Op::Le, v)) => actual <= v,
+                Some((Op::Ge, v)) => actual >= v,
+                None => false,
+            };
+            (n.trim().to_string(), holds, Vec::new(), Vec::new())
+        }
+        (None, None) => (String::new(), false, Vec::new(), Vec::new()),
+    };
+    Verdict {
+        id: claim.id.clone(),
+        statement: claim.statement.clone(),
+        expected,
+        actual,
+        holds,
+        matching,
+        missing,
+        unexpected,
+        boundary: claim.boundary.clone(),
+    }
+}
+
+/// Evaluates every claim.
+pub fn evaluate_all(ledger: &Ledger, corpus: &Corpus) -> Vec<Verdict> {
+    ledger.claims.iter().map(|c| evaluate(c, corpus)).collect()
+}
+
+/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
+pub fn broken(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((ledger, text)) = &corpus.claims else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let severity = corpus
+        .taxonomy
+        .rule("claim-broken")
+        .map(|r| r.severity.into())
+        .unwrap_or(Severity::Error);
+    for v in evaluate_all(ledger, corpus) {
+        if v.holds {
+            continue;
+        }
+        let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
+            let mut parts = Vec::new();
+            if !v.missing.is_empty() {
+                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
+            }
+            if !v.unexpected.is_empty() {
+                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
+            }
+            parts.join("; ")
+        } else if v.matching.len() <= 12 {
+            format!(
+                "matching: {}",
+                if v.matching.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.matching.join(", ")
+                }
+            )
+        } else {
+            format!("{} entries match", v.matching.len())
+        };
+        out.push(
+            Diagnostic::new(
+                "claim-broken",
+                severity,
+                CLAIMS_PATH,
+                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
+            )
+            .at_line(claim_line(text, &v.id))
+            .field(format!("claims.{}", v.id))
+            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
+        );
+    }
+    out
+}
+
+/// The ledger as a text table (claim, expected, actual, holds; keys with `verbose`).
+pub fn table(verdicts: &[Verdict], verbose: bool) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(100);
+    t.set_header(vec!["claim", "expected", "actual", "holds"]);
+    for v in verdicts {
+        let expected = if v.expected.starts_with("keys ") {
+            format!("{} keys", v.expected.matches(", ").count() + 1)
+        } else {
+            v.expected.clone()
+        };
+        let holds = if v.holds { "yes" } else { "NO" };
+        t.add_row(vec![
+            v.id.clone(),
+            expected,
+            v.actual.to_string(),
+            holds.to_string(),
+        ]);
+    }
+    let broken = verdicts.iter().filter(|v| !v.holds).count();
+    let mut out = format!(
+        "{t}\n{} claims, {} holding, {broken} broken\n",
+        verdicts.len(),
+        verdicts.len() - broken
+    );
+    if verbose {
+        for v in verdicts {
+            out.push_str(&format!(
+                "\n{}: {}\n  matching ({}): {}\n",
+                v.id,
+                v.statement,
+                v.actual,
+                v.matching.join(", ")
+            ));
+            if !v.missing.is_empty() {
+                out.push_str(&format!(
+                    "  expected but not matching: {}\n",
+                    v.missing.join(", ")
+                ));
+            }
+            if !v.unexpected.is_empty() {
+                out.push_str(&format!(
+                    "  matching but not expected: {}\n",
+                    v.unexpected.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_parse_with_and_without_operator() {
+        assert_eq!(parse_count("== 84"), Some((Op::Eq, 84)));
+        assert_eq!(parse_count("<=2"), Some((Op::Le, 2)));
+        assert_eq!(parse_count(">= 1"), Some((Op::Ge, 1)));
+        assert_eq!(parse_count("7"), Some((Op::Eq, 7)));
+        assert_eq!(parse_count("~ 7"), None);
+    }
+
+    #[test]
+    fn claim_lines_are_found_by_id() {
+        let text = "claims:\n  - id: a\n    statement: x\n  - id: \"b\"\n";
+        assert_eq!(claim_line(text, "b"), Some(4));
+    }
+}

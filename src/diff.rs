@@ -1,0 +1,504 @@
+//! `corpus diff`: what a change moves — entries and records added, removed
+//! and changed field by field, every count and cross-tab cell that moves,
+//! and every claim whose actual value or verdict changes.
+
+use crate::claims::{self, Verdict};
+use crate::load::{Corpus, LoadOptions};
+use crate::stats;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One field that changed on an entry or record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldChange {
+    /// Field name.
+    pub field: String,
+    /// Old value (JSON text; empty when absent).
+    pub old: String,
+    /// New value (JSON text; empty when absent).
+    pub new: String,
+}
+
+/// One changed entry or record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Changed {
+    /// Key or record id.
+    pub id: String,
+    /// Its changed fields.
+    pub fields: Vec<FieldChange>,
+}
+
+/// Added, removed and changed items of one kind.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ItemDiff {
+    /// Keys present only in the new corpus.
+    pub added: Vec<String>,
+    /// Keys present only in the old corpus.
+    pub removed: Vec<String>,
+    /// Keys present in both with different fields.
+    pub changed: Vec<Changed>,
+}
+
+/// One figure that moved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Moved {
+    /// Where the figure lives, e.g. `counts/credit_granularity/message`.
+    pub cell: String,
+    /// Old value.
+    pub old: u64,
+    /// New value.
+    pub new: u64,
+}
+
+/// One claim whose actual value or verdict moved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClaimMove {
+    /// Claim id.
+    pub id: String,
+    /// Expected outcome as written (new ledger).
+    pub expected: String,
+    /// Old actual count (None when the claim is new).
+    pub old: Option<u64>,
+    /// New actual count (None when the claim was removed).
+    pub new: Option<u64>,
+    /// Old verdict.
+    pub old_holds: Option<bool>,
+    /// New verdict.
+    pub new_holds: Option<bool>,
+}
+
+/// Everything a change moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Diff {
+    /// Entries.
+    pub entries: ItemDiff,
+    /// Exclusion records.
+    pub exclusions: ItemDiff,
+    /// Figures that moved (counts, cross-tab cells, exclusion counts, totals).
+    pub figures: Vec<Moved>,
+    /// Claims whose value or verdict moved.
+    pub claims: Vec<ClaimMove>,
+}
+
+impl Diff {
+    /// Whether nothing changed at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries == ItemDiff::default()
+            && self.exclusions == ItemDiff::default()
+            && self.figures.is_empty()
+            && self.claims.is_empty()
+    }
+}
+
+fn fields_of<T: Serialize>(item: &T) -> BTreeMap<String, serde_json::Value> {
+    match serde_json::to_value(item) {
+        Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
+        _ => BTreeMap::new(),
+    }
+}
+
+fn show(v: Option<&serde_json::Value>) -> String {
+    match v {
+        None => String::new(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn item_diff<T: Serialize>(old: BTreeMap<String, &T>, new: BTreeMap<String, &T>) -> ItemDiff {
+    let mut d = ItemDiff::default();
+    for (k, n) in &new {
+        match old.get(k) {
+            None => d.added.push(k.clone()),
+            Some(o) => {
+                let (of, nf) = (fields_of(*o), fields_of(*n));
+                let mut names: Vec<&String> = of.keys().chain(nf.keys()).collect();
+                names.sort();
+                names.dedup();
+                let fields: Vec<FieldChange> = names
+                    .into_iter()
+                    .filter(|f| of.get(*f) != nf.get(*f))
+                    .map(|f| FieldChange {
+                        field: f.clone(),
+                        old: show(of.get(f)),
+                        new: show(nf.get(f)),
+                    })
+                    .collect();
+                if !fields.is_empty() {
+                    d.changed.push(Changed {
+                        id: k.clone(),
+                        fields,
+                    });
+                }
+            }
+        }
+    }
+    d.removed = old
+        .keys()
+        .filter(|k| !new.contains_key(*k))
+        .cloned()
+        .collect();
+    d
+}
+
+/// Flattens the stats JSON into `path → n`.
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, u64>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}/{k}")
+                };
+                flatten(&p, v, out);
+            }
+        }
+        serde_json::Value::Number(n) => {
+            out.insert(prefix.to_string(), n.as_u64().unwrap_or(0));
+        }
+        _ => {}
+    }
+}
+
+fn verdicts(c: &Corpus) -> BTreeMap<String, Verdict> {
+    match &c.claims {
+        Some((ledger, _)) => claims::evaluate_all(ledger, c)
+            .into_iter()
+            .map(|v| (v.id.clone(), v))
+            .collect(),
+        None => BTreeMap::new(),
+    }
+}
+
+/// Compares two corpora.
+pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
+    let entries = item_diff(
+        old.entries
+            .iter()
+            .map(|e| (e.entry.key.clone(), &e.entry))
+            .collect(),
+        new.entries
+            .iter()
+            .map(|e| (e.entry.key.clone(), &e.entry))
+            .collect(),
+    );
+    let exclusions = item_diff(
+        old.exclusions
+            .iter()
+            .map(|x| (x.record.record_id.clone(), &x.record))
+            .collect(),
+        new.exclusions
+            .iter()
+            .map(|x| (x.record.record_id.clone(), &x.record))
+            .collect(),
+    );
+    let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
+    flatten("", &stats::of_corpus(old).to_json(), &mut of);
+    flatten("", &stats::of_corpus(new).to_json(), &mut nf);
+    let mut cells: Vec<&String> = of.keys().chain(nf.keys()).collect();
+    cells.sort();
+    cells.dedup();
+    let figures = cells
+        .into_iter()
+        .filter_map(|c| {
+            let (o, n) = (
+                of.get(c).copied().unwrap_or(0),
+                nf.get(c).copied().unwrap_or(0),
+            );
+            (o != n).then(|| Moved {
+                cell: c.clone(),
+                old: o,
+                new: n,
+            })
+        })
+        .collect();
+    let (ov, nv) = (verdicts(old), verdicts(new));
+    let mut ids: Vec<&String> = ov.keys().chain(nv.keys()).collect();
+    ids.sort();
+    ids.dedup();
+    let claims = ids
+        .into_iter()
+        .filter_map(|id| {
+            let (o, n) = (ov.get(id), nv.get(id));
+            let moved = o.map(|v| (v.actual, v.holds)) != n.map(|v| (v.actual, v.holds));
+            moved.then(|| ClaimMove {
+                id: id.clone(),
+                expected: n.or(o).map(|v| v.expected.clone()).unwrap_or_default(),
+                old: o.map(|v| v.actual),
+                new: n.map(|v| v.actual),
+                old_holds: o.map(|v| v.holds),
+                new_holds: n.map(|v| v.holds),
+            })
+        })
+        .collect();
+    Diff {
+        entries,
+        exclusions,
+        figures,
+        claims,
+    }
+}
+
+fn cell_md(s: &str) -> String {
+    crate::render::escape_markdown(s)
+}
+
+fn opt(n: Option<u64>) -> String {
+    n.map(|n| n.to_string()).unwrap_or_else(|| "–".into())
+}
+
+fn verdict(h: Option<bool>) -> &'static str {
+    match h {
+        Some(true) => "holds",
+        Some(false) => "**broken**",
+        None => "–",
+    }
+}
+
+/// The diff as a pull-request comment.
+pub fn markdown(d: &Diff) -> String {
+    let mut out = String::from("## Corpus diff\n\n");
+    if d.is_empty() {
+        out.push_str("No changes to entries, records, figures or claims.\n");
+        return out;
+    }
+    let broken: Vec<&ClaimMove> = d
+        .claims
+        .iter()
+        .filter(|c| c.new_holds == Some(false))
+        .collect();
+    out.push_str(&format!(
+        "**Entries:** {} added, {} removed, {} changed. **Exclusions:** {} added, {} removed, {} changed. **Figures moved:** {}. **Claims moved:** {}{}.\n",
+        d.entries.added.len(),
+        d.entries.removed.len(),
+        d.entries.changed.len(),
+        d.exclusions.added.len(),
+        d.exclusions.removed.len(),
+        d.exclusions.changed.len(),
+        d.figures.len(),
+        d.claims.len(),
+        if broken.is_empty() { String::new() } else { format!(" ({} now broken)", broken.len()) }
+    ));
+    for (title, items) in [
+        ("Entries", &d.entries),
+        ("Exclusion records", &d.exclusions),
+    ] {
+        if *items == ItemDiff::default() {
+            continue;
+        }
+        out.push_str(&format!(
+            "\n### {title}\n\n| | key | field | old | new |\n|---|---|---|---|---|\n"
+        ));
+        for k in &items.added {
+            out.push_str(&format!("| added | `{k}` | | | |\n"));
+        }
+        for k in &items.removed {
+            out.push_str(&format!("| removed | `{k}` | | | |\n"));
+        }
+        for c in &items.changed {
+            for f in &c.fields {
+                out.push_str(&format!(
+                    "| changed | `{}` | {} | {} | {} |\n",
+                    c.id,
+                    crate::render::code_span(&f.field),
+                    cell_md(&f.old),
+                    cell_md(&f.new)
+                ));
+            }
+        }
+    }
+    if !d.claims.is_empty() {
+        out.push_str(
+            "\n### Claims\n\n| claim | expected | old | new | verdict |\n|---|---|---:|---:|---|\n",
+        );
+        for c in &d.claims {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} → {} |\n",
+                c.id,
+                crate::render::code_span(&c.expected),
+                opt(c.old),
+                opt(c.new),
+                verdict(c.old_holds),
+                verdict(c.new_holds)
+            ));
+        }
+    }
+    if !d.figures.is_empty() {
+        out.push_str("\n### Figures\n\n| figure | old | new |\n|---|---:|---:|\n");
+        for m in &d.figures {
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                crate::render::code_span(&m.cell),
+                m.old,
+                m.new
+            ));
+        }
+    }
+    out
+}
+
+/// The diff as plain text for a terminal.
+pub fn text(d: &Diff) -> String {
+    if d.is_empty() {
+        return "no changes\n".into();
+    }
+    let mut out = String::new();
+    for (what, items) in [("entry", &d.entries), ("record", &d.exclusions)] {
+        for k in &items.added {
+            out.push_str(&format!("+ {what} {k}\n"));
+        }
+        for k in &items.removed {
+            out.push_str(&format!("- {what} {k}\n"));
+        }
+        for c in &items.changed {
+            for f in &c.fields {
+                out.push_str(&format!(
+                    "~ {what} {}: {}: {} -> {}\n",
+                    c.id, f.field, f.old, f.new
+                ));
+            }
+        }
+    }
+    for c in &d.claims {
+        out.push_str(&format!(
+            "claim {}: {} -> {} ({} -> {})\n",
+            c.id,
+            opt(c.old),
+            opt(c.new),
+            verdict(c.old_holds).trim_matches('*'),
+            verdict(c.new_holds).trim_matches('*')
+        ));
+    }
+    for m in &d.figures {
+        out.push_str(&format!("{}: {} -> {}\n", m.cell, m.old, m.new));
+    }
+    out
+}
+
+/// A temporary copy of the corpus data at a git revision; removed on drop.
+pub struct Snapshot {
+    dir: tempfile::TempDir,
+}
+
+impl Snapshot {
+    /// The root of the snapshot.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+fn git(root: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if let (Some(data), Some(mut stdin)) = (input, child.stdin.take()) {
+        // Written from a thread so a large answer cannot deadlock against a full input pipe.
+        let data = data.to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("git failed: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(out.stdout)
+}
+
+/// Writes the corpus data (corpus/, exclusions/) of a git revision into a temporary root.
+pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
+    if rev.starts_with('-') {
+        return Err(format!("`{rev}` is not a revision"));
+    }
+    let top = String::from_utf8_lossy(&git(root, &["rev-parse", "--show-toplevel"], None)?)
+        .trim()
+        .to_string();
+    let prefix = String::from_utf8_lossy(&git(root, &["rev-parse", "--show-prefix"], None)?)
+        .trim()
+        .to_string();
+    let spec = |d: &str| format!("{prefix}{d}");
+    let listing = git(
+        Path::new(&top),
+        &[
+            "ls-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            rev,
+            "--",
+            &spec("corpus"),
+            &spec("exclusions"),
+        ],
+        None,
+    )?;
+    let paths: Vec<String> = listing
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    let query: String = paths.iter().map(|p| format!("{rev}:{p}\n")).collect();
+    let batch = git(
+        Path::new(&top),
+        &["cat-file", "--batch"],
+        Some(query.as_bytes()),
+    )?;
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let mut rest = &batch[..];
+    for p in &paths {
+        let nl = rest
+            .iter()
+            .position(|b| *b == b'\n')
+            .ok_or("truncated git output")?;
+        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
+        let size: usize = header
+            .rsplit(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("unexpected git output `{header}`"))?;
+        let body = rest
+            .get(nl + 1..nl + 1 + size)
+            .ok_or("truncated git output")?;
+        rest = rest.get(nl + 2 + size..).unwrap_or(&[]);
+        let rel = p.strip_prefix(&prefix).unwrap_or(p);
+        if rel.split('/').any(|c| c == ".." || c.is_empty()) {
+            continue;
+        }
+        let target: PathBuf = dir.path().join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&target, body).map_err(|e| e.to_string())?;
+    }
+    if !dir.path().join(crate::load::TAXONOMY_PATH).is_file() {
+        return Err(format!(
+            "revision `{rev}` has no {}",
+            crate::load::TAXONOMY_PATH
+        ));
+    }
+    Ok(Snapshot { dir })
+}
+
+/// Loads a corpus for diffing (load problems are ignored: the diff shows the data as it is).
+pub fn load_for_diff(root: &Path, opts: LoadOptions) -> Result<Corpus, String> {
+    crate::load::load(root, opts).map_err(|e| format!("{}: {e}", root.display()))
+}
