@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 29] = [
+pub const BUILTIN_RULES: [&str; 30] = [
     "yaml-syntax",
     "file-unreadable",
     "stray-file",
@@ -44,6 +44,7 @@ pub const BUILTIN_RULES: [&str; 29] = [
     "stale-generated",
     "claim-invalid",
     "claim-broken",
+    "schema-modeline",
 ];
 
 /// Earliest publication year accepted.
@@ -322,6 +323,18 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
             let d = sink.at("empty-field", file, field, format!("`{field}` is blank"));
             sink.push(d);
         }
+    }
+    if file.text.lines().next().map(str::trim_end) != Some(crate::schema::MODELINE) {
+        let d = sink
+            .at(
+                "schema-modeline",
+                file,
+                "",
+                "the file does not start with the schema modeline",
+            )
+            .at_line(Some(1))
+            .help(format!("make `{}` the first line", crate::schema::MODELINE));
+        sink.push(d);
     }
     if !e.key.is_empty() {
         if !valid_key(&e.key) {

@@ -45,6 +45,56 @@ pub enum Command {
     Diff(DiffArgs),
     /// Import the reference CSV layout into YAML files.
     Import(ImportArgs),
+    /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
+    New(NewArgs),
+    /// Print the JSON Schema of entry files, generated from the taxonomy.
+    Schema,
+    /// Export the corpus as CSV (the import layout), JSON or BibTeX.
+    Export(ExportArgs),
+}
+
+/// Options of `corpus new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The new entry's key: lowercase letters, digits and '-'.
+    pub key: String,
+    /// Its arXiv id (fills arxiv_id, year and the link).
+    #[arg(long, value_name = "ID")]
+    pub arxiv: Option<String>,
+    /// Its category.
+    #[arg(long, value_name = "C")]
+    pub category: Option<String>,
+    /// Overwrite an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions).
+    Csv,
+    /// Entries and records as one JSON document.
+    Json,
+    /// One BibTeX entry per paper.
+    Bibtex,
+}
+
+/// Options of `corpus export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// With csv: export the exclusion log instead of the entries.
+    #[arg(long)]
+    pub exclusions: bool,
+    /// Write to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Overwrite --out if it exists.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// Output format of `corpus claims`.
@@ -252,6 +302,16 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         Command::Claims(a) => cmd_claims(&root, opts, a),
         Command::List(a) => cmd_list(&root, opts, a),
         Command::Diff(a) => cmd_diff(&root, opts, a),
+        Command::New(a) => cmd_new(&root, opts, a),
+        Command::Schema => match load_or_fail(&root, opts, Format::Human) {
+            Ok(c) => Outcome {
+                code: 0,
+                stdout: crate::schema::entry_schema_text(&c.taxonomy),
+                stderr: String::new(),
+            },
+            Err(o) => o,
+        },
+        Command::Export(a) => cmd_export(&root, opts, a, cwd),
     }
 }
 
@@ -672,5 +732,69 @@ fn cmd_diff(root: &Path, opts: LoadOptions, a: &DiffArgs) -> Outcome {
         code: 0,
         stdout,
         stderr,
+    }
+}
+
+fn cmd_new(root: &Path, opts: LoadOptions, a: &NewArgs) -> Outcome {
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let text = match crate::scaffold::scaffold(
+        &corpus.taxonomy,
+        &a.key,
+        a.arxiv.as_deref(),
+        a.category.as_deref(),
+    ) {
+        Ok(t) => t,
+        Err(e) => return Outcome::fail(2, e),
+    };
+    let rel = format!("{}/{}.yaml", load::PAPERS_DIR, a.key);
+    match crate::files::write_new_files(&[(root.join(&rel), text)], a.force) {
+        Ok(_) => Outcome {
+            code: 0,
+            stdout: format!("wrote {rel}; fill in the empty fields, then run `corpus check`\n"),
+            stderr: String::new(),
+        },
+        Err(e) => Outcome::fail(1, e),
+    }
+}
+
+fn cmd_export(root: &Path, opts: LoadOptions, a: &ExportArgs, cwd: &Path) -> Outcome {
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let errors = check::check(&corpus).errors();
+    if errors > 0 {
+        return Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them before exporting"));
+    }
+    let (entries, records) = (corpus.entry_list(), corpus.exclusion_list());
+    let text = match (a.format, a.exclusions) {
+        (ExportFormat::Csv, false) => crate::export::papers_csv(&entries),
+        (ExportFormat::Csv, true) => crate::export::exclusions_csv(&records),
+        (ExportFormat::Json, _) => crate::export::json(&entries, &records),
+        (ExportFormat::Bibtex, false) => crate::export::bibtex(&entries),
+        (ExportFormat::Bibtex, true) => {
+            return Outcome::fail(2, "--exclusions goes with --format csv")
+        }
+    };
+    match &a.out {
+        None => Outcome {
+            code: 0,
+            stdout: text,
+            stderr: String::new(),
+        },
+        Some(p) => {
+            let path = cwd.join(p);
+            match crate::files::write_new_files(&[(path, text)], a.force) {
+                Ok(_) => Outcome {
+                    code: 0,
+                    stdout: String::new(),
+                    stderr: format!("wrote {}\n", p.display()),
+                },
+                Err(e) => Outcome::fail(1, e),
+            }
+        }
     }
 }

@@ -206,6 +206,12 @@ pub fn generate(
             content: text,
         });
     }
+    if part == Part::All {
+        files.push(Generated {
+            path: crate::schema::ENTRY_SCHEMA_PATH.to_string(),
+            content: crate::schema::entry_schema_text(&corpus.taxonomy),
+        });
+    }
     if part != Part::Stats && has("README.md.tera") {
         files.push(Generated {
             path: "README.md".to_string(),

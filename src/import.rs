@@ -46,7 +46,7 @@ pub const EXCLUSION_COLUMNS: [&str; 9] = [
 ];
 
 /// Optional columns beyond the reference layout, for fields it does not carry.
-pub const EXTRA_PAPER_COLUMNS: [&str; 2] = ["subdecisions", "strict_credit"];
+pub const EXTRA_PAPER_COLUMNS: [&str; 3] = ["subdecisions", "strict_credit", "waivers"];
 
 /// Separator of several values (URLs, sub-decisions) in one CSV cell.
 pub const LIST_SEPARATOR: &str = " ; ";
@@ -194,6 +194,30 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 continue;
             }
         };
+        let mut waivers = std::collections::BTreeMap::new();
+        let mut bad_waiver = false;
+        for w in c("waivers").lines().filter(|l| !l.trim().is_empty()) {
+            match w.split_once(':') {
+                Some((rule, why))
+                    if waivers
+                        .insert(rule.trim().to_string(), why.trim().to_string())
+                        .is_none() => {}
+                _ => {
+                    diags.push(row_diag(
+                        file,
+                        line,
+                        "waivers",
+                        format!(
+                            "row {line}: waiver `{w}` is not `rule: reason`, or repeats a rule"
+                        ),
+                    ));
+                    bad_waiver = true;
+                }
+            }
+        }
+        if bad_waiver {
+            continue;
+        }
         let arxiv = c("arxiv_id");
         let notes = c("notes");
         out.push(Entry {
@@ -217,7 +241,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             strict_credit: strict,
             one_liner: c("one_liner"),
             notes: (!notes.is_empty()).then_some(notes),
-            waivers: Default::default(),
+            waivers,
         });
     }
     if diags.is_empty() {

@@ -534,7 +534,7 @@ impl<'a> Converter<'a> {
             if self.get(f).is_none() {
                 let present = self.map.contains_key(*f);
                 let msg = if present {
-                    format!("required field `{f}` has no value")
+                    format!("required field `{f}` is still empty")
                 } else {
                     format!("required field `{f}` is missing")
                 };
@@ -542,13 +542,13 @@ impl<'a> Converter<'a> {
                 if d.line.is_none() {
                     d = d.at_line(Some(1));
                 }
-                let help = if Taxonomy::allows_na(f) {
-                    format!(
-                        "add `{f}: …`, or `{f}: {}` where it does not apply",
-                        self.tax.na
-                    )
-                } else {
-                    format!("add `{f}: …`")
+                let verb = if present { "fill in" } else { "add" };
+                let help = match self.tax.allowed(f) {
+                    Some(vals) => format!("{verb} `{f}`: one of {}", vals.join(", ")),
+                    None => format!(
+                        "{verb} `{f}`: {}",
+                        crate::schema::describe(f).to_lowercase()
+                    ),
                 };
                 self.out.push(d.help(help));
             }

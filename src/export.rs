@@ -1,0 +1,271 @@
+//! `corpus export`: the corpus for other tools — the reference CSV layout
+//! (which `import` reads back), one JSON document, or BibTeX.
+
+use crate::import::{EXCLUSION_COLUMNS, EXTRA_PAPER_COLUMNS, LIST_SEPARATOR, PAPER_COLUMNS};
+use crate::model::{Entry, Exclusion};
+
+fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Waivers as one CSV cell: `rule: reason` lines.
+pub fn waivers_cell(e: &Entry) -> String {
+    e.waivers
+        .iter()
+        .map(|(r, why)| format!("{r}: {why}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Entries in the papers.csv layout, plus the columns it lacks (sub-decisions, strict credit, waivers).
+pub fn papers_csv(entries: &[&Entry]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head: Vec<&str> = PAPER_COLUMNS.to_vec();
+    head.extend(EXTRA_PAPER_COLUMNS);
+    let _ = w.write_record(&head);
+    for e in entries {
+        let row: Vec<String> = head
+            .iter()
+            .map(|c| match *c {
+                "key" => e.key.clone(),
+                "title" => e.title.clone(),
+                "first_author" => e.first_author.clone(),
+                "affiliation" => e.affiliation.clone(),
+                "year" => e.year.to_string(),
+                "arxiv_id" => e.arxiv_id.clone().unwrap_or_default(),
+                "venue" => e.venue.clone(),
+                "url" => e.urls.join(LIST_SEPARATOR),
+                "category" => e.category.clone(),
+                "is_rl" => e.is_rl.clone(),
+                "reward_type" => e.reward_type.clone(),
+                "credit_granularity" => e.credit_granularity.clone(),
+                "orchestration_form" => e.orchestration_form.clone(),
+                "scenario" => e.scenario.clone(),
+                "is_core" => e.is_core.clone(),
+                "one_liner" => e.one_liner.clone(),
+                "verified" => e.verified.clone(),
+                "notes" => e.notes.clone().unwrap_or_default(),
+                "subdecisions" => e.subdecisions.join(LIST_SEPARATOR),
+                "strict_credit" => if e.strict_credit { "yes" } else { "" }.to_string(),
+                "waivers" => waivers_cell(e),
+                _ => String::new(),
+            })
+            .collect();
+        let _ = w.write_record(&row);
+    }
+    csv_text(w)
+}
+
+/// Exclusion records in the excluded.csv layout.
+pub fn exclusions_csv(records: &[&Exclusion]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(EXCLUSION_COLUMNS);
+    for x in records {
+        let _ = w.write_record([
+            &x.record_id,
+            &x.source,
+            &x.query_family,
+            &x.title,
+            &x.identifier,
+            &x.url,
+            &x.date_screened,
+            &x.stage,
+            &x.reason,
+        ]);
+    }
+    csv_text(w)
+}
+
+/// Entries and records as one JSON document.
+pub fn json(entries: &[&Entry], records: &[&Exclusion]) -> String {
+    let doc = serde_json::json!({"entries": entries, "exclusions": records});
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// The BibTeX entry type a venue calls for.
+pub fn bibtex_kind(e: &Entry) -> &'static str {
+    let v = e.venue.to_lowercase();
+    const MISC: [&str; 6] = [
+        "blog",
+        "documentation",
+        "docs",
+        "report",
+        "post",
+        "white paper",
+    ];
+    const CONFERENCE: [&str; 20] = [
+        "neurips",
+        "icml",
+        "iclr",
+        "acl",
+        "emnlp",
+        "naacl",
+        "colm",
+        "aaai",
+        "aamas",
+        "ijcai",
+        "cvpr",
+        "kdd",
+        "workshop",
+        "conference",
+        "proceedings",
+        "findings",
+        "openreview",
+        "aisec",
+        "arr",
+        "symposium",
+    ];
+    if MISC.iter().any(|m| v.contains(m)) {
+        "misc"
+    } else if v.starts_with("arxiv") {
+        "article"
+    } else if CONFERENCE
+        .iter()
+        .any(|c| v.split(|ch: char| !ch.is_alphanumeric()).any(|w| w == *c))
+    {
+        "inproceedings"
+    } else {
+        "article"
+    }
+}
+
+/// Escapes LaTeX's special characters.
+pub fn latex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '\\' => out.push_str("\\textbackslash{}"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A title with LaTeX escaped and acronyms (a capital after the first letter) braced against re-casing.
+pub fn bibtex_title(title: &str) -> String {
+    title
+        .split(' ')
+        .map(|w| {
+            let esc = latex_escape(w);
+            let caps_inside = w.chars().skip(1).any(|c| c.is_uppercase());
+            if caps_inside {
+                format!("{{{esc}}}")
+            } else {
+                esc
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The author field: a person as "Family, Given and others", an organisation braced whole.
+pub fn bibtex_author(first_author: &str) -> String {
+    if first_author.contains(", ") {
+        format!("{} and others", latex_escape(first_author))
+    } else {
+        format!("{{{}}}", latex_escape(first_author))
+    }
+}
+
+/// All entries as BibTeX, one per paper, cite key = entry key.
+pub fn bibtex(entries: &[&Entry]) -> String {
+    let mut out = String::new();
+    for e in entries {
+        let kind = bibtex_kind(e);
+        let mut fields: Vec<(&str, String)> = vec![
+            ("title", format!("{{{}}}", bibtex_title(&e.title))),
+            ("author", format!("{{{}}}", bibtex_author(&e.first_author))),
+        ];
+        match kind {
+            "article" => {
+                let journal = match &e.arxiv_id {
+                    Some(id) if e.venue.to_lowercase().starts_with("arxiv") => {
+                        format!("arXiv preprint arXiv:{id}")
+                    }
+                    _ => latex_escape(&e.venue),
+                };
+                fields.push(("journal", format!("{{{journal}}}")));
+            }
+            "inproceedings" => {
+                fields.push(("booktitle", format!("{{{}}}", latex_escape(&e.venue))))
+            }
+            _ => fields.push(("howpublished", format!("{{{}}}", latex_escape(&e.venue)))),
+        }
+        fields.push(("year", format!("{{{}}}", e.year)));
+        if let Some(id) = &e.arxiv_id {
+            fields.push(("eprint", format!("{{{id}}}")));
+            fields.push(("archiveprefix", "{arXiv}".to_string()));
+        }
+        if let Some(u) = e.urls.first() {
+            fields.push(("url", format!("{{{}}}", u.replace(['{', '}', '\\'], ""))));
+        }
+        out.push_str(&format!("@{kind}{{{},\n", e.key));
+        for (name, value) in fields {
+            out.push_str(&format!("  {name:<13} = {value},\n"));
+        }
+        out.push_str("}\n\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(venue: &str) -> Entry {
+        Entry {
+            key: "x".into(),
+            title: "MARFT: 100% of LLM_agents & {friends}".into(),
+            first_author: "Liao, Junwei".into(),
+            venue: venue.into(),
+            year: 2025,
+            arxiv_id: Some("2504.16129".into()),
+            urls: vec!["https://arxiv.org/abs/2504.16129".into()],
+            ..Entry::default()
+        }
+    }
+
+    #[test]
+    fn venues_map_to_entry_types() {
+        assert_eq!(bibtex_kind(&entry("arXiv")), "article");
+        assert_eq!(
+            bibtex_kind(&entry("arXiv (ICLR 2026 submitted)")),
+            "article"
+        );
+        assert_eq!(bibtex_kind(&entry("NeurIPS 2025")), "inproceedings");
+        assert_eq!(bibtex_kind(&entry("Findings of ACL 2024")), "inproceedings");
+        assert_eq!(bibtex_kind(&entry("TMLR")), "article");
+        assert_eq!(bibtex_kind(&entry("Engineering Blog")), "misc");
+        assert_eq!(bibtex_kind(&entry("Tech Report")), "misc");
+        assert_eq!(bibtex_kind(&entry("Documentation")), "misc");
+    }
+
+    #[test]
+    fn titles_escape_latex_and_protect_acronyms() {
+        assert_eq!(
+            bibtex_title("MARFT: 100% of LLM_agents & {friends}"),
+            "{MARFT:} 100\\% of {LLM\\_agents} \\& \\{friends\\}"
+        );
+        assert_eq!(
+            latex_escape("a~b^c\\d$#"),
+            "a\\textasciitilde{}b\\textasciicircum{}c\\textbackslash{}d\\$\\#"
+        );
+    }
+
+    #[test]
+    fn arxiv_preprints_cite_the_preprint() {
+        let b = bibtex(&[&entry("arXiv")]);
+        assert!(b.starts_with("@article{x,\n"));
+        assert!(b.contains("journal       = {arXiv preprint arXiv:2504.16129}"));
+        assert!(b.contains("author        = {Liao, Junwei and others}"));
+    }
+}

@@ -1,0 +1,77 @@
+//! `corpus new`: the scaffold of a new entry file, with every field present,
+//! the allowed values in comments, and the schema modeline for editors.
+
+use crate::check::{arxiv_year, valid_key};
+use crate::model::ENTRY_FIELDS;
+use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+
+/// Builds the scaffold text, or says why the arguments cannot make one.
+pub fn scaffold(
+    tax: &Taxonomy,
+    key: &str,
+    arxiv: Option<&str>,
+    category: Option<&str>,
+) -> Result<String, String> {
+    if !valid_key(key) {
+        return Err(format!("key `{key}` must be lowercase letters, digits and single dashes (e.g. magrpo or wideseek-r1-2026)"));
+    }
+    if let Some(id) = arxiv {
+        if arxiv_year(id).is_none() {
+            return Err(format!("`{id}` is not an arXiv id (e.g. 2508.04652)"));
+        }
+    }
+    if let Some(c) = category {
+        let allowed = tax.values("category").unwrap_or_default();
+        if !allowed.iter().any(|a| a == c) {
+            return Err(format!(
+                "category `{c}` is not one of: {}",
+                allowed.join(", ")
+            ));
+        }
+    }
+    let mut out = format!("{}\n", crate::schema::MODELINE);
+    out.push_str("# Fill in every empty field; `corpus check` lists the ones still missing.\n");
+    for (field, required) in ENTRY_FIELDS {
+        let hint = if TAG_FIELDS.contains(&field) {
+            let vals = tax.allowed(field).unwrap_or_default();
+            format!("one of: {}", vals.join(" | "))
+        } else {
+            crate::schema::describe(field).to_string()
+        };
+        let value = match field {
+            "key" => key.to_string(),
+            "arxiv_id" => match arxiv {
+                Some(id) => format!("\"{id}\""),
+                None => {
+                    out.push_str(&format!("# arxiv_id: \"\"   # {hint}\n"));
+                    continue;
+                }
+            },
+            "year" => arxiv
+                .and_then(arxiv_year)
+                .map(|(y, _)| y.to_string())
+                .unwrap_or_default(),
+            "urls" => match arxiv {
+                Some(id) => format!("\n  - https://arxiv.org/abs/{id}"),
+                None => "[]".to_string(),
+            },
+            "category" => category.unwrap_or("").to_string(),
+            "subdecisions" => "[]".to_string(),
+            "strict_credit" => "false".to_string(),
+            "notes" | "waivers" => {
+                out.push_str(&format!("# {field}:   # {hint}\n"));
+                continue;
+            }
+            _ => String::new(),
+        };
+        let optional = if required { "" } else { "optional; " };
+        if value.starts_with('\n') {
+            out.push_str(&format!("{field}:   # {optional}{hint}{value}\n"));
+        } else if value.is_empty() {
+            out.push_str(&format!("{field}:   # {optional}{hint}\n"));
+        } else {
+            out.push_str(&format!("{field}: {value}   # {optional}{hint}\n"));
+        }
+    }
+    Ok(out)
+}
