@@ -247,8 +247,10 @@ impl Sink<'_> {
             .rule(rule)
             .map(|r| r.severity.into())
             .unwrap_or(Severity::Error);
-        let mut d = Diagnostic::new(rule, severity, file.rel.clone(), msg)
-            .field(field.split('[').next().unwrap_or(field));
+        let mut d = Diagnostic::new(rule, severity, file.rel.clone(), msg);
+        if !field.is_empty() {
+            d = d.field(field.split('[').next().unwrap_or(field));
+        }
         if let Some((l, c)) = file
             .spans
             .pos(field)
@@ -311,19 +313,6 @@ fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, all
 fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32, u32)) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
-    for field in ["title", "first_author", "venue", "one_liner", "key"] {
-        let v = match field {
-            "title" => &e.title,
-            "first_author" => &e.first_author,
-            "venue" => &e.venue,
-            "key" => &e.key,
-            _ => &e.one_liner,
-        };
-        if v.trim().is_empty() && file.spans.pos(field).is_some() && !v.is_empty() {
-            let d = sink.at("empty-field", file, field, format!("`{field}` is blank"));
-            sink.push(d);
-        }
-    }
     if file.text.lines().next().map(str::trim_end) != Some(crate::schema::MODELINE) {
         let d = sink
             .at(
@@ -466,6 +455,15 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
         let (Some(when), Some(require)) = (&rule.when, &rule.require) else {
             continue;
         };
+        // A rule over a field that is missing or blank would only repeat the missing-field error.
+        let blank = |f: &Filter| {
+            f.conditions.iter().any(|c| {
+                matches!(crate::filter::Fields::field(e, &c.field), Some(crate::filter::FieldValue::One(v)) if v.is_empty())
+            })
+        };
+        if blank(when) || blank(require) {
+            continue;
+        }
         if when.matches(e) {
             if let Some(first) = require.failing(e).first() {
                 let d = sink

@@ -51,6 +51,18 @@ pub enum Command {
     Schema,
     /// Export the corpus as CSV (the import layout), JSON or BibTeX.
     Export(ExportArgs),
+    /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
+    Agreement(AgreementArgs),
+}
+
+/// Options of `corpus agreement`.
+#[derive(Debug, Args)]
+pub struct AgreementArgs {
+    /// Annotations: CSV with `key` and `ann_<field>` columns, or YAML with the same content.
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 /// Options of `corpus new`.
@@ -312,6 +324,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
             Err(o) => o,
         },
         Command::Export(a) => cmd_export(&root, opts, a, cwd),
+        Command::Agreement(a) => cmd_agreement(&root, opts, a, cwd),
     }
 }
 
@@ -794,6 +807,44 @@ fn cmd_export(root: &Path, opts: LoadOptions, a: &ExportArgs, cwd: &Path) -> Out
                     stderr: format!("wrote {}\n", p.display()),
                 },
                 Err(e) => Outcome::fail(1, e),
+            }
+        }
+    }
+}
+
+fn cmd_agreement(root: &Path, opts: LoadOptions, a: &AgreementArgs, cwd: &Path) -> Outcome {
+    use crate::agreement;
+    let text = match agreement::read_input(&cwd.join(&a.file), opts.max_file_bytes) {
+        Ok(t) => t,
+        Err(e) => return Outcome::fail(2, e),
+    };
+    let corpus = match load_or_fail(root, opts, Format::Human) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let label = a.file.display().to_string();
+    let mut src = Sources::new();
+    src.insert(label.as_str(), text.as_str());
+    let result = agreement::parse(&label, &text)
+        .and_then(|anns| agreement::compare(&label, &anns, &corpus.entry_list(), &corpus.taxonomy));
+    match result {
+        Ok(r) => Outcome {
+            code: 0,
+            stdout: match a.format {
+                TableFormat::Table => agreement::table(&r),
+                TableFormat::Json => serde_json::to_string_pretty(&r).unwrap_or_default() + "\n",
+            },
+            stderr: String::new(),
+        },
+        Err(diags) => {
+            let summary = format!(
+                "{} problem(s) in the annotations; nothing was compared",
+                diags.len()
+            );
+            Outcome {
+                code: 1,
+                stdout: report::render(&diags, Format::Human, &src, Some(&summary)),
+                stderr: String::new(),
             }
         }
     }

@@ -240,6 +240,10 @@ pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
 
 /// Files the previous build generated that this one no longer does.
 pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
+    // Only a generation that includes stats/ (and so its manifest) owns that folder.
+    if !files.iter().any(|f| f.path == MANIFEST) {
+        return Vec::new();
+    }
     let Ok(old) = std::fs::read_to_string(root.join(MANIFEST)) else {
         return Vec::new();
     };

@@ -8,6 +8,7 @@
 // operations, so their size costs nothing worth boxing for.
 #![allow(clippy::result_large_err)]
 
+pub mod agreement;
 pub mod charts;
 pub mod check;
 pub mod claims;

@@ -493,6 +493,8 @@ pub fn rel_path(root: &Path, path: &Path) -> String {
 /// Converts mapping values field by field, reporting each problem.
 struct Converter<'a> {
     map: &'a serde_yaml::Mapping,
+    /// Fields that must hold something, so a blank value is reported.
+    required: Vec<&'static str>,
     file: &'a SourceFile,
     tax: &'a Taxonomy,
     out: Vec<Diagnostic>,
@@ -557,6 +559,16 @@ impl<'a> Converter<'a> {
 
     fn text(&mut self, field: &str) -> Option<String> {
         match self.get(field)? {
+            Value::String(s) if s.trim().is_empty() && self.required.contains(&field) => {
+                let d = self
+                    .diag("empty-field", field, format!("`{field}` is blank"))
+                    .help(format!(
+                        "fill in `{field}`: {}",
+                        crate::schema::describe(field).to_lowercase()
+                    ));
+                self.out.push(d);
+                Some(String::new())
+            }
             Value::String(s) => Some(s.clone()),
             Value::Bool(b) => Some(b.to_string()),
             Value::Number(n) => Some(n.to_string()),
@@ -740,6 +752,11 @@ fn convert_entry(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus) -> 
     let file = &corpus.files[idx];
     let mut c = Converter {
         map,
+        required: ENTRY_FIELDS
+            .iter()
+            .filter(|(_, r)| *r)
+            .map(|(f, _)| *f)
+            .collect(),
         file,
         tax: &corpus.taxonomy,
         out: Vec::new(),
@@ -794,6 +811,7 @@ fn convert_exclusion(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus)
     let file = &corpus.files[idx];
     let mut c = Converter {
         map,
+        required: EXCLUSION_FIELDS.to_vec(),
         file,
         tax: &corpus.taxonomy,
         out: Vec::new(),

@@ -1,0 +1,380 @@
+//! Helpers shared by the end-to-end tests: fixture trees copied into
+//! temporary directories, the `corpus` binary run on them, and its JSON
+//! diagnostics parsed back.
+//!
+//! Fixture trees under `tests/fixtures/` hold only entries and exclusion
+//! records. The taxonomy is copied from the repository's own
+//! `corpus/taxonomy.yaml` (found through `CARGO_MANIFEST_DIR`) when a tree is
+//! set up, so the fixtures never drift from the vocabulary and rules the tool
+//! ships with, and a rule added to the taxonomy is tested against the same
+//! fixtures at once.
+//!
+//! Bad inputs are built as small, named mutations of the valid tree inside a
+//! temporary directory rather than as committed files: a mutation shows the
+//! one line that differs, stays valid when the entry format grows a field,
+//! and can produce bytes git would not keep intact (invalid UTF-8, CRLF,
+//! a byte-order mark, files of a given size).
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// The repository root (the package directory).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture directory under `tests/fixtures/`.
+pub fn fixture_dir(name: &str) -> PathBuf {
+    repo().join("tests/fixtures").join(name)
+}
+
+/// Copies a directory tree (files and folders only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("create {}: {e}", to.display()));
+    let mut entries: Vec<_> = std::fs::read_dir(from)
+        .unwrap_or_else(|e| panic!("list {}: {e}", from.display()))
+        .map(|e| e.expect("directory entry"))
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let src = e.path();
+        let dst = to.join(e.file_name());
+        if src.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap_or_else(|err| panic!("copy {}: {err}", src.display()));
+        }
+    }
+}
+
+/// Every file below a directory, as (relative path, bytes), sorted.
+pub fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).expect("list directory") {
+            let p = e.expect("directory entry").path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(base)
+                    .expect("below base")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, std::fs::read(&p).expect("read file")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// A corpus root in a temporary directory, removed when dropped.
+pub struct Tree {
+    dir: TempDir,
+}
+
+impl Tree {
+    /// An empty temporary directory.
+    pub fn empty() -> Tree {
+        Tree {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.
+    pub fn fixture(name: &str) -> Tree {
+        let t = Tree::empty();
+        copy_tree(&fixture_dir(name), t.root());
+        std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
+        std::fs::copy(
+            repo().join("corpus/taxonomy.yaml"),
+            t.path("corpus/taxonomy.yaml"),
+        )
+        .expect("copy taxonomy");
+        t
+    }
+
+    /// The minimal valid corpus of `tests/fixtures/check/valid`.
+    pub fn valid() -> Tree {
+        Tree::fixture("check/valid")
+    }
+
+    /// The valid fixture plus the repository's templates, so README.md and
+    /// stats/ are generated (and checked for staleness) on it.
+    pub fn valid_with_templates() -> Tree {
+        let t = Tree::valid();
+        copy_tree(&repo().join("templates"), &t.path("templates"));
+        t
+    }
+
+    /// A copy of the shipped data and generated files: corpus/, exclusions/,
+    /// templates/, README.md and stats/.
+    pub fn repo_copy() -> Tree {
+        let t = Tree::empty();
+        for d in ["corpus", "exclusions", "templates", "stats"] {
+            copy_tree(&repo().join(d), &t.path(d));
+        }
+        std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");
+        t
+    }
+
+    /// The root directory.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A path below the root.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    /// Reads a file below the root as text.
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
+    /// Writes a file below the root, creating folders.
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("create parent");
+        std::fs::write(&p, content).unwrap_or_else(|e| panic!("write {rel}: {e}"));
+    }
+
+    /// Removes a file below the root.
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.path(rel)).unwrap_or_else(|e| panic!("remove {rel}: {e}"));
+    }
+
+    /// Replaces the one occurrence of `old` in a file (it must occur exactly once,
+    /// so a fixture that drifts fails loudly instead of testing nothing).
+    pub fn replace(&self, rel: &str, old: &str, new: &str) {
+        let text = self.read(rel);
+        assert_eq!(
+            text.matches(old).count(),
+            1,
+            "`{old}` must occur exactly once in {rel}:\n{text}"
+        );
+        self.write(rel, text.replacen(old, new, 1));
+    }
+
+    /// Sets a top-level field: replaces the line `field: …` with `field: value`.
+    pub fn set(&self, rel: &str, field: &str, value: &str) {
+        let text = self.read(rel);
+        let prefix = format!("{field}:");
+        let lines: Vec<&str> = text.lines().collect();
+        let hits = lines.iter().filter(|l| l.starts_with(&prefix)).count();
+        assert_eq!(hits, 1, "field `{field}` must occur once in {rel}:\n{text}");
+        let out: String = lines
+            .iter()
+            .map(|l| {
+                if l.starts_with(&prefix) {
+                    format!("{field}: {value}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        self.write(rel, out);
+    }
+
+    /// Removes the line of a top-level scalar field.
+    pub fn delete_field(&self, rel: &str, field: &str) {
+        let text = self.read(rel);
+        let prefix = format!("{field}:");
+        assert!(
+            text.lines().any(|l| l.starts_with(&prefix)),
+            "field `{field}` not in {rel}"
+        );
+        let out: String = text
+            .lines()
+            .filter(|l| !l.starts_with(&prefix))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        self.write(rel, out);
+    }
+
+    /// Appends text to a file.
+    pub fn append(&self, rel: &str, more: &str) {
+        let mut text = self.read(rel);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(more);
+        self.write(rel, text);
+    }
+
+    /// Renames a file below the root.
+    pub fn rename(&self, from: &str, to: &str) {
+        std::fs::rename(self.path(from), self.path(to))
+            .unwrap_or_else(|e| panic!("rename {from} -> {to}: {e}"));
+    }
+
+    /// The 1-based line of the first line starting with `prefix` in a file.
+    pub fn line_of(&self, rel: &str, prefix: &str) -> usize {
+        self.read(rel)
+            .lines()
+            .position(|l| l.trim_start_matches('\u{feff}').starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starting with `{prefix}` in {rel}"))
+            + 1
+    }
+
+    /// `corpus --root <root> <args>`.
+    pub fn corpus(&self, args: &[&str]) -> Run {
+        run_in(self.root(), Some(self.root()), args)
+    }
+
+    /// `corpus --root <root> check --format json <args>`.
+    pub fn check(&self, args: &[&str]) -> Run {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend_from_slice(args);
+        self.corpus(&all)
+    }
+
+    /// `corpus --root <root> check --strict --format json`.
+    pub fn check_strict(&self) -> Run {
+        self.check(&["--strict"])
+    }
+}
+
+/// Paths of the valid fixture's files, named for what they hold.
+pub mod valid {
+    /// An RL method with an arXiv id, strict turn-level credit and a sub-decision.
+    pub const METHOD: &str = "corpus/papers/relay-credit2025.yaml";
+    /// An industry case study with no arXiv id.
+    pub const INDUSTRY: &str = "corpus/papers/harbor-ops.yaml";
+    /// A classical MARL paper with no orchestration form.
+    pub const CLASSICAL: &str = "corpus/papers/grid-foraging1999.yaml";
+    /// An exclusion record identified by an arXiv id.
+    pub const ARXIV_RECORD: &str = "exclusions/E001.yaml";
+    /// An exclusion record identified by an upper-case document id.
+    pub const DOCS_RECORD: &str = "exclusions/E002.yaml";
+}
+
+/// One diagnostic as printed by `--format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Diag {
+    pub rule: String,
+    pub severity: String,
+    pub file: String,
+    #[serde(default)]
+    pub line: Option<usize>,
+    #[serde(default)]
+    pub column: Option<usize>,
+    #[serde(default)]
+    pub field: Option<String>,
+    pub message: String,
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (None when killed by a signal).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The stdout lines parsed as JSON diagnostics (panics on any other line).
+    pub fn diags(&self) -> Vec<Diag> {
+        self.stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| {
+                    panic!("not a JSON diagnostic ({e}): {l}\nstdout:\n{}", self.stdout)
+                })
+            })
+            .collect()
+    }
+
+    /// The diagnostics of one rule.
+    pub fn of(&self, rule: &str) -> Vec<Diag> {
+        self.diags()
+            .into_iter()
+            .filter(|d| d.rule == rule)
+            .collect()
+    }
+
+    /// The only diagnostic of the run; panics when there are none or several.
+    pub fn single(&self) -> Diag {
+        let d = self.diags();
+        assert_eq!(
+            d.len(),
+            1,
+            "expected exactly one diagnostic, got:\n{}",
+            self.stdout
+        );
+        d.into_iter().next().expect("one")
+    }
+
+    /// The rule ids reported, in output order.
+    pub fn rules(&self) -> Vec<String> {
+        self.diags().into_iter().map(|d| d.rule).collect()
+    }
+
+    /// Asserts the exit code, showing the output when it differs.
+    #[track_caller]
+    pub fn assert_code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+}
+
+/// Runs the `corpus` binary in `cwd`, with `--root` when given.
+pub fn run_in(cwd: &Path, root: Option<&Path>, args: &[&str]) -> Run {
+    let mut cmd = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    cmd.current_dir(cwd);
+    if let Some(r) = root {
+        cmd.arg("--root").arg(r);
+    }
+    cmd.args(args);
+    let out = cmd.output().expect("run corpus");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// The rules of the repository's taxonomy as (id, severity), in file order.
+/// Read with serde_yaml directly, not through the library, so the suite's
+/// list of rules does not depend on the code under test.
+pub fn taxonomy_rules() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo().join("corpus/taxonomy.yaml")).expect("taxonomy");
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).expect("taxonomy parses");
+    doc["rules"]
+        .as_sequence()
+        .expect("taxonomy has a `rules:` list")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().expect("rule id").to_string(),
+                r["severity"].as_str().expect("rule severity").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The severity the taxonomy gives a rule.
+pub fn severity_of(rule: &str) -> String {
+    taxonomy_rules()
+        .into_iter()
+        .find(|(id, _)| id == rule)
+        .map(|(_, s)| s)
+        .unwrap_or_else(|| panic!("rule `{rule}` is not in the taxonomy"))
+}
