@@ -541,16 +541,20 @@ impl<'a> Converter<'a> {
                     format!("required field `{f}` is missing")
                 };
                 let mut d = self.diag("missing-field", f, msg);
+                let mut place = String::new();
                 if d.line.is_none() {
-                    d = d.at_line(Some(1));
+                    // Point where the field belongs: after the nearest earlier field that is present.
+                    let idx = known.iter().position(|k| k == f).unwrap_or(0);
+                    let before = known[..idx].iter().rev().find_map(|k| self.file.spans.line(k));
+                    d = d.at_line(Some(before.unwrap_or(1)));
+                    if let Some(l) = before {
+                        place = format!(" after line {l}");
+                    }
                 }
                 let verb = if present { "fill in" } else { "add" };
                 let help = match self.tax.allowed(f) {
-                    Some(vals) => format!("{verb} `{f}`: one of {}", vals.join(", ")),
-                    None => format!(
-                        "{verb} `{f}`: {}",
-                        crate::schema::describe(f).to_lowercase()
-                    ),
+                    Some(vals) => format!("{verb} `{f}`{place}: one of {}", vals.join(", ")),
+                    None => format!("{verb} `{f}`{place}: {}", crate::schema::describe(f)),
                 };
                 self.out.push(d.help(help));
             }
@@ -564,7 +568,7 @@ impl<'a> Converter<'a> {
                     .diag("empty-field", field, format!("`{field}` is blank"))
                     .help(format!(
                         "fill in `{field}`: {}",
-                        crate::schema::describe(field).to_lowercase()
+                        crate::schema::describe(field)
                     ));
                 self.out.push(d);
                 Some(String::new())

@@ -96,11 +96,16 @@ fn missing_required_field_is_an_error_naming_the_field() {
     assert_eq!(d.rule, "missing-field");
     assert_eq!(d.file, valid::METHOD);
     assert_eq!(d.field.as_deref(), Some("venue"));
+    let arxiv_line = t
+        .read(valid::METHOD)
+        .lines()
+        .position(|l| l.starts_with("arxiv_id:"))
+        .map(|i| i + 1);
     assert_eq!(
-        d.line,
-        Some(1),
-        "a missing field is reported at the top of the file"
+        d.line, arxiv_line,
+        "a missing field is reported where it belongs: after the field before it"
     );
+    assert!(d.help.unwrap_or_default().contains("after line"));
 }
 
 #[test]
