@@ -237,7 +237,32 @@ fn identifier_re() -> &'static Regex {
 /// Collects diagnostics for one file, locating fields through its spans.
 struct Sink<'a> {
     tax: &'a Taxonomy,
+    /// Allowed values per field, computed once rather than per entry.
+    allowed: HashMap<&'static str, Vec<String>>,
     out: Vec<Diagnostic>,
+}
+
+/// Fields whose values come from the taxonomy.
+const VOCAB_FIELDS: [&str; 12] = [
+    "category",
+    "is_rl",
+    "reward_type",
+    "credit_granularity",
+    "orchestration_form",
+    "scenario",
+    "is_core",
+    "verified",
+    "subdecisions",
+    "stage",
+    "source",
+    "query_family",
+];
+
+fn vocab(tax: &Taxonomy) -> HashMap<&'static str, Vec<String>> {
+    VOCAB_FIELDS
+        .iter()
+        .map(|f| (*f, tax.allowed(f).unwrap_or_default()))
+        .collect()
 }
 
 impl Sink<'_> {
@@ -252,9 +277,9 @@ impl Sink<'_> {
             d = d.field(field.split('[').next().unwrap_or(field));
         }
         if let Some((l, c)) = file
-            .spans
+            .spans()
             .pos(field)
-            .or_else(|| file.spans.pos(field.split('[').next().unwrap_or(field)))
+            .or_else(|| file.spans().pos(field.split('[').next().unwrap_or(field)))
         {
             d = d.at(l, c);
         }
@@ -271,6 +296,7 @@ pub fn check(corpus: &Corpus) -> Report {
     let tax = &corpus.taxonomy;
     let mut sink = Sink {
         tax,
+        allowed: vocab(tax),
         out: corpus.diagnostics.clone(),
     };
     let cutoff = parse_date(&tax.screening.cutoff).expect("taxonomy validated the cutoff");
@@ -355,19 +381,20 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
             sink.push(d);
         }
     }
+    let vocab = std::mem::take(&mut sink.allowed);
     for field in TAG_FIELDS {
-        let allowed = tax.allowed(field).unwrap_or_default();
+        let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         if field == "subdecisions" {
             for (i, s) in e.subdecisions.iter().enumerate() {
-                check_value(sink, file, &format!("subdecisions[{i}]"), s, &allowed);
+                check_value(sink, file, &format!("subdecisions[{i}]"), s, allowed);
             }
         } else if let Some(crate::filter::FieldValue::One(v)) =
             crate::filter::Fields::field(e, field)
         {
-            let v = v.into_owned();
-            check_value(sink, file, field, &v, &allowed);
+            check_value(sink, file, field, &v, allowed);
         }
     }
+    sink.allowed = vocab;
     let mut seen_sub = BTreeSet::new();
     for (i, s) in e.subdecisions.iter().enumerate() {
         if !seen_sub.insert(s) {
@@ -445,7 +472,7 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
             sink.push(d);
         }
     }
-    if file.spans.pos("urls").is_some() && e.urls.is_empty() {
+    if e.urls.is_empty() && file.spans().pos("urls").is_some() {
         let d = sink
             .at("missing-field", file, "urls", "`urls` lists no link")
             .help("add at least one link");
@@ -567,15 +594,17 @@ fn check_exclusion(sink: &mut Sink, file: &SourceFile, x: &Exclusion, cutoff: (i
             sink.push(d);
         }
     }
+    let vocab = std::mem::take(&mut sink.allowed);
     for field in ["stage", "source", "query_family"] {
-        let allowed = tax.allowed(field).unwrap_or_default();
+        let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         let v = match field {
             "stage" => &x.stage,
             "source" => &x.source,
             _ => &x.query_family,
         };
-        check_value(sink, file, field, v, &allowed);
+        check_value(sink, file, field, v, allowed);
     }
+    sink.allowed = vocab;
     if !x.url.is_empty() && !is_http_url(&x.url) {
         let d = sink
             .at(
@@ -788,6 +817,7 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
     }
     let mut sink = Sink {
         tax,
+        allowed: HashMap::new(),
         out: Vec::new(),
     };
     for (rel, (e, file)) in &by_file {

@@ -53,6 +53,40 @@ pub enum Command {
     Export(ExportArgs),
     /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
     Agreement(AgreementArgs),
+    /// Validate orchestration traces, or replay one into metrics.
+    #[command(subcommand)]
+    Trace(TraceCommand),
+}
+
+/// The `corpus trace` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Check traces against the trace schema and the graph rules.
+    Validate(TraceValidateArgs),
+    /// Replay one trace into orchestration metrics.
+    Metrics(TraceMetricsArgs),
+}
+
+/// Options of `corpus trace validate`.
+#[derive(Debug, Args)]
+pub struct TraceValidateArgs {
+    /// Trace files, or folders searched for .json files.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Options of `corpus trace metrics`.
+#[derive(Debug, Args)]
+pub struct TraceMetricsArgs {
+    /// The trace file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
 }
 
 /// Options of `corpus agreement`.
@@ -297,6 +331,10 @@ pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> Result<PathBuf, String>
 
 /// Runs a parsed command line from the given working directory.
 pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
+    // Traces come from agent logs anywhere on disk; they need no corpus root.
+    if let Command::Trace(t) = &cli.command {
+        return cmd_trace(cli, t, cwd);
+    }
     let root = match find_root(cli.root.as_deref(), cwd) {
         Ok(r) => r,
         Err(e) => return Outcome::fail(2, e),
@@ -325,6 +363,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         },
         Command::Export(a) => cmd_export(&root, opts, a, cwd),
         Command::Agreement(a) => cmd_agreement(&root, opts, a, cwd),
+        Command::Trace(t) => cmd_trace(cli, t, cwd),
     }
 }
 
@@ -844,6 +883,88 @@ fn cmd_agreement(root: &Path, opts: LoadOptions, a: &AgreementArgs, cwd: &Path) 
             Outcome {
                 code: 1,
                 stdout: report::render(&diags, Format::Human, &src, Some(&summary)),
+                stderr: String::new(),
+            }
+        }
+    }
+}
+
+/// The shipped taxonomy, for mapping trace reward channels outside a corpus root.
+const BUILTIN_TAXONOMY: &str = include_str!("../corpus/taxonomy.yaml");
+
+fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
+    use crate::trace;
+    let max = cli.max_file_size.max(trace::DEFAULT_MAX_BYTES);
+    match t {
+        TraceCommand::Validate(a) => {
+            let paths: Vec<PathBuf> = a.paths.iter().map(|p| cwd.join(p)).collect();
+            let files = match trace::collect_inputs(&paths) {
+                Ok(f) => f,
+                Err(e) => return Outcome::fail(2, e),
+            };
+            let mut diags = Vec::new();
+            for f in &files {
+                let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
+                diags.extend(trace::validate_file(f, &label, max));
+            }
+            let summary = report::summary(
+                &diags,
+                0,
+                &format!("validated {} trace file(s)", files.len()),
+            );
+            Outcome {
+                code: i32::from(diags.iter().any(|d| d.fails(false))),
+                stdout: report::render(&diags, a.format, &Sources::new(), Some(&summary)),
+                stderr: String::new(),
+            }
+        }
+        TraceCommand::Metrics(a) => {
+            let path = cwd.join(&a.file);
+            let label = a.file.display().to_string();
+            let bytes = match trace::read_limited(&path, &label, max) {
+                Ok(b) => b,
+                Err(d) if !path.is_file() => return Outcome::fail(2, d.message),
+                Err(d) => {
+                    return Outcome {
+                        code: 1,
+                        stdout: report::render(&[d], Format::Human, &Sources::new(), None),
+                        stderr: String::new(),
+                    }
+                }
+            };
+            let tr = match trace::parse(&label, &bytes) {
+                Ok(t) => t,
+                Err(diags) => {
+                    return Outcome {
+                        code: 1,
+                        stdout: report::render(&diags, Format::Human, &Sources::new(), None),
+                        stderr: String::new(),
+                    }
+                }
+            };
+            // The corpus's own taxonomy when run inside one, else the shipped one.
+            let (tax_label, tax_text) = match find_root(cli.root.as_deref(), cwd) {
+                Ok(root) => match std::fs::read_to_string(root.join(load::TAXONOMY_PATH)) {
+                    Ok(t) => (root.join(load::TAXONOMY_PATH).display().to_string(), t),
+                    Err(e) => return Outcome::fail(2, format!("{}: {e}", root.display())),
+                },
+                Err(_) => (
+                    "built-in taxonomy".to_string(),
+                    BUILTIN_TAXONOMY.to_string(),
+                ),
+            };
+            let taxonomy = match crate::taxonomy::Taxonomy::from_yaml(&tax_text) {
+                Ok(t) => t,
+                Err(e) => return Outcome::fail(2, format!("{tax_label}: {e}")),
+            };
+            let m = trace::metrics(&tr, &taxonomy.channel_families());
+            let stdout = match a.format {
+                TableFormat::Table => trace::metrics_table(&m),
+                TableFormat::Json => serde_json::to_string_pretty(&m).unwrap_or_default() + "\n",
+            };
+            Outcome {
+                code: 0,
+                stdout,
                 stderr: String::new(),
             }
         }

@@ -167,6 +167,24 @@ pub fn generate(
         })
         .collect();
     ctx.insert("claims", &claim_rows);
+    let traces: Vec<serde_json::Value> = corpus
+        .trace_examples
+        .iter()
+        .map(|(file, m)| {
+            serde_json::json!({
+                "file": render::code_span(file),
+                "topology": render::escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
+                "events": m.events,
+                "agents": m.agents,
+                "max_fan_out": m.max_fan_out,
+                "makespan": m.makespan,
+                "critical_steps": m.critical_steps,
+                "parallelism": format!("{:.2}", m.parallelism),
+                "untrusted_pairs": m.untrusted_pair_count,
+            })
+        })
+        .collect();
+    ctx.insert("trace_examples", &traces);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)

@@ -28,3 +28,4 @@ pub mod scaffold;
 pub mod schema;
 pub mod stats;
 pub mod taxonomy;
+pub mod trace;

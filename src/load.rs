@@ -145,8 +145,24 @@ pub struct SourceFile {
     pub rel: String,
     /// File text (BOM removed).
     pub text: String,
-    /// Field positions.
-    pub spans: Spans,
+    /// Field positions, scanned on first use: clean files never need them.
+    spans: std::sync::OnceLock<Spans>,
+}
+
+impl SourceFile {
+    /// A file read from disk.
+    pub fn new(rel: String, text: String) -> SourceFile {
+        SourceFile {
+            rel,
+            text,
+            spans: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Field positions of the file.
+    pub fn spans(&self) -> &Spans {
+        self.spans.get_or_init(|| Spans::scan(&self.text))
+    }
 }
 
 /// An entry with the file it came from.
@@ -178,6 +194,8 @@ pub struct Corpus {
     pub exclusions: Vec<LoadedExclusion>,
     /// Every data file read, by index.
     pub files: Vec<SourceFile>,
+    /// Example traces shipped with the corpus (traces/examples/*.json) and their metrics.
+    pub trace_examples: Vec<(String, crate::trace::Metrics)>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
     /// Problems found while loading.
@@ -313,22 +331,28 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         exclusions: Vec::new(),
         files: Vec::new(),
         claims: None,
+        trace_examples: Vec::new(),
         diagnostics: Vec::new(),
     };
-    for path in list_dir(root, PAPERS_DIR, &mut corpus) {
-        if let Some((idx, map)) = read_mapping(root, &path, opts, &mut corpus) {
-            let entry = convert_entry(&map, idx, &mut corpus);
-            corpus.entries.push(LoadedEntry { entry, file: idx });
+    let papers = list_dir(root, PAPERS_DIR, &mut corpus);
+    for one in in_parallel(&papers, |p| {
+        load_one(root, p, opts, &corpus.taxonomy, convert_entry)
+    }) {
+        if let Some(entry) = corpus.absorb(one) {
+            let file = corpus.files.len() - 1;
+            corpus.entries.push(LoadedEntry { entry, file });
         }
     }
-    for path in list_dir(root, EXCLUSIONS_DIR, &mut corpus) {
-        if let Some((idx, map)) = read_mapping(root, &path, opts, &mut corpus) {
-            let record = convert_exclusion(&map, idx, &mut corpus);
-            corpus
-                .exclusions
-                .push(LoadedExclusion { record, file: idx });
+    let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
+    for one in in_parallel(&records, |p| {
+        load_one(root, p, opts, &corpus.taxonomy, convert_exclusion)
+    }) {
+        if let Some(record) = corpus.absorb(one) {
+            let file = corpus.files.len() - 1;
+            corpus.exclusions.push(LoadedExclusion { record, file });
         }
     }
+    load_trace_examples(root, &mut corpus);
     match crate::claims::load(root, opts.max_file_bytes) {
         Ok(Some((ledger, text))) => {
             let problems = crate::claims::validate(&ledger, &text);
@@ -341,6 +365,48 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         Err(d) => corpus.diagnostics.extend(d),
     }
     Ok(corpus)
+}
+
+/// Folder of example traces, relative to the root.
+pub const TRACE_EXAMPLES_DIR: &str = "traces/examples";
+
+/// Validates the example traces and replays the valid ones into metrics, so
+/// the README can show them and `check` keeps them valid.
+fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
+    let dir = root.join(TRACE_EXAMPLES_DIR);
+    if !dir.is_dir() {
+        return;
+    }
+    let files = match crate::trace::collect_inputs(&[dir]) {
+        Ok(f) => f,
+        Err(e) => {
+            corpus.diagnostics.push(diag(
+                "file-unreadable",
+                Some(&corpus.taxonomy),
+                TRACE_EXAMPLES_DIR,
+                e,
+            ));
+            return;
+        }
+    };
+    let families = corpus.taxonomy.channel_families();
+    for f in files {
+        let rel = rel_path(root, &f);
+        let problems = crate::trace::validate_file(&f, &rel, crate::trace::DEFAULT_MAX_BYTES);
+        if !problems.is_empty() {
+            corpus.diagnostics.extend(problems);
+            continue;
+        }
+        let parsed = crate::trace::read_limited(&f, &rel, crate::trace::DEFAULT_MAX_BYTES)
+            .map_err(|d| vec![d])
+            .and_then(|b| crate::trace::parse(&rel, &b));
+        match parsed {
+            Ok(t) => corpus
+                .trace_examples
+                .push((rel, crate::trace::metrics(&t, &families))),
+            Err(d) => corpus.diagnostics.extend(d),
+        }
+    }
 }
 
 /// The `.yaml` files directly in a folder, sorted; anything else is reported.
@@ -392,56 +458,113 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<PathBuf> {
     out
 }
 
-/// Reads one file into a YAML mapping, recording the file and any problem.
-fn read_mapping(
+/// What one data file yields: its text (when readable), the converted item
+/// (when it held a mapping) and the problems found on the way.
+struct FileLoad<T> {
+    file: Option<SourceFile>,
+    item: Option<T>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Corpus {
+    /// Takes in one file's result; returns the item when there is one (its file is then the last).
+    fn absorb<T>(&mut self, one: FileLoad<T>) -> Option<T> {
+        self.diagnostics.extend(one.diagnostics);
+        let file = one.file?;
+        self.files.push(file);
+        one.item
+    }
+}
+
+/// Runs `f` over the paths on every core, keeping the input order.
+///
+/// Reading and parsing one file is independent of every other, and on large
+/// corpora it is most of the time a check takes.
+fn in_parallel<T: Send>(paths: &[PathBuf], f: impl Fn(&Path) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    if threads < 2 || paths.len() < 64 {
+        return paths.iter().map(|p| f(p)).collect();
+    }
+    let chunk = paths.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = paths
+            .chunks(chunk)
+            .map(|part| {
+                let f = &f;
+                s.spawn(move || part.iter().map(|p| f(p)).collect::<Vec<T>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Converts a parsed mapping into an item, pushing field problems.
+type Convert<T> = fn(&serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diagnostic>) -> T;
+
+/// Reads, parses and converts one data file.
+fn load_one<T>(
     root: &Path,
     path: &Path,
     opts: LoadOptions,
-    corpus: &mut Corpus,
-) -> Option<(usize, serde_yaml::Mapping)> {
+    tax: &Taxonomy,
+    convert: Convert<T>,
+) -> FileLoad<T> {
     let rel = rel_path(root, path);
-    let tax = &corpus.taxonomy;
+    let mut diagnostics = Vec::new();
     let text = match read_text(path, &rel, opts.max_file_bytes, Some(tax)) {
         Ok(t) => t,
         Err(d) => {
-            corpus.diagnostics.push(d);
-            return None;
+            return FileLoad {
+                file: None,
+                item: None,
+                diagnostics: vec![d],
+            }
         }
     };
-    let spans = Spans::scan(&text);
     let parsed: Result<Value, _> = serde_yaml::from_str(&text);
-    let idx = corpus.files.len();
-    let result = match parsed {
+    let map = match parsed {
         Ok(Value::Mapping(m)) => Some(m),
         Ok(Value::Null) => {
-            let d = diag(
-                "file-unreadable",
-                Some(tax),
-                &rel,
-                format!("`{rel}` holds only comments"),
-            )
-            .help("fill in the fields, or remove the file");
-            corpus.diagnostics.push(d);
+            diagnostics.push(
+                diag(
+                    "file-unreadable",
+                    Some(tax),
+                    &rel,
+                    format!("`{rel}` holds only comments"),
+                )
+                .help("fill in the fields, or remove the file"),
+            );
             None
         }
         Ok(_) => {
-            let d = diag(
-                "yaml-syntax",
-                Some(tax),
-                &rel,
-                "the file must hold a mapping of field: value",
-            )
-            .at_line(Some(1));
-            corpus.diagnostics.push(d);
+            diagnostics.push(
+                diag(
+                    "yaml-syntax",
+                    Some(tax),
+                    &rel,
+                    "the file must hold a mapping of field: value",
+                )
+                .at_line(Some(1)),
+            );
             None
         }
         Err(e) => {
-            corpus.diagnostics.push(yaml_error(&e, &rel, &text, tax));
+            diagnostics.push(yaml_error(&e, &rel, &text, tax));
             None
         }
     };
-    corpus.files.push(SourceFile { rel, text, spans });
-    result.map(|m| (idx, m))
+    let file = SourceFile::new(rel, text);
+    let item = map.map(|m| convert(&m, &file, tax, &mut diagnostics));
+    FileLoad {
+        file: Some(file),
+        item,
+        diagnostics,
+    }
 }
 
 /// Turns a parser error into a diagnostic with the best location we can give.
@@ -503,7 +626,7 @@ struct Converter<'a> {
 impl<'a> Converter<'a> {
     fn diag(&self, rule: &str, field: &str, msg: impl Into<String>) -> Diagnostic {
         let mut d = diag(rule, Some(self.tax), &self.file.rel, msg).field(field);
-        if let Some((l, c)) = self.file.spans.pos(field) {
+        if let Some((l, c)) = self.file.spans().pos(field) {
             d = d.at(l, c);
         }
         d
@@ -545,7 +668,10 @@ impl<'a> Converter<'a> {
                 if d.line.is_none() {
                     // Point where the field belongs: after the nearest earlier field that is present.
                     let idx = known.iter().position(|k| k == f).unwrap_or(0);
-                    let before = known[..idx].iter().rev().find_map(|k| self.file.spans.line(k));
+                    let before = known[..idx]
+                        .iter()
+                        .rev()
+                        .find_map(|k| self.file.spans().line(k));
                     d = d.at_line(Some(before.unwrap_or(1)));
                     if let Some(l) = before {
                         place = format!(" after line {l}");
@@ -642,7 +768,7 @@ impl<'a> Converter<'a> {
                                     describe(other)
                                 ),
                             );
-                            if let Some((l, c)) = self.file.spans.pos(&format!("{field}[{i}]")) {
+                            if let Some((l, c)) = self.file.spans().pos(&format!("{field}[{i}]")) {
                                 d = d.at(l, c);
                             }
                             self.out.push(d);
@@ -715,7 +841,7 @@ impl<'a> Converter<'a> {
             Value::Number(n) => {
                 let raw = self
                     .file
-                    .spans
+                    .spans()
                     .raw_value(&self.file.text, field)
                     .map(str::to_string)
                     .unwrap_or_else(|| n.to_string());
@@ -752,8 +878,12 @@ fn describe(v: &Value) -> &'static str {
     }
 }
 
-fn convert_entry(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus) -> Entry {
-    let file = &corpus.files[idx];
+fn convert_entry(
+    map: &serde_yaml::Mapping,
+    file: &SourceFile,
+    tax: &Taxonomy,
+    out: &mut Vec<Diagnostic>,
+) -> Entry {
     let mut c = Converter {
         map,
         required: ENTRY_FIELDS
@@ -762,7 +892,7 @@ fn convert_entry(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus) -> 
             .map(|(f, _)| *f)
             .collect(),
         file,
-        tax: &corpus.taxonomy,
+        tax,
         out: Vec::new(),
     };
     let known: Vec<&str> = ENTRY_FIELDS.iter().map(|(f, _)| *f).collect();
@@ -806,18 +936,21 @@ fn convert_entry(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus) -> 
         waivers: c.mapping("waivers"),
         ..entry
     };
-    let out = c.out;
-    corpus.diagnostics.extend(out);
+    out.extend(c.out);
     entry
 }
 
-fn convert_exclusion(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus) -> Exclusion {
-    let file = &corpus.files[idx];
+fn convert_exclusion(
+    map: &serde_yaml::Mapping,
+    file: &SourceFile,
+    tax: &Taxonomy,
+    out: &mut Vec<Diagnostic>,
+) -> Exclusion {
     let mut c = Converter {
         map,
         required: EXCLUSION_FIELDS.to_vec(),
         file,
-        tax: &corpus.taxonomy,
+        tax,
         out: Vec::new(),
     };
     c.check_fields(&EXCLUSION_FIELDS, &EXCLUSION_FIELDS);
@@ -833,8 +966,7 @@ fn convert_exclusion(map: &serde_yaml::Mapping, idx: usize, corpus: &mut Corpus)
         stage: t("stage"),
         reason: t("reason"),
     };
-    let out = c.out;
-    corpus.diagnostics.extend(out);
+    out.extend(c.out);
     record
 }
 

@@ -117,7 +117,7 @@ impl Tree {
     /// templates/, README.md and stats/.
     pub fn repo_copy() -> Tree {
         let t = Tree::empty();
-        for d in ["corpus", "exclusions", "templates", "stats"] {
+        for d in ["corpus", "exclusions", "templates", "stats", "traces"] {
             copy_tree(&repo().join(d), &t.path(d));
         }
         std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");

@@ -1,0 +1,702 @@
+//! Streaming load of a trace file into a [`Trace`], with schema checks.
+//!
+//! A trace is mostly its `events` and `edges` arrays. Building one
+//! `serde_json::Value` for the whole file would cost several times the file
+//! size, so the top-level object is walked with a serde visitor instead: each
+//! event or edge is parsed into a small `Value`, checked against its item
+//! schema, turned into the compact typed form and dropped. The rest of the
+//! document (a handful of small fields, with the two arrays replaced by
+//! placeholders) is checked against the root schema at the end; see
+//! `schema` for why that split is exact.
+
+use super::schema::{self, Validators};
+use super::{Edge, EdgeKind, End, Event, EventKind, Finding, Trace, Unresolved};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::hash::BuildHasher;
+
+/// A file that is not JSON (or not JSON serde_json will read).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct JsonError {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+    pub help: Option<String>,
+}
+
+/// The result of loading a syntactically valid file.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    /// Everything that could be typed; only complete when `findings` is empty.
+    pub trace: Trace,
+    /// Schema problems.
+    pub findings: Vec<Finding>,
+    /// Whether every event and edge passed its item schema.
+    pub items_valid: bool,
+}
+
+/// Parses and schema-checks `bytes`.
+pub(crate) fn load(bytes: &[u8]) -> Result<Loaded, JsonError> {
+    let validators = match schema::validators() {
+        Ok(v) => v,
+        Err(message) => {
+            return Err(JsonError {
+                message: format!("internal error: the trace schema does not compile: {message}"),
+                line: 0,
+                column: 0,
+                help: None,
+            })
+        }
+    };
+    let mut builder = Builder::new(validators);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let skeleton = TopSeed { b: &mut builder }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| json_error(&e))?;
+    Ok(builder.finish(skeleton))
+}
+
+fn json_error(e: &serde_json::Error) -> JsonError {
+    let text = e.to_string();
+    // serde_json appends " at line L column C"; the diagnostic carries those separately.
+    let message = match text.rfind(" at line ") {
+        Some(i) if e.line() > 0 => text[..i].to_string(),
+        _ => text,
+    };
+    let help = if message.contains("recursion limit") {
+        Some("values may nest at most 127 levels deep; flatten the deeply nested value".to_string())
+    } else if e.is_eof() {
+        Some("the file ends early; it may have been truncated".to_string())
+    } else {
+        Some("fix the JSON syntax at this position".to_string())
+    };
+    let message = if message.contains("recursion limit") {
+        "the JSON is nested too deeply to read (recursion limit exceeded)".to_string()
+    } else {
+        format!("invalid JSON: {message}")
+    };
+    JsonError {
+        message,
+        line: e.line(),
+        column: e.column(),
+        help,
+    }
+}
+
+/// Maps strings to small indices without storing each string twice.
+///
+/// Open addressing over indices into a caller-owned list of strings: a slot
+/// is 8 bytes (index and 32 bits of the key's hash) instead of a second copy
+/// of every key, which matters with a million event ids. The hash bits let a
+/// probe skip non-matching slots without touching their strings, which are
+/// scattered in memory and dominate the cost otherwise. Keys are hashed with
+/// a randomly keyed SipHash, so crafted ids cannot force collisions.
+#[derive(Debug, Default)]
+pub(crate) struct StrIndex {
+    /// `(hash >> 32) << 32 | index`, or `EMPTY`.
+    slots: Vec<u64>,
+    len: usize,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl StrIndex {
+    fn hash(&self, key: &str) -> u64 {
+        self.hasher.hash_one(key)
+    }
+
+    /// Index of `key`, looking up names through `name_of`.
+    pub fn get<'a>(&self, key: &str, name_of: impl Fn(u32) -> &'a str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let hash = self.hash(key);
+        let tag = hash >> 32;
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY {
+                return None;
+            }
+            let index = slot as u32;
+            if slot >> 32 == tag && name_of(index) == key {
+                return Some(index);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Records `value` for `key`, which the caller knows is absent.
+    pub fn insert_new<'a>(&mut self, key: &str, value: u32, name_of: impl Fn(u32) -> &'a str) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let size = (self.slots.len() * 2).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+            for slot in old.into_iter().filter(|&v| v != EMPTY) {
+                let v = slot as u32;
+                self.place(self.hash(name_of(v)), v);
+            }
+        }
+        self.place(self.hash(key), value);
+        self.len += 1;
+    }
+
+    fn place(&mut self, hash: u64, value: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        while self.slots[i] != EMPTY {
+            i = (i + 1) & mask;
+        }
+        // A value of u32::MAX with an all-ones tag would read as EMPTY; indices stop below it.
+        self.slots[i] = (hash >> 32) << 32 | u64::from(value);
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.len = 0;
+    }
+}
+
+/// Interned agent names.
+#[derive(Debug, Default)]
+struct Interner {
+    names: Vec<Box<str>>,
+    index: StrIndex,
+}
+
+impl Interner {
+    fn intern(&mut self, name: String) -> u32 {
+        let names = &self.names;
+        if let Some(i) = self.index.get(&name, |i| &names[i as usize]) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.into_boxed_str());
+        let names = &self.names;
+        self.index
+            .insert_new(&names[i as usize], i, |i| &names[i as usize]);
+        i
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Events,
+    Edges,
+}
+
+/// Arrays are replaced in the root skeleton by at most this many nulls; the
+/// root schema's array keywords only look at the length up to this (checked
+/// by a test in `schema`).
+pub(crate) const PLACEHOLDER_ITEMS: usize = 16;
+
+/// Items beyond this count are refused, since indices are kept as `u32`.
+const MAX_ITEMS: usize = (u32::MAX - 1) as usize;
+
+struct Builder<'v> {
+    validators: &'v Validators,
+    events: Vec<Event>,
+    event_findings: Vec<Finding>,
+    events_valid: bool,
+    /// Whether the `events` array has been read, so edges can be resolved as they come.
+    events_done: bool,
+    ids: StrIndex,
+    duplicate_ids: Vec<(u32, u32)>,
+    agents: Interner,
+    edges: Vec<Edge>,
+    edge_findings: Vec<Finding>,
+    edges_valid: bool,
+    pending: Vec<Unresolved>,
+}
+
+impl<'v> Builder<'v> {
+    fn new(validators: &'v Validators) -> Self {
+        Builder {
+            validators,
+            events: Vec::new(),
+            event_findings: Vec::new(),
+            events_valid: true,
+            events_done: false,
+            ids: StrIndex::default(),
+            duplicate_ids: Vec::new(),
+            agents: Interner::default(),
+            edges: Vec::new(),
+            edge_findings: Vec::new(),
+            edges_valid: true,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Forgets an earlier array of the same name (a duplicate key: the last one wins, as in serde_json).
+    fn reset(&mut self, which: Which) {
+        match which {
+            Which::Events => {
+                // Edges already resolved against the old events go back to names.
+                for (k, edge) in self.edges.iter_mut().enumerate() {
+                    for end in [End::Src, End::Dst] {
+                        let slot = match end {
+                            End::Src => &mut edge.src,
+                            End::Dst => &mut edge.dst,
+                        };
+                        if let Some(i) = slot.take() {
+                            self.pending.push(Unresolved {
+                                edge: k as u32,
+                                end,
+                                name: self.events[i as usize].id.clone(),
+                            });
+                        }
+                    }
+                }
+                self.events.clear();
+                self.event_findings.clear();
+                self.events_valid = true;
+                self.events_done = false;
+                self.ids.clear();
+                self.duplicate_ids.clear();
+                self.agents = Interner::default();
+            }
+            Which::Edges => {
+                self.edges.clear();
+                self.edge_findings.clear();
+                self.edges_valid = true;
+                self.pending.clear();
+            }
+        }
+    }
+
+    fn not_an_array(&mut self, which: Which) {
+        // The root schema reports the wrong type; graph rules must not run.
+        match which {
+            Which::Events => {
+                self.events_valid = false;
+                self.events_done = true;
+            }
+            Which::Edges => self.edges_valid = false,
+        }
+    }
+
+    fn item(&mut self, which: Which, n: usize, value: Value) {
+        let (validator, prefix) = match which {
+            Which::Events => (&self.validators.event, "events"),
+            Which::Edges => (&self.validators.edge, "edges"),
+        };
+        if !validator.is_valid(&value) {
+            let findings = schema::findings(validator, &value, &format!("/{prefix}/{n}"));
+            match which {
+                Which::Events => {
+                    self.events_valid = false;
+                    self.event_findings.extend(findings);
+                }
+                Which::Edges => {
+                    self.edges_valid = false;
+                    self.edge_findings.extend(findings);
+                }
+            }
+            return;
+        }
+        let ok = match which {
+            Which::Events => self.push_event(value),
+            Which::Edges => self.push_edge(value),
+        };
+        if !ok {
+            // Only reachable if the schema and the typed form drift apart.
+            let finding = Finding::error(
+                "trace-schema",
+                format!("/{prefix}/{n}"),
+                "the item passed the schema but could not be read".to_string(),
+            );
+            match which {
+                Which::Events => {
+                    self.events_valid = false;
+                    self.event_findings.push(finding);
+                }
+                Which::Edges => {
+                    self.edges_valid = false;
+                    self.edge_findings.push(finding);
+                }
+            }
+        }
+    }
+
+    fn push_event(&mut self, value: Value) -> bool {
+        let Value::Object(mut map) = value else {
+            return false;
+        };
+        let (Some(Value::String(id)), Some(t), Some(kind), Some(Value::String(agent))) = (
+            map.remove("id"),
+            map.get("t").and_then(Value::as_f64),
+            map.get("type")
+                .and_then(Value::as_str)
+                .and_then(EventKind::from_name),
+            map.remove("agent"),
+        ) else {
+            return false;
+        };
+        let mut name = |key: &str| match map.remove(key) {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let (from, to) = (name("from"), name("to"));
+        let trusted = map.get("trusted").and_then(Value::as_bool);
+        let index = self.events.len() as u32;
+        let event = Event {
+            id: id.into_boxed_str(),
+            t,
+            kind,
+            agent: self.agents.intern(agent),
+            from: from.map(|s| self.agents.intern(s)),
+            to: to.map(|s| self.agents.intern(s)),
+            trusted,
+        };
+        let events = &self.events;
+        match self.ids.get(&event.id, |i| &events[i as usize].id) {
+            Some(first) => self.duplicate_ids.push((index, first)),
+            None => {
+                self.events.push(event);
+                let events = &self.events;
+                self.ids.insert_new(&events[index as usize].id, index, |i| {
+                    &events[i as usize].id
+                });
+                return true;
+            }
+        }
+        self.events.push(event);
+        true
+    }
+
+    fn push_edge(&mut self, value: Value) -> bool {
+        let Value::Object(mut map) = value else {
+            return false;
+        };
+        let (Some(Value::String(src)), Some(Value::String(dst)), Some(kind)) = (
+            map.remove("src"),
+            map.remove("dst"),
+            map.get("type")
+                .and_then(Value::as_str)
+                .and_then(EdgeKind::from_name),
+        ) else {
+            return false;
+        };
+        let mut edge = Edge {
+            src: None,
+            dst: None,
+            kind,
+        };
+        for (end, name) in [(End::Src, src), (End::Dst, dst)] {
+            let events = &self.events;
+            let found = if self.events_done {
+                self.ids.get(&name, |i| &events[i as usize].id)
+            } else {
+                None
+            };
+            match (found, end) {
+                (Some(i), End::Src) => edge.src = Some(i),
+                (Some(i), End::Dst) => edge.dst = Some(i),
+                // Positions in `edges` equal array indices whenever every item is valid,
+                // the only case in which they are reported.
+                (None, _) => self.pending.push(Unresolved {
+                    edge: self.edges.len() as u32,
+                    end,
+                    name: name.into_boxed_str(),
+                }),
+            }
+        }
+        self.edges.push(edge);
+        true
+    }
+
+    fn finish(mut self, skeleton: Value) -> Loaded {
+        let mut findings = schema::findings(&self.validators.root, &skeleton, "");
+        findings.append(&mut self.event_findings);
+        findings.append(&mut self.edge_findings);
+
+        let mut unresolved = Vec::new();
+        for p in std::mem::take(&mut self.pending) {
+            let events = &self.events;
+            match self.ids.get(&p.name, |i| &events[i as usize].id) {
+                Some(i) => {
+                    let edge = &mut self.edges[p.edge as usize];
+                    match p.end {
+                        End::Src => edge.src = Some(i),
+                        End::Dst => edge.dst = Some(i),
+                    }
+                }
+                None => unresolved.push(p),
+            }
+        }
+        unresolved.sort_by_key(|u| (u.edge, u.end == End::Dst));
+
+        let Value::Object(mut top) = skeleton else {
+            return self.into_loaded(Map::new(), unresolved, findings);
+        };
+        // Drop the placeholders before keeping the rest.
+        top.remove("events");
+        top.remove("edges");
+        self.into_loaded(top, unresolved, findings)
+    }
+
+    fn into_loaded(
+        self,
+        top: Map<String, Value>,
+        unresolved: Vec<Unresolved>,
+        findings: Vec<Finding>,
+    ) -> Loaded {
+        let string = |key: &str| top.get(key).and_then(Value::as_str).map(str::to_string);
+        let numbers = |key: &str| -> BTreeMap<String, f64> {
+            top.get(key)
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(k, v)| v.as_f64().map(|x| (k.clone(), x)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let items_valid = self.events_valid && self.edges_valid;
+        Loaded {
+            trace: Trace {
+                trace_id: string("trace_id").unwrap_or_default(),
+                task_id: string("task_id").unwrap_or_default(),
+                system: string("system"),
+                topology: string("topology"),
+                events: self.events,
+                edges: self.edges,
+                agents: self.agents.names,
+                rewards: numbers("rewards"),
+                costs: numbers("costs"),
+                metrics: numbers("metrics"),
+                unresolved,
+                duplicate_ids: self.duplicate_ids,
+            },
+            findings,
+            items_valid,
+        }
+    }
+}
+
+/// Reads any JSON value; used where a trace has the wrong shape.
+macro_rules! scalar_visits {
+    () => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+            self.other(Value::Bool(v))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+            self.other(Value::from(v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+            self.other(Value::from(v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+            self.other(Value::from(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+            self.other(Value::String(v.to_string()))
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+            self.other(Value::String(v))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+            self.other(Value::Null)
+        }
+    };
+}
+
+/// The top-level document.
+struct TopSeed<'a, 'v> {
+    b: &'a mut Builder<'v>,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl TopSeed<'_, '_> {
+    fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
+        self.b.not_an_array(Which::Events);
+        self.b.not_an_array(Which::Edges);
+        Ok(v)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a trace object")
+    }
+
+    scalar_visits!();
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        let v = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        self.other(v)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut top = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = match key.as_str() {
+                "events" => map.next_value_seed(ItemsSeed {
+                    b: &mut *self.b,
+                    which: Which::Events,
+                })?,
+                "edges" => map.next_value_seed(ItemsSeed {
+                    b: &mut *self.b,
+                    which: Which::Edges,
+                })?,
+                _ => map.next_value::<Value>()?,
+            };
+            top.insert(key, value);
+        }
+        Ok(Value::Object(top))
+    }
+}
+
+use serde::Deserialize;
+
+/// The `events` or `edges` array, read one item at a time.
+struct ItemsSeed<'a, 'v> {
+    b: &'a mut Builder<'v>,
+    which: Which,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.b.reset(self.which);
+        d.deserialize_any(self)
+    }
+}
+
+impl ItemsSeed<'_, '_> {
+    fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
+        self.b.not_an_array(self.which);
+        Ok(v)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    scalar_visits!();
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        let v = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        self.other(v)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut n = 0usize;
+        while let Some(item) = seq.next_element::<Value>()? {
+            if n >= MAX_ITEMS {
+                return Err(de::Error::custom("too many items in one array"));
+            }
+            self.b.item(self.which, n, item);
+            n += 1;
+        }
+        if self.which == Which::Events {
+            self.b.events_done = true;
+        }
+        Ok(Value::Array(vec![Value::Null; n.min(PLACEHOLDER_ITEMS)]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded(text: &str) -> Loaded {
+        load(text.as_bytes()).expect("json")
+    }
+
+    #[test]
+    fn str_index_finds_what_it_stored_and_grows() {
+        let names: Vec<String> = (0..1000).map(|i| format!("n{i}")).collect();
+        let mut idx = StrIndex::default();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(idx.get(n, |j| &names[j as usize]), None);
+            idx.insert_new(n, i as u32, |j| &names[j as usize]);
+        }
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(idx.get(n, |j| &names[j as usize]), Some(i as u32));
+        }
+        assert_eq!(idx.get("absent", |j| &names[j as usize]), None);
+    }
+
+    #[test]
+    fn edges_before_events_are_resolved() {
+        let l = loaded(
+            r#"{"trace_id":"t","task_id":"k","edges":[{"src":"a","dst":"b","type":"causal"},{"src":"a","dst":"zz","type":"causal"}],
+                "events":[{"id":"a","t":0,"type":"spawn","agent":"x","to":"y"},{"id":"b","t":1,"type":"return","agent":"y"}],
+                "rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.edges[0].src, Some(0));
+        assert_eq!(l.trace.edges[0].dst, Some(1));
+        assert_eq!(l.trace.edges[1].dst, None);
+        assert_eq!(l.trace.unresolved.len(), 1);
+        assert_eq!(&*l.trace.unresolved[0].name, "zz");
+    }
+
+    #[test]
+    fn duplicate_events_key_last_wins() {
+        let l = loaded(
+            r#"{"trace_id":"t","task_id":"k",
+                "events":[{"id":"old","t":0,"type":"spawn","agent":"x","to":"y"}],
+                "edges":[{"src":"a","dst":"old","type":"causal"}],
+                "events":[{"id":"a","t":0,"type":"spawn","agent":"x","to":"y"},{"id":"old","t":1,"type":"return","agent":"y"}],
+                "rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.events.len(), 2);
+        assert_eq!(l.trace.edges[0].src, Some(0));
+        assert_eq!(l.trace.edges[0].dst, Some(1));
+    }
+
+    #[test]
+    fn agents_are_interned_once() {
+        let l = loaded(
+            r#"{"trace_id":"t","task_id":"k","events":[
+                {"id":"a","t":0,"type":"spawn","agent":"x","to":"y"},
+                {"id":"b","t":1,"type":"message","agent":"y","from":"y","to":"x"}],
+                "edges":[],"rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert_eq!(l.trace.agents.len(), 2);
+        assert_eq!(l.trace.events[1].from, Some(1));
+        assert_eq!(l.trace.events[1].to, Some(0));
+    }
+
+    #[test]
+    fn wrong_shapes_fail_the_schema_without_graph_rules() {
+        let l = loaded(
+            r#"{"trace_id":"t","task_id":"k","events":{"a":1},"edges":5,"rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert!(!l.items_valid);
+        let pointers: Vec<_> = l.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert!(pointers.contains(&"/events"), "{pointers:?}");
+        assert!(pointers.contains(&"/edges"), "{pointers:?}");
+    }
+
+    #[test]
+    fn json_errors_carry_position() {
+        let e = load(b"{\"a\": [1, 2,]}").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.column > 0);
+        assert!(e.message.starts_with("invalid JSON"));
+        let e = load(b"{\"a\": ").unwrap_err();
+        assert!(e.help.unwrap().contains("ends early"));
+        let e = load(b"{\"a\": 1e999}").unwrap_err();
+        assert!(e.message.contains("out of range"), "{}", e.message);
+    }
+}

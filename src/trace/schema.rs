@@ -1,0 +1,277 @@
+//! The trace JSON Schema, compiled once into validators, and its errors as findings.
+//!
+//! The schema text is `traces/trace.schema.json`, compiled into the binary so
+//! validation never touches the network or the disk. Because traces are
+//! streamed (see `parse`), the one schema is compiled three ways:
+//!
+//! * `event` and `edge`: `{"$ref": "#/$defs/event"}` (and `edge`) with the
+//!   schema's `$defs`, applied to each array item as it is read;
+//! * `root`: the schema with `items` of `events` and `edges` set to `true`,
+//!   applied to the document with both arrays replaced by up to
+//!   `PLACEHOLDER_ITEMS` nulls.
+//!
+//! Together these accept exactly what the whole schema accepts, as long as the
+//! two array schemas constrain their items only through `items` and their
+//! length only through `minItems` no larger than the placeholder count; the
+//! tests below check that this is still so, and compare both ways of
+//! validating on sample documents.
+
+use super::{escape_token, Finding};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::Validator;
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+/// The schema text, as shipped in `traces/`.
+pub(crate) const SCHEMA_TEXT: &str = include_str!("../../traces/trace.schema.json");
+
+/// Longest message kept from a schema error; values quoted in messages can be huge.
+const MAX_MESSAGE_CHARS: usize = 240;
+
+/// The three validators compiled from the one schema.
+pub(crate) struct Validators {
+    pub root: Validator,
+    pub event: Validator,
+    pub edge: Validator,
+}
+
+/// The validators, compiled on first use.
+pub(crate) fn validators() -> Result<&'static Validators, String> {
+    static CELL: OnceLock<Result<Validators, String>> = OnceLock::new();
+    CELL.get_or_init(compile).as_ref().map_err(Clone::clone)
+}
+
+fn compile() -> Result<Validators, String> {
+    let schema: Value = serde_json::from_str(SCHEMA_TEXT).map_err(|e| e.to_string())?;
+    let build = |s: &Value| {
+        jsonschema::draft202012::new(s).map_err(|e| format!("{e} at {}", e.schema_path()))
+    };
+    Ok(Validators {
+        root: build(&root_schema(&schema))?,
+        event: build(&item_schema(&schema, "event"))?,
+        edge: build(&item_schema(&schema, "edge"))?,
+    })
+}
+
+/// The schema with the item schemas of the two big arrays switched off.
+fn root_schema(schema: &Value) -> Value {
+    let mut root = schema.clone();
+    for key in ["events", "edges"] {
+        if let Some(array) = root
+            .get_mut("properties")
+            .and_then(|p| p.get_mut(key))
+            .and_then(Value::as_object_mut)
+        {
+            array.insert("items".to_string(), Value::Bool(true));
+        }
+    }
+    root
+}
+
+/// A schema for one item: a reference into the full schema's `$defs`.
+fn item_schema(schema: &Value, def: &str) -> Value {
+    json!({
+        "$schema": schema.get("$schema").cloned().unwrap_or(Value::Null),
+        "$defs": schema.get("$defs").cloned().unwrap_or(Value::Null),
+        "$ref": format!("#/$defs/{def}"),
+    })
+}
+
+/// All schema errors of `instance`, with pointers prefixed by `prefix`.
+pub(crate) fn findings(validator: &Validator, instance: &Value, prefix: &str) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for error in validator.iter_errors(instance) {
+        let path = format!("{prefix}{}", error.instance_path().as_str());
+        if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
+            // One finding per stray property, pointing at it rather than its parent.
+            for name in unexpected {
+                out.push(
+                    Finding::error(
+                        "trace-schema",
+                        format!("{path}/{}", escape_token(name)),
+                        format!("property \"{name}\" is not allowed here"),
+                    )
+                    .help("remove it, or check its spelling against traces/trace.schema.json"),
+                );
+            }
+            continue;
+        }
+        let message = if error.instance().is_object() || error.instance().is_array() {
+            error.masked_with("the value").to_string()
+        } else {
+            error.to_string()
+        };
+        let help = match error.kind() {
+            ValidationErrorKind::Required { .. } => "add the missing property".to_string(),
+            ValidationErrorKind::Enum { options } => match options.as_array() {
+                Some(values) => format!(
+                    "use one of: {}",
+                    values
+                        .iter()
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "use one of the allowed values".to_string(),
+            },
+            ValidationErrorKind::Minimum { .. } => "times and costs cannot be negative".to_string(),
+            _ => "see traces/trace.schema.json".to_string(),
+        };
+        out.push(Finding::error("trace-schema", path, truncate(message)).help(help));
+    }
+    out
+}
+
+fn truncate(mut s: String) -> String {
+    if let Some((i, _)) = s.char_indices().nth(MAX_MESSAGE_CHARS) {
+        s.truncate(i);
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::parse::PLACEHOLDER_ITEMS;
+    use crate::trace::testutil::base;
+
+    fn whole() -> Validator {
+        let schema: Value = serde_json::from_str(SCHEMA_TEXT).unwrap();
+        jsonschema::draft202012::new(&schema).unwrap()
+    }
+
+    #[test]
+    fn schema_compiles_and_is_draft_2020_12() {
+        let schema: Value = serde_json::from_str(SCHEMA_TEXT).unwrap();
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+        assert!(validators().is_ok());
+    }
+
+    #[test]
+    fn split_validation_is_exact_for_this_schema() {
+        let schema: Value = serde_json::from_str(SCHEMA_TEXT).unwrap();
+        for key in ["events", "edges"] {
+            let array = schema["properties"][key].as_object().unwrap();
+            for k in array.keys() {
+                assert!(
+                    ["type", "items", "minItems", "description"].contains(&k.as_str()),
+                    "{key} uses {k}; teach parse/schema how to split it"
+                );
+            }
+            let min = array.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+            assert!(min as usize <= PLACEHOLDER_ITEMS);
+        }
+    }
+
+    /// Documents around the edges of the schema, checked both ways.
+    fn samples() -> Vec<Value> {
+        let mut out = vec![base(), json!({}), json!([]), json!(3)];
+        let edits: Vec<(&str, Value)> = vec![
+            ("/events", json!([])),
+            ("/events", json!("x")),
+            ("/edges", json!({})),
+            ("/events/0/t", json!(-0.5)),
+            ("/events/0/t", json!("0")),
+            ("/events/0/type", json!("launch")),
+            ("/events/0/id", json!("")),
+            ("/events/0/agent", json!(7)),
+            ("/events/0/extra", json!({"any": "thing"})),
+            ("/events/0/trusted", json!("no")),
+            ("/edges/0/type", json!("spawn_edge")),
+            ("/edges/0/src", json!("")),
+            ("/edges/0/weight", json!(1)),
+            ("/costs/tokens", json!(-1)),
+            ("/costs/dollars", json!(-3.5)),
+            ("/costs/note", json!("x")),
+            ("/rewards/team", json!("high")),
+            ("/metrics", json!({"x": true})),
+            ("/metrics", json!({"x": 0.5})),
+            ("/topology", json!("ring")),
+            ("/topology", json!("harness")),
+            ("/system", json!(1)),
+            ("/extra", json!(1)),
+            ("/trace_id", json!("")),
+        ];
+        for (pointer, value) in edits {
+            let mut v = base();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            match v.pointer_mut(parent).unwrap() {
+                Value::Object(m) => {
+                    m.insert(key.to_string(), value);
+                }
+                Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
+                _ => unreachable!(),
+            }
+            out.push(v);
+        }
+        for key in ["trace_id", "events", "edges", "rewards", "costs"] {
+            let mut v = base();
+            v.as_object_mut().unwrap().remove(key);
+            out.push(v);
+        }
+        let mut v = base();
+        v["costs"].as_object_mut().unwrap().remove("wall_clock_s");
+        out.push(v);
+        out
+    }
+
+    #[test]
+    fn split_validation_agrees_with_whole_schema() {
+        let whole = whole();
+        for doc in samples() {
+            let text = serde_json::to_string(&doc).unwrap();
+            let loaded = crate::trace::parse::load(text.as_bytes()).unwrap();
+            let mut split: Vec<String> =
+                loaded.findings.iter().map(|f| f.pointer.clone()).collect();
+            let mut full: Vec<String> = Vec::new();
+            for e in whole.iter_errors(&doc) {
+                match e.kind() {
+                    ValidationErrorKind::AdditionalProperties { unexpected } => {
+                        for name in unexpected {
+                            full.push(format!(
+                                "{}/{}",
+                                e.instance_path().as_str(),
+                                escape_token(name)
+                            ));
+                        }
+                    }
+                    _ => full.push(e.instance_path().as_str().to_string()),
+                }
+            }
+            split.sort();
+            full.sort();
+            assert_eq!(split, full, "{text}");
+            assert_eq!(whole.is_valid(&doc), loaded.findings.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn big_values_are_not_quoted_in_messages() {
+        let f = findings(
+            &validators().unwrap().root,
+            &json!({"topology": "x".repeat(10_000)}),
+            "",
+        );
+        assert!(f
+            .iter()
+            .all(|f| f.message.chars().count() <= MAX_MESSAGE_CHARS + 1));
+        let f = findings(&validators().unwrap().edge, &json!([1, 2, 3]), "/edges/0");
+        assert_eq!(f[0].pointer, "/edges/0");
+        assert!(!f[0].message.contains("[1"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn stray_properties_get_their_own_pointer() {
+        let f = findings(
+            &validators().unwrap().edge,
+            &json!({"src": "a", "dst": "b", "type": "causal", "a/b": 1}),
+            "/edges/4",
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].pointer, "/edges/4/a~1b");
+    }
+}
