@@ -219,6 +219,23 @@ pub fn entry_view(tax: &Taxonomy, e: &Entry, n: usize) -> EntryView {
     }
 }
 
+/// A category of the README with its entries.
+#[derive(Debug, Clone, Serialize)]
+pub struct CategoryView {
+    /// Category id.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped heading text, label and count.
+    pub heading: String,
+    /// GitHub anchor of the heading.
+    pub anchor: String,
+    /// Number of entries.
+    pub count: usize,
+    /// The entries in display order.
+    pub entries: Vec<EntryView>,
+}
+
 /// Entries ordered for display: newest first, then by key.
 fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
     let mut v = entries.to_vec();
@@ -254,20 +271,26 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
     }
-    let categories: Vec<_> = tax
+    // Typed views, serialised once into the context: on a large corpus a
+    // detour through serde_json values doubles the cost of the whole build.
+    let categories: Vec<CategoryView> = tax
         .category
         .iter()
         .map(|c| {
             let list = display_order(by_cat.get(c.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
             let heading = format!("{} ({})", c.label, list.len());
-            serde_json::json!({
-                "id": c.id,
-                "label": escape_markdown(&c.label),
-                "heading": escape_markdown(&heading),
-                "anchor": anchor(&heading),
-                "count": list.len(),
-                "entries": list.iter().enumerate().map(|(i, e)| entry_view(tax, e, i + 1)).collect::<Vec<_>>(),
-            })
+            CategoryView {
+                id: c.id.clone(),
+                label: escape_markdown(&c.label),
+                heading: escape_markdown(&heading),
+                anchor: anchor(&heading),
+                count: list.len(),
+                entries: list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| entry_view(tax, e, i + 1))
+                    .collect(),
+            }
         })
         .collect();
     ctx.insert("categories", &categories);

@@ -7,7 +7,7 @@ use crate::load::Corpus;
 use crate::model::{Entry, Exclusion};
 use crate::taxonomy::{Taxonomy, TAG_FIELDS};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// A one-way count: every allowed value of a field with its number of entries.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -87,116 +87,130 @@ pub struct Stats {
     pub exclusions: Vec<Tally>,
 }
 
-fn values_of(e: &dyn Fields, field: &str) -> Vec<String> {
+/// Calls `f` with each value a record holds in a field, without copying it.
+fn each_value(e: &dyn Fields, field: &str, mut f: impl FnMut(&str)) {
     match e.field(field) {
-        Some(FieldValue::One(v)) => vec![v.into_owned()],
-        Some(FieldValue::Many(l)) => l.to_vec(),
-        None => Vec::new(),
+        Some(FieldValue::One(v)) => f(&v),
+        Some(FieldValue::Many(l)) => l.iter().for_each(|v| f(v)),
+        None => {}
     }
 }
 
-fn tally(name: &str, allowed: Vec<String>, items: impl Iterator<Item = Vec<String>>) -> Tally {
-    let mut rows: Vec<(String, u64)> = allowed.into_iter().map(|v| (v, 0)).collect();
-    let mut index: BTreeMap<String, usize> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.0.clone(), i))
-        .collect();
-    for vals in items {
-        for v in vals {
-            let i = *index.entry(v.clone()).or_insert_with(|| {
-                rows.push((v, 0));
-                rows.len() - 1
-            });
-            rows[i].1 += 1;
+/// Counts values, keeping the taxonomy's order and appending unknown values.
+struct Counter {
+    rows: Vec<(String, u64)>,
+    index: HashMap<String, usize>,
+}
+
+impl Counter {
+    fn new(allowed: Vec<String>) -> Counter {
+        let index = allowed
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.clone(), i))
+            .collect();
+        Counter {
+            rows: allowed.into_iter().map(|v| (v, 0)).collect(),
+            index,
         }
     }
-    Tally {
-        name: name.to_string(),
-        rows,
+
+    /// Index of a value, adding it when unseen.
+    fn slot(&mut self, v: &str) -> usize {
+        if let Some(i) = self.index.get(v) {
+            return *i;
+        }
+        self.rows.push((v.to_string(), 0));
+        self.index.insert(v.to_string(), self.rows.len() - 1);
+        self.rows.len() - 1
+    }
+
+    fn add(&mut self, v: &str) {
+        let i = self.slot(v);
+        self.rows[i].1 += 1;
+    }
+
+    fn finish(self, name: &str) -> Tally {
+        Tally {
+            name: name.to_string(),
+            rows: self.rows,
+        }
     }
 }
 
-fn crosstab(tax: &Taxonomy, entries: &[&Entry], row_field: &str, col_field: &str) -> CrossTab {
-    let mut rows = tax.allowed(row_field).unwrap_or_default();
-    let mut cols = tax.allowed(col_field).unwrap_or_default();
-    for e in entries {
-        for v in values_of(*e, row_field) {
-            if !rows.contains(&v) {
-                rows.push(v);
-            }
-        }
-        for v in values_of(*e, col_field) {
-            if !cols.contains(&v) {
-                cols.push(v);
-            }
-        }
+fn tally(name: &str, allowed: Vec<String>, records: &[&dyn Fields], field: &str) -> Tally {
+    let mut c = Counter::new(allowed);
+    for r in records {
+        each_value(*r, field, |v| c.add(v));
     }
-    let mut cells = vec![vec![0u64; cols.len()]; rows.len()];
+    c.finish(name)
+}
+
+fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field: &str) -> CrossTab {
+    let mut rows = Counter::new(tax.allowed(row_field).unwrap_or_default());
+    let mut cols = Counter::new(tax.allowed(col_field).unwrap_or_default());
+    let mut hits: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
     for e in entries {
-        for r in values_of(*e, row_field) {
-            for c in values_of(*e, col_field) {
-                let ri = rows.iter().position(|x| *x == r).unwrap_or(0);
-                let ci = cols.iter().position(|x| *x == c).unwrap_or(0);
-                cells[ri][ci] += 1;
-            }
-        }
+        let mut rs = Vec::new();
+        each_value(*e, row_field, |v| rs.push(rows.slot(v)));
+        each_value(*e, col_field, |v| {
+            let c = cols.slot(v);
+            hits.extend(rs.iter().map(|r| (*r, c)));
+        });
+    }
+    let mut cells = vec![vec![0u64; cols.rows.len()]; rows.rows.len()];
+    for (r, c) in hits {
+        cells[r][c] += 1;
     }
     CrossTab {
         name: format!("{row_field}_x_{col_field}"),
         row_field: row_field.into(),
         col_field: col_field.into(),
-        rows,
-        cols,
+        rows: rows.rows.into_iter().map(|r| r.0).collect(),
+        cols: cols.rows.into_iter().map(|c| c.0).collect(),
         cells,
     }
 }
 
 /// Computes every figure from entries and exclusion records.
 pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
+    let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
     let mut counts = Vec::new();
     for field in TAG_FIELDS {
-        let allowed = tax.allowed(field).unwrap_or_default();
         counts.push(tally(
             field,
-            allowed,
-            entries.iter().map(|e| values_of(*e, field)),
+            tax.allowed(field).unwrap_or_default(),
+            &records,
+            field,
         ));
         if field == "reward_type" {
             let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
             fams.push(tax.na.clone());
-            let family = |e: &&Entry| {
-                vec![tax
-                    .family_of(&e.reward_type)
-                    .map(|f| f.id.clone())
-                    .unwrap_or_else(|| tax.na.clone())]
-            };
-            counts.push(tally("reward_family", fams, entries.iter().map(family)));
+            let mut c = Counter::new(fams);
+            for e in entries {
+                c.add(
+                    tax.family_of(&e.reward_type)
+                        .map(|f| f.id.as_str())
+                        .unwrap_or(&tax.na),
+                );
+            }
+            counts.push(c.finish("reward_family"));
         }
     }
-    let units = tax.allowed("credit_granularity").unwrap_or_default();
-    counts.push(tally(
-        "strict_credit",
-        units,
-        entries
-            .iter()
-            .filter(|e| e.strict_credit)
-            .map(|e| vec![e.credit_granularity.clone()]),
-    ));
+    let mut strict = Counter::new(tax.allowed("credit_granularity").unwrap_or_default());
+    for e in entries.iter().filter(|e| e.strict_credit) {
+        strict.add(&e.credit_granularity);
+    }
+    counts.push(strict.finish("strict_credit"));
     let crosstabs = vec![
-        crosstab(tax, entries, "reward_type", "credit_granularity"),
-        crosstab(tax, entries, "orchestration_form", "credit_granularity"),
-        crosstab(tax, entries, "category", "verified"),
+        crosstab(tax, &records, "reward_type", "credit_granularity"),
+        crosstab(tax, &records, "orchestration_form", "credit_granularity"),
+        crosstab(tax, &records, "category", "verified"),
     ];
+    let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
     let exclusions_t = ["stage", "source", "query_family"]
         .iter()
-        .map(|f| {
-            tally(
-                f,
-                tax.allowed(f).unwrap_or_default(),
-                exclusions.iter().map(|x| values_of(*x, f)),
-            )
-        })
+        .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), &xrecords, f))
         .collect();
     let retained = entries.len() as u64;
     let excluded = exclusions.len() as u64;

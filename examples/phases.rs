@@ -1,0 +1,30 @@
+//! Times each phase of a build on a corpus root, for finding where time goes:
+//! `cargo run --release --example phases -- ROOT`.
+
+use std::time::Instant;
+fn main() {
+    let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
+    let t = Instant::now();
+    let c = corpus::load::load(&root, Default::default()).unwrap();
+    eprintln!("load {:?}", t.elapsed());
+    let t = Instant::now();
+    let r = corpus::check::check(&c);
+    eprintln!("check {:?} ({} diags)", t.elapsed(), r.diagnostics.len());
+    let t = Instant::now();
+    let s = corpus::stats::of_corpus(&c);
+    eprintln!("stats {:?}", t.elapsed());
+    let t = Instant::now();
+    let _ = corpus::render::context(&c.taxonomy, &c.entry_list(), &s);
+    eprintln!("context {:?}", t.elapsed());
+    let t = Instant::now();
+    let tpl = corpus::generate::read_templates(&root).unwrap();
+    let files = corpus::generate::generate(&c, &tpl, corpus::generate::Part::All).unwrap();
+    eprintln!("generate {:?}", t.elapsed());
+    let t = Instant::now();
+    let st = corpus::generate::stale(&root, &files);
+    eprintln!("stale compare {:?} ({} stale)", t.elapsed(), st.len());
+    let t = Instant::now();
+    drop(files);
+    drop(c);
+    eprintln!("drop {:?}", t.elapsed());
+}
