@@ -8,7 +8,7 @@ use crate::diag::{self, Diagnostic, Severity};
 use crate::filter::Filter;
 use crate::load::{Corpus, SourceFile};
 use crate::model::{Entry, Exclusion};
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -242,25 +242,10 @@ struct Sink<'a> {
     out: Vec<Diagnostic>,
 }
 
-/// Fields whose values come from the taxonomy.
-const VOCAB_FIELDS: [&str; 12] = [
-    "category",
-    "is_rl",
-    "reward_type",
-    "credit_granularity",
-    "orchestration_form",
-    "scenario",
-    "is_core",
-    "verified",
-    "subdecisions",
-    "stage",
-    "source",
-    "query_family",
-];
-
 fn vocab(tax: &Taxonomy) -> HashMap<&'static str, Vec<String>> {
-    VOCAB_FIELDS
+    TAG_FIELDS
         .iter()
+        .chain(&EXCLUSION_TAG_FIELDS)
         .map(|f| (*f, tax.allowed(f).unwrap_or_default()))
         .collect()
 }
@@ -595,7 +580,7 @@ fn check_exclusion(sink: &mut Sink, file: &SourceFile, x: &Exclusion, cutoff: (i
         }
     }
     let vocab = std::mem::take(&mut sink.allowed);
-    for field in ["stage", "source", "query_family"] {
+    for field in EXCLUSION_TAG_FIELDS {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         let v = match field {
             "stage" => &x.stage,

@@ -4,6 +4,19 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Largest generated file or template read back for comparison.
+pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The bytes of a regular file no larger than `max`, or None for anything
+/// else (missing, a FIFO or device that could block or never end, too large).
+pub fn read_regular(path: &Path, max: u64) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > max {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same folder and a
 /// rename, so a reader never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -15,6 +28,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes `bytes` to a temporary file beside `path` and returns its path;
 /// renaming it onto `path` is left to the caller.
+///
+/// The temporary file is always a new file (`create_new`, i.e. `O_EXCL`):
+/// whatever already has its name — a leftover of a killed run, or a symlink
+/// planted in the folder — is skipped rather than written through, since a
+/// symlink there could point at any file.
 pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let dir = path
         .parent()
@@ -25,12 +43,23 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
+    let pid = std::process::id();
+    let mut attempt = 0u32;
+    let (tmp, mut f) = loop {
+        let tmp: PathBuf = dir.join(format!(".{name}.tmp-{pid}-{attempt}"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let result = f.write_all(bytes).and_then(|()| f.sync_all());
     match result {
         Ok(()) => Ok(tmp),
         Err(e) => {
@@ -40,13 +69,79 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     }
 }
 
+/// Whether something — a file, a folder, or a symlink even to nothing — is at `path`.
+pub fn occupied(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// Writes several files so that, as far as the file system allows, either all
+/// of them are replaced or none is. Each item is (path, label for messages,
+/// content); returns the labels written.
+///
+/// Renaming onto a folder fails only when it is tried, after earlier renames
+/// have already replaced their targets. So every target is checked first (a
+/// folder in the way is an error before anything is written), then every
+/// content is staged beside its target, and only then are they renamed into
+/// place. Should a rename still fail (the disk changed under us), the
+/// remaining temporary files are removed and the error says which files were
+/// already replaced.
+pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, String> {
+    let blocked: Vec<String> = files
+        .iter()
+        .filter(|(p, _, _)| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
+        .map(|(_, label, _)| format!("cannot write {label}: a folder is in the way"))
+        .collect();
+    if !blocked.is_empty() {
+        return Err(format!("{}; nothing was changed", blocked.join("; ")));
+    }
+    let mut staged: Vec<(PathBuf, &Path, &str)> = Vec::new();
+    for (path, label, bytes) in files {
+        match stage(path, bytes) {
+            Ok(tmp) => staged.push((tmp, path, label)),
+            Err(e) => {
+                for (tmp, _, _) in &staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(format!("cannot write {label}: {e}; nothing was changed"));
+            }
+        }
+    }
+    let mut done = Vec::new();
+    let mut pending = staged.into_iter();
+    for (tmp, path, label) in pending.by_ref() {
+        if let Err(e) = std::fs::rename(&tmp, path) {
+            let _ = std::fs::remove_file(&tmp);
+            let rest: Vec<&str> = pending
+                .map(|(t, _, l)| {
+                    let _ = std::fs::remove_file(t);
+                    l
+                })
+                .collect();
+            let replaced = if done.is_empty() {
+                "none".to_string()
+            } else {
+                done.join(", ")
+            };
+            let mut msg = format!("cannot replace {label}: {e}; already replaced: {replaced}");
+            if !rest.is_empty() {
+                msg.push_str(&format!("; left as they were: {}", rest.join(", ")));
+            }
+            return Err(msg);
+        }
+        done.push(label.to_string());
+    }
+    Ok(done)
+}
+
 /// Writes a set of files only when none exists yet (or `force`), and only when
-/// every write can start: existing targets are reported before anything is written.
+/// every write can start: existing targets (a dangling symlink included) are
+/// reported before anything is written, and the files are then written
+/// together by [`write_all`].
 pub fn write_new_files(files: &[(PathBuf, String)], force: bool) -> Result<usize, String> {
     if !force {
         let existing: Vec<String> = files
             .iter()
-            .filter(|(p, _)| p.exists())
+            .filter(|(p, _)| occupied(p))
             .map(|(p, _)| p.display().to_string())
             .collect();
         if !existing.is_empty() {
@@ -67,11 +162,11 @@ pub fn write_new_files(files: &[(PathBuf, String)], force: bool) -> Result<usize
             ));
         }
     }
-    for (p, text) in files {
-        write_atomic(p, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-    }
-    Ok(files.len())
+    let items: Vec<(PathBuf, String, &[u8])> = files
+        .iter()
+        .map(|(p, text)| (p.clone(), p.display().to_string(), text.as_bytes()))
+        .collect();
+    Ok(write_all(&items)?.len())
 }
 
 #[cfg(test)]

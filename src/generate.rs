@@ -60,12 +60,16 @@ pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> 
         if !name.ends_with(".tera") {
             continue;
         }
-        let text = std::fs::read_to_string(&p).map_err(|e| {
-            template_diag(
-                &format!("{TEMPLATES_DIR}/{name}"),
-                format!("cannot read template: {e}"),
-            )
-        })?;
+        let label = format!("{TEMPLATES_DIR}/{name}");
+        let bytes =
+            crate::files::read_regular(&p, crate::files::MAX_GENERATED_BYTES).ok_or_else(|| {
+                template_diag(
+                    &label,
+                    "cannot read template: not a readable regular file".to_string(),
+                )
+            })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| template_diag(&label, "cannot read template: not UTF-8".to_string()))?;
         out.push((name, text));
     }
     Ok(out)
@@ -246,14 +250,13 @@ pub fn publishes(root: &Path) -> bool {
 
 /// Generated files whose content on disk differs from what `build` would write.
 pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
-    files
-        .iter()
-        .filter(|f| {
-            std::fs::read(root.join(&f.path))
-                .map(|b| b != f.content.as_bytes())
-                .unwrap_or(true)
-        })
-        .collect()
+    files.iter().filter(|f| !is_fresh(root, f)).collect()
+}
+
+/// Whether a generated file is on disk, a regular file, with exactly this content.
+fn is_fresh(root: &Path, f: &Generated) -> bool {
+    crate::files::read_regular(&root.join(&f.path), crate::files::MAX_GENERATED_BYTES)
+        .is_some_and(|b| b == f.content.as_bytes())
 }
 
 /// Files the previous build generated that this one no longer does.
@@ -267,11 +270,25 @@ pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
     };
     old.lines()
         .map(str::trim)
-        .filter(|p| p.starts_with(&format!("{STATS_DIR}/")) && !p.contains(".."))
+        .filter(|p| could_have_generated(root, p))
         .filter(|p| !files.iter().any(|f| f.path == *p))
-        .filter(|p| root.join(p).is_file())
         .map(str::to_string)
         .collect()
+}
+
+/// Whether a manifest line names a file a build could have written, so that
+/// an edited manifest cannot make `build` delete anything else: a plain file
+/// name directly in stats/ (build writes no sub-folders), a regular file
+/// rather than a symlink, and stats/ itself a real folder (a symlink there
+/// could lead anywhere, e.g. to corpus/papers).
+fn could_have_generated(root: &Path, line: &str) -> bool {
+    let Some(name) = line.strip_prefix(&format!("{STATS_DIR}/")) else {
+        return false;
+    };
+    let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+    plain
+        && std::fs::symlink_metadata(root.join(STATS_DIR)).is_ok_and(|m| m.is_dir())
+        && std::fs::symlink_metadata(root.join(line)).is_ok_and(|m| m.is_file())
 }
 
 /// `stale-generated` diagnostics for a root (none when it has no templates).
@@ -336,44 +353,24 @@ pub struct Written {
 
 /// Writes the stale files and removes leftovers of earlier builds.
 ///
-/// Every new content is first written to a temporary file beside its target;
-/// only when all of them are on disk are they renamed into place, so a build
-/// that fails half-way leaves every previously generated file as it was.
+/// The stale files are written together by [`crate::files::write_all`]: a
+/// folder in the way of any of them, or a file that cannot be staged, fails
+/// the build before any generated file is replaced, so a build that fails
+/// half-way leaves every previously generated file as it was. Leftovers are
+/// removed only once everything is written.
 pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
     let mut w = Written::default();
     let leftovers = leftovers(root, files);
-    let mut staged = Vec::new();
-    let mut failure = None;
+    let mut todo = Vec::new();
     for f in files {
         let path = root.join(&f.path);
-        if std::fs::read(&path)
-            .map(|b| b == f.content.as_bytes())
-            .unwrap_or(false)
-        {
+        if is_fresh(root, f) {
             w.unchanged += 1;
-            continue;
-        }
-        match crate::files::stage(&path, f.content.as_bytes()) {
-            Ok(tmp) => staged.push((tmp, path, f.path.clone())),
-            Err(e) => {
-                failure = Some(format!("cannot write {}: {e}", f.path));
-                break;
-            }
+        } else {
+            todo.push((path, f.path.clone(), f.content.as_bytes()));
         }
     }
-    if let Some(msg) = failure {
-        for (tmp, _, _) in &staged {
-            let _ = std::fs::remove_file(tmp);
-        }
-        return Err(format!("{msg}; nothing was changed"));
-    }
-    for (tmp, path, rel) in staged {
-        std::fs::rename(&tmp, &path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("cannot replace {rel}: {e}")
-        })?;
-        w.changed.push(rel);
-    }
+    w.changed = crate::files::write_all(&todo)?;
     for p in leftovers {
         std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
         w.removed.push(p);

@@ -52,7 +52,8 @@ pub const EXTRA_PAPER_COLUMNS: [&str; 3] = ["subdecisions", "strict_credit", "wa
 pub const LIST_SEPARATOR: &str = " ; ";
 
 fn split_list(cell: &str) -> Vec<String> {
-    cell.split(LIST_SEPARATOR.trim())
+    // Split on the spaced separator only: a bare `;` can be part of a URL.
+    cell.split(LIST_SEPARATOR)
         .map(|u| u.trim().to_string())
         .filter(|u| !u.is_empty())
         .collect()

@@ -260,6 +260,48 @@ fn diag(rule: &str, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) 
     Diagnostic::new(rule, severity, file, msg)
 }
 
+/// Deepest `[`/`{` nesting accepted; serde_yaml refuses deeper documents
+/// anyway, but its scanner takes quadratic time getting there.
+pub const MAX_FLOW_DEPTH: usize = 128;
+
+/// The line where flow nesting first exceeds [`MAX_FLOW_DEPTH`], if it does.
+///
+/// Quotes and comments are skipped roughly; the aim is to bound the parser's
+/// work, not to judge the YAML.
+fn too_deep(text: &str) -> Option<usize> {
+    let (mut depth, mut line) = (0usize, 1usize);
+    let mut quote: Option<u8> = None;
+    let mut comment = false;
+    for b in text.bytes() {
+        if b == b'\n' {
+            // Quotes are closed at line ends: an apostrophe in plain text must
+            // not hide the brackets of the following lines.
+            line += 1;
+            comment = false;
+            quote = None;
+            continue;
+        }
+        if comment {
+            continue;
+        }
+        match (quote, b) {
+            (Some(q), b) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(b),
+            (None, b'#') => comment = true,
+            (None, b'[' | b'{') => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some(line);
+                }
+            }
+            (None, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Reads a file as text, refusing what is too large, unreadable, not UTF-8 or empty.
 pub fn read_text(
     path: &Path,
@@ -295,6 +337,16 @@ pub fn read_text(
     if text.trim().is_empty() {
         return Err(unreadable(format!("`{rel}` is empty")).help("remove the file or fill it in"));
     }
+    if let Some(line) = too_deep(&text) {
+        return Err(diag(
+            "yaml-syntax",
+            tax,
+            rel,
+            format!("`{rel}` nests brackets more than {MAX_FLOW_DEPTH} levels deep"),
+        )
+        .at_line(Some(line))
+        .help("data files are flat mappings; remove the nesting"));
+    }
     Ok(text)
 }
 
@@ -325,33 +377,17 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
                 .collect(),
         ));
     }
-    let mut corpus = Corpus {
-        taxonomy,
-        entries: Vec::new(),
-        exclusions: Vec::new(),
-        files: Vec::new(),
-        claims: None,
-        trace_examples: Vec::new(),
-        diagnostics: Vec::new(),
-    };
+    let mut corpus = Corpus::empty(taxonomy);
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
-    for one in in_parallel(&papers, |p| {
+    let loaded = in_parallel(&papers, |p| {
         load_one(root, p, opts, &corpus.taxonomy, convert_entry)
-    }) {
-        if let Some(entry) = corpus.absorb(one) {
-            let file = corpus.files.len() - 1;
-            corpus.entries.push(LoadedEntry { entry, file });
-        }
-    }
+    });
+    corpus.add_entries(loaded);
     let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
-    for one in in_parallel(&records, |p| {
+    let loaded = in_parallel(&records, |p| {
         load_one(root, p, opts, &corpus.taxonomy, convert_exclusion)
-    }) {
-        if let Some(record) = corpus.absorb(one) {
-            let file = corpus.files.len() - 1;
-            corpus.exclusions.push(LoadedExclusion { record, file });
-        }
-    }
+    });
+    corpus.add_exclusions(loaded);
     load_trace_examples(root, &mut corpus);
     match crate::claims::load(root, opts.max_file_bytes) {
         Ok(Some((ledger, text))) => {
@@ -467,6 +503,39 @@ struct FileLoad<T> {
 }
 
 impl Corpus {
+    /// A corpus with a taxonomy and nothing else yet.
+    fn empty(taxonomy: Taxonomy) -> Corpus {
+        Corpus {
+            taxonomy,
+            entries: Vec::new(),
+            exclusions: Vec::new(),
+            files: Vec::new(),
+            claims: None,
+            trace_examples: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Takes in loaded entry files, in order.
+    fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
+        for one in loaded {
+            if let Some(entry) = self.absorb(one) {
+                let file = self.files.len() - 1;
+                self.entries.push(LoadedEntry { entry, file });
+            }
+        }
+    }
+
+    /// Takes in loaded exclusion files, in order.
+    fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
+        for one in loaded {
+            if let Some(record) = self.absorb(one) {
+                let file = self.files.len() - 1;
+                self.exclusions.push(LoadedExclusion { record, file });
+            }
+        }
+    }
+
     /// Takes in one file's result; returns the item when there is one (its file is then the last).
     fn absorb<T>(&mut self, one: FileLoad<T>) -> Option<T> {
         self.diagnostics.extend(one.diagnostics);
@@ -515,17 +584,19 @@ fn load_one<T>(
     convert: Convert<T>,
 ) -> FileLoad<T> {
     let rel = rel_path(root, path);
+    match read_text(path, &rel, opts.max_file_bytes, Some(tax)) {
+        Ok(text) => parse_file(rel, text, tax, convert),
+        Err(d) => FileLoad {
+            file: None,
+            item: None,
+            diagnostics: vec![d],
+        },
+    }
+}
+
+/// Parses and converts the text of one data file.
+fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>) -> FileLoad<T> {
     let mut diagnostics = Vec::new();
-    let text = match read_text(path, &rel, opts.max_file_bytes, Some(tax)) {
-        Ok(t) => t,
-        Err(d) => {
-            return FileLoad {
-                file: None,
-                item: None,
-                diagnostics: vec![d],
-            }
-        }
-    };
     let parsed: Result<Value, _> = serde_yaml::from_str(&text);
     let map = match parsed {
         Ok(Value::Mapping(m)) => Some(m),
@@ -565,6 +636,27 @@ fn load_one<T>(
         item,
         diagnostics,
     }
+}
+
+/// Builds a corpus from file texts in memory, as `load` would from disk:
+/// `(relative path, text)` pairs for entries and exclusion records.
+pub fn corpus_from_texts(
+    taxonomy: Taxonomy,
+    entries: Vec<(String, String)>,
+    exclusions: Vec<(String, String)>,
+) -> Corpus {
+    let mut corpus = Corpus::empty(taxonomy);
+    let loaded: Vec<_> = entries
+        .into_iter()
+        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, convert_entry))
+        .collect();
+    corpus.add_entries(loaded);
+    let loaded: Vec<_> = exclusions
+        .into_iter()
+        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, convert_exclusion))
+        .collect();
+    corpus.add_exclusions(loaded);
+    corpus
 }
 
 /// Turns a parser error into a diagnostic with the best location we can give.
@@ -988,6 +1080,16 @@ mod tests {
         let text = "arxiv_id: 2510.20510 # comment\n";
         let s = Spans::scan(text);
         assert_eq!(s.raw_value(text, "arxiv_id"), Some("2510.20510"));
+    }
+
+    #[test]
+    fn flow_depth_is_bounded_outside_quotes_and_comments() {
+        let deep = format!("a: {}", "[".repeat(MAX_FLOW_DEPTH + 1));
+        assert_eq!(too_deep(&deep), Some(1));
+        assert_eq!(too_deep(&format!("a: \"{}\"", "[".repeat(500))), None);
+        assert_eq!(too_deep(&format!("a: 1 # {}", "{".repeat(500))), None);
+        assert_eq!(too_deep(&format!("t: it's\nb: {}", "[".repeat(200))), Some(2));
+        assert_eq!(too_deep("a: [x, [y]]\n"), None);
     }
 
     #[test]

@@ -208,7 +208,7 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         crosstab(tax, &records, "category", "verified"),
     ];
     let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
-    let exclusions_t = ["stage", "source", "query_family"]
+    let exclusions_t = crate::taxonomy::EXCLUSION_TAG_FIELDS
         .iter()
         .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), &xrecords, f))
         .collect();

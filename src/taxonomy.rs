@@ -121,6 +121,9 @@ pub struct Taxonomy {
     pub rules: Vec<Rule>,
 }
 
+/// The tag fields of an exclusion record.
+pub const EXCLUSION_TAG_FIELDS: [&str; 3] = ["stage", "source", "query_family"];
+
 /// The tag fields of an entry, in the order they are reported and counted.
 pub const TAG_FIELDS: [&str; 9] = [
     "category",
@@ -229,10 +232,7 @@ impl Taxonomy {
                 ));
             }
         }
-        for field in TAG_FIELDS
-            .iter()
-            .chain(&["stage", "source", "query_family"])
-        {
+        for field in TAG_FIELDS.iter().chain(&EXCLUSION_TAG_FIELDS) {
             let vals = self.values(field).unwrap_or_default();
             let mut s = std::collections::BTreeSet::new();
             for v in &vals {
