@@ -1088,7 +1088,10 @@ mod tests {
         assert_eq!(too_deep(&deep), Some(1));
         assert_eq!(too_deep(&format!("a: \"{}\"", "[".repeat(500))), None);
         assert_eq!(too_deep(&format!("a: 1 # {}", "{".repeat(500))), None);
-        assert_eq!(too_deep(&format!("t: it's\nb: {}", "[".repeat(200))), Some(2));
+        assert_eq!(
+            too_deep(&format!("t: it's\nb: {}", "[".repeat(200))),
+            Some(2)
+        );
         assert_eq!(too_deep("a: [x, [y]]\n"), None);
     }
 
