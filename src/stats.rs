@@ -395,9 +395,18 @@ pub fn text_tables(s: &Stats) -> String {
         }
     }
     for x in &s.crosstabs {
-        let mut t = new_table();
-        let mut head = vec![format!("{} \\ {}", x.row_field, x.col_field)];
-        head.extend(x.cols.iter().cloned());
+        // Nine or more count columns fit 80 columns only without inner
+        // borders and with the row labels kept whole.
+        let mut t = Table::new();
+        t.load_preset(comfy_table::presets::NOTHING)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(80);
+        let mut head = vec![Cell::new(&x.row_field)];
+        head.extend(
+            x.cols
+                .iter()
+                .map(|c| Cell::new(c).set_alignment(CellAlignment::Right)),
+        );
         t.set_header(head);
         for (r, cells) in x.rows.iter().zip(&x.cells) {
             let mut row = vec![Cell::new(r)];
@@ -408,6 +417,14 @@ pub fn text_tables(s: &Stats) -> String {
             );
             t.add_row(row);
         }
+        for col in t.column_iter_mut() {
+            col.set_padding((1, 0));
+        }
+        if let Some(first) = t.column_mut(0) {
+            first.set_padding((0, 0));
+            first.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+        out.push_str(&format!("{} by {}\n", x.row_field, x.col_field));
         out.push_str(&t.to_string());
         out.push_str("\n\n");
     }
