@@ -32,6 +32,8 @@ printf '%-8s %-7s %10s %10s %14s\n' entries command wall_ms peak_MiB us_per_entr
 for n in "${sizes[@]}"; do
   root="$work/c$n"
   target/release/examples/gen_corpus "$n" "$root" >/dev/null
+  # Let the generator's writes reach the disk so they do not compete with the run.
+  sync
   for cmd in "build" "check --strict" "stats --format json"; do
     # shellcheck disable=SC2086
     measure "$bin" --root "$root" $cmd

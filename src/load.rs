@@ -379,13 +379,13 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     }
     let mut corpus = Corpus::empty(taxonomy);
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
-    let loaded = in_parallel(&papers, |p| {
-        load_one(root, p, opts, &corpus.taxonomy, convert_entry)
+    let loaded = in_parallel(&papers, |(p, rel)| {
+        load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
     });
     corpus.add_entries(loaded);
     let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
-    let loaded = in_parallel(&records, |p| {
-        load_one(root, p, opts, &corpus.taxonomy, convert_exclusion)
+    let loaded = in_parallel(&records, |(p, rel)| {
+        load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
     });
     corpus.add_exclusions(loaded);
     load_trace_examples(root, &mut corpus);
@@ -446,7 +446,7 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
 }
 
 /// The `.yaml` files directly in a folder, sorted; anything else is reported.
-fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<PathBuf> {
+fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String)> {
     let full = root.join(dir);
     let mut out = Vec::new();
     let rd = match std::fs::read_dir(&full) {
@@ -474,7 +474,7 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<PathBuf> {
             continue;
         }
         if name.ends_with(".yaml") {
-            out.push(path);
+            out.push((path, rel));
         } else {
             let help = if name.ends_with(".yml") {
                 format!("rename it to `{}.yaml`", name.trim_end_matches(".yml"))
@@ -549,7 +549,7 @@ impl Corpus {
 ///
 /// Reading and parsing one file is independent of every other, and on large
 /// corpora it is most of the time a check takes.
-fn in_parallel<T: Send>(paths: &[PathBuf], f: impl Fn(&Path) -> T + Sync) -> Vec<T> {
+fn in_parallel<I: Sync, T: Send>(paths: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -577,15 +577,14 @@ type Convert<T> = fn(&serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diag
 
 /// Reads, parses and converts one data file.
 fn load_one<T>(
-    root: &Path,
     path: &Path,
+    rel: &str,
     opts: LoadOptions,
     tax: &Taxonomy,
     convert: Convert<T>,
 ) -> FileLoad<T> {
-    let rel = rel_path(root, path);
-    match read_text(path, &rel, opts.max_file_bytes, Some(tax)) {
-        Ok(text) => parse_file(rel, text, tax, convert),
+    match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
+        Ok(text) => parse_file(rel.to_string(), text, tax, convert),
         Err(d) => FileLoad {
             file: None,
             item: None,

@@ -7,7 +7,6 @@ use crate::load::Corpus;
 use crate::model::{Entry, Exclusion};
 use crate::taxonomy::{Taxonomy, TAG_FIELDS};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// A one-way count: every allowed value of a field with its number of entries.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -97,31 +96,25 @@ fn each_value(e: &dyn Fields, field: &str, mut f: impl FnMut(&str)) {
 }
 
 /// Counts values, keeping the taxonomy's order and appending unknown values.
+///
+/// A vocabulary has a handful of values, so a linear scan beats hashing.
 struct Counter {
     rows: Vec<(String, u64)>,
-    index: HashMap<String, usize>,
 }
 
 impl Counter {
     fn new(allowed: Vec<String>) -> Counter {
-        let index = allowed
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.clone(), i))
-            .collect();
         Counter {
             rows: allowed.into_iter().map(|v| (v, 0)).collect(),
-            index,
         }
     }
 
     /// Index of a value, adding it when unseen.
     fn slot(&mut self, v: &str) -> usize {
-        if let Some(i) = self.index.get(v) {
-            return *i;
+        if let Some(i) = self.rows.iter().position(|(r, _)| r == v) {
+            return i;
         }
         self.rows.push((v.to_string(), 0));
-        self.index.insert(v.to_string(), self.rows.len() - 1);
         self.rows.len() - 1
     }
 
