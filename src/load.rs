@@ -545,24 +545,24 @@ impl Corpus {
     }
 }
 
-/// Runs `f` over the paths on every core, keeping the input order.
+/// Runs `f` over the items on every core, keeping the input order.
 ///
 /// Reading and parsing one file is independent of every other, and on large
 /// corpora it is most of the time a check takes.
-fn in_parallel<I: Sync, T: Send>(paths: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+fn in_parallel<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    if threads < 2 || paths.len() < 64 {
-        return paths.iter().map(|p| f(p)).collect();
+    if threads < 2 || items.len() < 64 {
+        return items.iter().map(&f).collect();
     }
-    let chunk = paths.len().div_ceil(threads);
+    let chunk = items.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let handles: Vec<_> = paths
+        let handles: Vec<_> = items
             .chunks(chunk)
             .map(|part| {
                 let f = &f;
-                s.spawn(move || part.iter().map(|p| f(p)).collect::<Vec<T>>())
+                s.spawn(move || part.iter().map(f).collect::<Vec<T>>())
             })
             .collect();
         handles
