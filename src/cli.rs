@@ -912,9 +912,25 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                 0,
                 &format!("validated {} trace file(s)", files.len()),
             );
+            // Snippets only for the human format, and only of files that have problems.
+            let mut texts: Vec<(String, String)> = Vec::new();
+            if a.format == Format::Human {
+                for f in &files {
+                    let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
+                    if diags.iter().any(|d| d.file == label && d.line.is_some()) {
+                        if let Some(b) = crate::files::read_regular(f, 64 * 1024 * 1024) {
+                            texts.push((label, String::from_utf8_lossy(&b).into_owned()));
+                        }
+                    }
+                }
+            }
+            let sources: Sources = texts
+                .iter()
+                .map(|(l, t)| (l.as_str(), t.as_str()))
+                .collect();
             Outcome {
                 code: i32::from(diags.iter().any(|d| d.fails(false))),
-                stdout: report::render(&diags, a.format, &Sources::new(), Some(&summary)),
+                stdout: report::render(&diags, a.format, &sources, Some(&summary)),
                 stderr: String::new(),
             }
         }

@@ -94,14 +94,24 @@ pub fn human(d: &Diagnostic, sources: &Sources) -> String {
     let pad = " ".repeat(width);
     let _ = writeln!(out, "{pad}--> {loc}");
     if let Some((l, line)) = snippet {
-        let shown: String = line.chars().take(160).collect();
+        // Long lines (minified JSON) are shown as a window around the column.
+        let col = d.column.map(|c| c.saturating_sub(1)).unwrap_or(0);
+        let skip = if col > 100 { col - 40 } else { 0 };
+        let (lead, start) = if skip > 0 {
+            ("…", col - skip + 1)
+        } else {
+            ("", col)
+        };
+        let shown: String = lead
+            .chars()
+            .chain(line.chars().skip(skip).take(160))
+            .collect();
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{l:>width$} | {shown}");
-        if let Some(c) = d.column {
-            let start = c.saturating_sub(1).min(shown.chars().count());
+        if d.column.is_some() {
+            let start = start.min(shown.chars().count());
             let rest: String = shown.chars().skip(start).collect();
-            let token = rest.split(" #").next().unwrap_or("").trim_end();
-            let len = token.chars().count().max(1);
+            let len = token_len(&rest, d.file.ends_with(".json")).clamp(1, 60);
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(start), "^".repeat(len));
         }
     }
@@ -110,6 +120,37 @@ pub fn human(d: &Diagnostic, sources: &Sources) -> String {
     }
     out.push('\n');
     out
+}
+
+/// Length of the token a caret should underline: a YAML value up to a
+/// comment, or one JSON string, number or literal.
+fn token_len(rest: &str, json: bool) -> usize {
+    if !json {
+        return rest
+            .split(" #")
+            .next()
+            .unwrap_or("")
+            .trim_end()
+            .chars()
+            .count();
+    }
+    if let Some(body) = rest.strip_prefix('"') {
+        let mut escaped = false;
+        for (i, c) in body.chars().enumerate() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => return i + 2,
+                _ => escaped = false,
+            }
+        }
+        return rest.chars().count();
+    }
+    if rest.starts_with(['{', '[']) {
+        return 1;
+    }
+    rest.chars()
+        .take_while(|c| !matches!(c, ',' | '}' | ']') && !c.is_whitespace())
+        .count()
 }
 
 /// A one-line count of what was found, e.g. "2 errors, 1 warning (3 waived)".
@@ -162,6 +203,22 @@ mod tests {
             out,
             "error[unknown-value]: `reward_type` has value `shard`\n --> corpus/papers/a.yaml:2:14\n  |\n2 | reward_type: shard\n  |              ^^^^^\n  = help: did you mean `shared`?\n\n"
         );
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_column() {
+        let line = format!("{}BAD{}", "x".repeat(500), "y".repeat(500));
+        let mut src = Sources::new();
+        src.insert("t.json", line.as_str());
+        let d = Diagnostic::new("trace-schema", Severity::Error, "t.json", "bad").at(1, 501);
+        let out = human(&d, &src);
+        let lines: Vec<&str> = out.lines().collect();
+        let text = lines[3].split(" | ").nth(1).unwrap();
+        let caret = lines[4].split(" | ").nth(1).unwrap();
+        assert!(text.starts_with('…'));
+        let at = caret.find('^').unwrap();
+        assert_eq!(&text.chars().skip(at).take(3).collect::<String>(), "BAD");
+        assert!(text.chars().count() <= 161);
     }
 
     #[test]
