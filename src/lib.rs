@@ -7,6 +7,7 @@
 // Diagnostics travel in `Err` only on the failure path of file-level
 // operations, so their size costs nothing worth boxing for.
 #![allow(clippy::result_large_err)]
+#![warn(missing_docs)]
 
 pub mod agreement;
 pub mod charts;
