@@ -13,7 +13,13 @@ use std::path::{Path, PathBuf};
 
 /// Keeps a curated literature corpus as YAML and turns it into checked, counted, rendered output.
 #[derive(Debug, Parser)]
-#[command(name = "corpus", version, about, long_about = None)]
+#[command(
+    name = "corpus",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit status: 0 clean, 1 problems found, 2 could not run (bad usage, no corpus root)."
+)]
 pub struct Cli {
     /// Corpus root (default: nearest ancestor holding corpus/taxonomy.yaml).
     #[arg(long, global = true, value_name = "DIR")]
