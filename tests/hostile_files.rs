@@ -378,12 +378,10 @@ fn indented_block_nesting_up_to_the_size_limit_ends_with_a_diagnostic() {
 
 // The YAML scanner (unsafe-libyaml, under serde_yaml) re-examines every open
 // flow level for each token, so flow nesting costs time quadratic in its
-// depth; serde_yaml's recursion limit (128) only applies after the whole
-// document has been scanned. Measured here: 10,000 `[` take 0.5 s, 40,000
-// take 4.9 s, 100,000 take 49 s in a debug build (26 s in release), and
-// 100,000 `{a: ` more than a minute; the 4 MiB default limit admits four
-// million. A pre-scan in src/load.rs refusing flow nesting deeper than the
-// recursion limit before parsing would bound it.
+// depth, and serde_yaml's recursion limit (128) applies only after the whole
+// document has been scanned: 100,000 `[` once took 26 s in a release build.
+// src/load.rs now refuses flow nesting deeper than that limit before parsing;
+// these tests keep it that way.
 
 #[test]
 fn flow_sequence_nesting_100000_levels_deep_ends_quickly_with_a_diagnostic() {
