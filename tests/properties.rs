@@ -672,8 +672,8 @@ fn claim_like_ledgers_give_diagnostics_not_a_panic() {
 //   one-liner and the notes may hold line breaks inside (CSV quotes them);
 // - `notes` is absent or non-empty, `arxiv_id` absent or non-empty (an empty
 //   cell reads back as absent);
-// - URLs are http(s) URLs without whitespace and without ';' (a ';' inside a
-//   URL splits it in two on import: pinned below as a known bug);
+// - URLs are http(s) URLs without whitespace and without ';' (a bare ';'
+//   inside a URL round-trips too, pinned by its own test below);
 // - waiver reasons are single-line (the cell holds one `rule: reason` line
 //   per waiver) and waiver ids are rule ids of the taxonomy;
 // - tags and sub-decisions are drawn from the taxonomy;
@@ -896,8 +896,8 @@ fn entry_yaml_loads_back_to_the_same_entry() {
     });
 }
 
-/// Known bug: a URL holding ';' (legal in a URL path) comes back as two URLs,
-/// because export joins the URL list with " ; " and import splits on ';'.
+/// A URL holding ';' (legal in a URL path) comes back whole: the list
+/// separator is " ; " with its spaces, which a URL cannot contain.
 #[test]
 fn url_with_a_semicolon_round_trips() {
     let e = Entry {
