@@ -237,12 +237,13 @@ fn identifier_re() -> &'static Regex {
 /// Collects diagnostics for one file, locating fields through its spans.
 struct Sink<'a> {
     tax: &'a Taxonomy,
-    /// Allowed values per field, computed once rather than per entry.
-    allowed: HashMap<&'static str, Vec<String>>,
     out: Vec<Diagnostic>,
 }
 
-fn vocab(tax: &Taxonomy) -> HashMap<&'static str, Vec<String>> {
+/// Allowed values per field, computed once per check rather than per entry.
+type Vocab = HashMap<&'static str, Vec<String>>;
+
+fn vocab(tax: &Taxonomy) -> Vocab {
     TAG_FIELDS
         .iter()
         .chain(&EXCLUSION_TAG_FIELDS)
@@ -281,18 +282,20 @@ pub fn check(corpus: &Corpus) -> Report {
     let tax = &corpus.taxonomy;
     let mut sink = Sink {
         tax,
-        allowed: vocab(tax),
         out: corpus.diagnostics.clone(),
     };
-    let cutoff = parse_date(&tax.screening.cutoff).expect("taxonomy validated the cutoff");
+    // `load` refuses a taxonomy whose cutoff is no date; a corpus built
+    // another way is checked as if it had no cutoff.
+    let cutoff = parse_date(&tax.screening.cutoff).unwrap_or((i64::MAX, 12, 31));
+    let vocab = vocab(tax);
 
     for le in &corpus.entries {
         let file = corpus.file(le.file);
-        check_entry(&mut sink, file, &le.entry, cutoff);
+        check_entry(&mut sink, &vocab, file, &le.entry, cutoff);
     }
     for lx in &corpus.exclusions {
         let file = corpus.file(lx.file);
-        check_exclusion(&mut sink, file, &lx.record, cutoff);
+        check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
     }
     check_across(&mut sink, corpus);
     sink.out.extend(crate::claims::broken(corpus));
@@ -321,7 +324,13 @@ fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, all
     sink.push(d);
 }
 
-fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32, u32)) {
+fn check_entry(
+    sink: &mut Sink,
+    vocab: &Vocab,
+    file: &SourceFile,
+    e: &Entry,
+    cutoff: (i64, u32, u32),
+) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
     if file.text.lines().next().map(str::trim_end) != Some(crate::schema::MODELINE) {
@@ -366,7 +375,6 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
             sink.push(d);
         }
     }
-    let vocab = std::mem::take(&mut sink.allowed);
     for field in TAG_FIELDS {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         if field == "subdecisions" {
@@ -379,7 +387,6 @@ fn check_entry(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32,
             check_value(sink, file, field, &v, allowed);
         }
     }
-    sink.allowed = vocab;
     let mut seen_sub = BTreeSet::new();
     for (i, s) in e.subdecisions.iter().enumerate() {
         if !seen_sub.insert(s) {
@@ -545,7 +552,13 @@ fn stem(rel: &str) -> &str {
     name.strip_suffix(".yaml").unwrap_or(name)
 }
 
-fn check_exclusion(sink: &mut Sink, file: &SourceFile, x: &Exclusion, cutoff: (i64, u32, u32)) {
+fn check_exclusion(
+    sink: &mut Sink,
+    vocab: &Vocab,
+    file: &SourceFile,
+    x: &Exclusion,
+    cutoff: (i64, u32, u32),
+) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
     if !x.record_id.is_empty() {
@@ -579,7 +592,6 @@ fn check_exclusion(sink: &mut Sink, file: &SourceFile, x: &Exclusion, cutoff: (i
             sink.push(d);
         }
     }
-    let vocab = std::mem::take(&mut sink.allowed);
     for field in EXCLUSION_TAG_FIELDS {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         let v = match field {
@@ -589,7 +601,6 @@ fn check_exclusion(sink: &mut Sink, file: &SourceFile, x: &Exclusion, cutoff: (i
         };
         check_value(sink, file, field, v, allowed);
     }
-    sink.allowed = vocab;
     if !x.url.is_empty() && !is_http_url(&x.url) {
         let d = sink
             .at(
@@ -802,7 +813,6 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
     }
     let mut sink = Sink {
         tax,
-        allowed: HashMap::new(),
         out: Vec::new(),
     };
     for (rel, (e, file)) in &by_file {
@@ -842,6 +852,18 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shipped_taxonomy_declares_every_built_in_rule() {
+        let text = include_str!("../corpus/taxonomy.yaml");
+        let tax = Taxonomy::from_yaml(text).unwrap();
+        for id in BUILTIN_RULES {
+            assert!(
+                tax.rule(id).is_some(),
+                "built-in rule `{id}` is missing from corpus/taxonomy.yaml"
+            );
+        }
+    }
 
     #[test]
     fn dates_are_real_calendar_dates() {

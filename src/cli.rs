@@ -763,11 +763,11 @@ fn cmd_diff(root: &Path, opts: LoadOptions, a: &DiffArgs) -> Outcome {
         },
         (None, None) => return Outcome::fail(2, "diff needs OLD_ROOT or --base REV"),
     };
-    let old = match crate::diff::load_for_diff(old_root, opts) {
+    let old = match load::load(old_root, opts).map_err(|e| format!("{}: {e}", old_root.display())) {
         Ok(c) => c,
         Err(e) => return Outcome::fail(2, e),
     };
-    let new = match crate::diff::load_for_diff(root, opts) {
+    let new = match load::load(root, opts).map_err(|e| format!("{}: {e}", root.display())) {
         Ok(c) => c,
         Err(e) => return Outcome::fail(2, e),
     };

@@ -3,7 +3,7 @@
 //! and every claim whose actual value or verdict changes.
 
 use crate::claims::{self, Verdict};
-use crate::load::{Corpus, LoadOptions};
+use crate::load::Corpus;
 use crate::stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -496,9 +496,4 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
         ));
     }
     Ok(Snapshot { dir })
-}
-
-/// Loads a corpus for diffing (load problems are ignored: the diff shows the data as it is).
-pub fn load_for_diff(root: &Path, opts: LoadOptions) -> Result<Corpus, String> {
-    crate::load::load(root, opts).map_err(|e| format!("{}: {e}", root.display()))
 }

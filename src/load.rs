@@ -428,15 +428,10 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
     let families = corpus.taxonomy.channel_families();
     for f in files {
         let rel = rel_path(root, &f);
-        let problems = crate::trace::validate_file(&f, &rel, crate::trace::DEFAULT_MAX_BYTES);
-        if !problems.is_empty() {
-            corpus.diagnostics.extend(problems);
-            continue;
-        }
-        let parsed = crate::trace::read_limited(&f, &rel, crate::trace::DEFAULT_MAX_BYTES)
+        let checked = crate::trace::read_limited(&f, &rel, crate::trace::DEFAULT_MAX_BYTES)
             .map_err(|d| vec![d])
-            .and_then(|b| crate::trace::parse(&rel, &b));
-        match parsed {
+            .and_then(|b| crate::trace::validate_and_parse(&rel, &b));
+        match checked {
             Ok(t) => corpus
                 .trace_examples
                 .push((rel, crate::trace::metrics(&t, &families))),
@@ -518,22 +513,33 @@ impl Corpus {
 
     /// Takes in loaded entry files, in order.
     fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
-        for one in loaded {
-            if let Some(entry) = self.absorb(one) {
-                let file = self.files.len() - 1;
-                self.entries.push(LoadedEntry { entry, file });
-            }
-        }
+        let items = self.absorb_all(loaded);
+        self.entries.extend(
+            items
+                .into_iter()
+                .map(|(entry, file)| LoadedEntry { entry, file }),
+        );
     }
 
     /// Takes in loaded exclusion files, in order.
     fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
-        for one in loaded {
-            if let Some(record) = self.absorb(one) {
-                let file = self.files.len() - 1;
-                self.exclusions.push(LoadedExclusion { record, file });
-            }
-        }
+        let items = self.absorb_all(loaded);
+        self.exclusions.extend(
+            items
+                .into_iter()
+                .map(|(record, file)| LoadedExclusion { record, file }),
+        );
+    }
+
+    /// Takes in loaded files in order; returns each item with its file index.
+    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>) -> Vec<(T, usize)> {
+        loaded
+            .into_iter()
+            .filter_map(|one| {
+                let item = self.absorb(one)?;
+                Some((item, self.files.len() - 1))
+            })
+            .collect()
     }
 
     /// Takes in one file's result; returns the item when there is one (its file is then the last).

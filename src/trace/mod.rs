@@ -336,22 +336,28 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Trace, Vec<Diagnostic>> {
 
 /// Validate one trace's bytes; `file` is the label used in diagnostics.
 pub fn validate_bytes(file: &str, bytes: &[u8]) -> Vec<Diagnostic> {
+    validate_and_parse(file, bytes).err().unwrap_or_default()
+}
+
+/// Validates a trace and, when it has no problem at all, returns it parsed,
+/// so a caller that needs both reads and parses the bytes once.
+pub fn validate_and_parse(file: &str, bytes: &[u8]) -> Result<Trace, Vec<Diagnostic>> {
     if let Some(d) = refuse_early(file, bytes) {
-        return vec![d];
+        return Err(vec![d]);
     }
-    let loaded = match parse::load(bytes) {
-        Ok(loaded) => loaded,
-        Err(e) => return vec![json_diagnostic(file, &e)],
-    };
+    let loaded = parse::load(bytes).map_err(|e| vec![json_diagnostic(file, &e)])?;
     let mut findings = loaded.findings;
     // Graph rules on a partial event list would report edges to the events
     // that failed the schema as dangling; skip them until items are valid.
     if loaded.items_valid {
         findings.extend(graph::check(&loaded.trace));
     }
+    if findings.is_empty() {
+        return Ok(loaded.trace);
+    }
     let mut diags = locate_findings(file, bytes, findings);
     crate::diag::sort(&mut diags);
-    diags
+    Err(diags)
 }
 
 /// Read (refusing files over max_bytes before reading) and validate one file.
