@@ -128,31 +128,32 @@ fn reports_claims_whose_value_or_verdict_moves() {
     );
 }
 
-#[test]
-fn markdown_comment_is_pinned() {
-    let (old, new) = (root_from("old"), root_from("new"));
-    let out = corpus(new.path())
+/// `corpus diff OLD --format markdown` run in NEW; asserts it succeeded.
+fn diff_markdown(old: &Path, new: &Path) -> String {
+    let out = corpus(new)
         .arg("diff")
-        .arg(old.path())
+        .arg(old)
         .args(["--format", "markdown"])
         .output()
         .unwrap();
-    insta::assert_snapshot!("diff_markdown", String::from_utf8(out.stdout).unwrap());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn markdown_comment_is_pinned() {
+    let (old, new) = (root_from("old"), root_from("new"));
+    insta::assert_snapshot!("diff_markdown", diff_markdown(old.path(), new.path()));
 }
 
 #[test]
 fn nothing_changed_says_so() {
     let (a, b) = (root_from("old"), root_from("old"));
-    let out = corpus(b.path())
-        .arg("diff")
-        .arg(a.path())
-        .args(["--format", "markdown"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout)
-        .unwrap()
-        .contains("No changes"));
+    assert!(diff_markdown(a.path(), b.path()).contains("No changes"));
     let d = diff_json(a.path(), b.path());
     assert_eq!(d["figures"], serde_json::json!([]));
 }
