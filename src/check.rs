@@ -4,14 +4,21 @@
 //! built-in ones are implemented here, the data-driven ones (`when`/`require`)
 //! are evaluated generically. Checks return diagnostics and never print.
 
+use crate::claims::CLAIMS_PATH;
+use crate::closest::closest;
+use crate::corpus::Corpus;
+use crate::dates::parse_date;
 use crate::diag::{self, Diagnostic, Severity};
+use crate::fields::MODELINE;
 use crate::filter::Filter;
-use crate::load::{Corpus, SourceFile};
+use crate::ids::{
+    arxiv_year, is_http_url, normalize_title, normalize_url, strip_version, suggest_key,
+    valid_identifier, valid_key, valid_record_id,
+};
 use crate::model::{Entry, Exclusion};
+use crate::source::SourceFile;
 use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS};
-use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::OnceLock;
 
 /// Rules implemented in code; each must be declared in the taxonomy.
 pub const BUILTIN_RULES: [&str; 30] = [
@@ -82,158 +89,6 @@ impl Report {
     }
 }
 
-/// Parses a YYYY-MM-DD calendar date into (year, month, day).
-pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let y: i64 = s[0..4].parse().ok()?;
-    let m: u32 = s[5..7].parse().ok()?;
-    let d: u32 = s[8..10].parse().ok()?;
-    if !s[0..4]
-        .bytes()
-        .chain(s[5..7].bytes())
-        .chain(s[8..10].bytes())
-        .all(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (d >= 1 && d <= days).then_some((y, m, d))
-}
-
-/// Edit distance between two short strings (for "did you mean").
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// The allowed value closest to what was written, when close enough to be a typo.
-pub fn closest<'a>(got: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = got.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for cand in allowed {
-        let cl = cand.to_lowercase();
-        let d = if cl == lower {
-            0
-        } else if cl.starts_with(&lower) && lower.len() >= 3
-            || lower.starts_with(&cl) && cl.len() >= 3
-        {
-            1
-        } else {
-            levenshtein(&lower, &cl)
-        };
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, cand));
-        }
-    }
-    let limit = (got.chars().count() / 3).max(2);
-    best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
-}
-
-/// Lowercase alphanumeric words, for comparing titles.
-pub fn normalize_title(t: &str) -> String {
-    t.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A URL reduced to what identifies the page (scheme, `www.`, case of the host and trailing `/` ignored).
-pub fn normalize_url(u: &str) -> String {
-    let u = u.trim();
-    let rest = u
-        .strip_prefix("https://")
-        .or_else(|| u.strip_prefix("http://"))
-        .unwrap_or(u);
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let host = host.to_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host);
-    format!("{host}/{}", path.trim_end_matches('/'))
-}
-
-fn arxiv_new_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^(\d{2})(\d{2})\.(\d{4,5})(v\d+)?$").expect("valid regex"))
-}
-
-fn arxiv_old_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        Regex::new(r"^[a-z][a-z\-]*(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$").expect("valid regex")
-    })
-}
-
-/// The (year, month) an arXiv id was issued, or None when malformed.
-pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
-    let (yy, mm) = if let Some(c) = arxiv_new_re().captures(id) {
-        // Five-digit numbers started in January 2015; before that, four.
-        let five = c[3].len() == 5;
-        if five != (&c[1] >= "15") {
-            return None;
-        }
-        (c[1].parse::<i64>().ok()?, c[2].parse::<u32>().ok()?)
-    } else {
-        let c = arxiv_old_re().captures(id)?;
-        (c[2].parse::<i64>().ok()?, c[3].parse::<u32>().ok()?)
-    };
-    if !(1..=12).contains(&mm) {
-        return None;
-    }
-    let year = if yy >= 91 { 1900 + yy } else { 2000 + yy };
-    Some((year, mm))
-}
-
-/// Whether text is an absolute http(s) URL with a host and no spaces.
-pub fn is_http_url(u: &str) -> bool {
-    let rest = u
-        .strip_prefix("https://")
-        .or_else(|| u.strip_prefix("http://"));
-    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !u.chars().any(char::is_whitespace))
-}
-
-fn key_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").expect("valid regex"))
-}
-
-/// Whether a key is lowercase letters, digits and single dashes.
-pub fn valid_key(k: &str) -> bool {
-    key_re().is_match(k)
-}
-
-fn record_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^E\d{3,}$").expect("valid regex"))
-}
-
-fn identifier_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        Regex::new(r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[\w.\-]+/[\w.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$")
-            .expect("valid regex")
-    })
-}
-
 /// Collects diagnostics for one file, locating fields through its spans.
 struct Sink<'a> {
     tax: &'a Taxonomy,
@@ -298,7 +153,7 @@ pub fn check(corpus: &Corpus) -> Report {
         check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
     }
     check_across(&mut sink, corpus);
-    sink.out.extend(crate::claims::broken(corpus));
+    sink.out.extend(broken_claims(corpus));
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);
@@ -333,7 +188,7 @@ fn check_entry(
 ) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
-    if file.text.lines().next().map(str::trim_end) != Some(crate::schema::MODELINE) {
+    if file.text.lines().next().map(str::trim_end) != Some(MODELINE) {
         let d = sink
             .at(
                 "schema-modeline",
@@ -342,7 +197,7 @@ fn check_entry(
                 "the file does not start with the schema modeline",
             )
             .at_line(Some(1))
-            .help(format!("make `{}` the first line", crate::schema::MODELINE));
+            .help(format!("make `{}` the first line", MODELINE));
         sink.push(d);
     }
     if !e.key.is_empty() {
@@ -534,19 +389,6 @@ fn arxiv_help(id: &str) -> String {
     }
 }
 
-fn suggest_key(k: &str) -> String {
-    let mut s = String::new();
-    for c in k.chars() {
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_alphanumeric() {
-            s.push(c);
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-    }
-    s.trim_end_matches('-').to_string()
-}
-
 fn stem(rel: &str) -> &str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.strip_suffix(".yaml").unwrap_or(name)
@@ -562,7 +404,7 @@ fn check_exclusion(
     let tax = sink.tax;
     let stem = stem(&file.rel);
     if !x.record_id.is_empty() {
-        if !record_re().is_match(&x.record_id) {
+        if !valid_record_id(&x.record_id) {
             let d = sink.at(
                 "key-format",
                 file,
@@ -613,7 +455,7 @@ fn check_exclusion(
         sink.push(d);
     }
     if !x.identifier.is_empty() {
-        if !identifier_re().is_match(&x.identifier) {
+        if !valid_identifier(&x.identifier) {
             let d = sink
                 .at("identifier-format", file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
                 .help("use arXiv:2305.14325, OpenReview:<id>, ACL:<anthology id>, github:<owner>/<repo> or an upper-case id like CREWAI-DOCS");
@@ -780,13 +622,55 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
     }
 }
 
-fn strip_version(id: &str) -> &str {
-    match id.rfind('v') {
-        Some(i) if i > 0 && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) && i + 1 < id.len() => {
-            &id[..i]
+/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
+fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((_, text)) = &corpus.claims else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let severity = corpus
+        .taxonomy
+        .rule("claim-broken")
+        .map(|r| r.severity.into())
+        .unwrap_or(Severity::Error);
+    for v in corpus.verdicts() {
+        if v.holds {
+            continue;
         }
-        _ => id,
+        let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
+            let mut parts = Vec::new();
+            if !v.missing.is_empty() {
+                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
+            }
+            if !v.unexpected.is_empty() {
+                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
+            }
+            parts.join("; ")
+        } else if v.matching.len() <= 12 {
+            format!(
+                "matching: {}",
+                if v.matching.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.matching.join(", ")
+                }
+            )
+        } else {
+            format!("{} entries match", v.matching.len())
+        };
+        out.push(
+            Diagnostic::new(
+                "claim-broken",
+                severity,
+                CLAIMS_PATH,
+                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
+            )
+            .at_line(crate::claims::claim_line(text, &v.id))
+            .field(format!("claims.{}", v.id))
+            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
+        );
     }
+    out
 }
 
 /// Moves waived warnings aside and reports waivers that waive nothing.
@@ -863,56 +747,5 @@ mod tests {
                 "built-in rule `{id}` is missing from corpus/taxonomy.yaml"
             );
         }
-    }
-
-    #[test]
-    fn dates_are_real_calendar_dates() {
-        assert_eq!(parse_date("2026-05-04"), Some((2026, 5, 4)));
-        assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
-        assert_eq!(parse_date("2026-02-29"), None);
-        assert_eq!(parse_date("2026-13-01"), None);
-        assert_eq!(parse_date("26-01-01"), None);
-        assert_eq!(parse_date("2026-1a-01"), None);
-    }
-
-    #[test]
-    fn arxiv_ids_give_their_year() {
-        assert_eq!(arxiv_year("2508.04652"), Some((2025, 8)));
-        assert_eq!(arxiv_year("1706.02275v3"), Some((2017, 6)));
-        assert_eq!(arxiv_year("cs/0701001"), Some((2007, 1)));
-        assert_eq!(arxiv_year("hep-th/9901001"), Some((1999, 1)));
-        assert_eq!(arxiv_year("2513.00001"), None);
-        assert_eq!(arxiv_year("2508.0465"), None);
-        assert_eq!(arxiv_year("arXiv:2508.04652"), None);
-    }
-
-    #[test]
-    fn closest_suggests_only_plausible_typos() {
-        let allowed = ["shared", "individual", "role", "NA"];
-        assert_eq!(closest("shard", allowed), Some("shared"));
-        assert_eq!(closest("na", allowed), Some("NA"));
-        assert_eq!(closest("xyzzy-quux", allowed), None);
-    }
-
-    #[test]
-    fn normalisation_ignores_case_punctuation_scheme_and_slashes() {
-        assert_eq!(
-            normalize_title("MARFT: Multi-Agent  RFT"),
-            normalize_title("marft multi agent rft")
-        );
-        assert_eq!(
-            normalize_url("http://www.Example.org/a/"),
-            normalize_url("https://example.org/a")
-        );
-        assert!(is_http_url("https://arxiv.org/abs/1"));
-        assert!(!is_http_url("ftp://x.org"));
-        assert!(!is_http_url("https://"));
-        assert!(!is_http_url("https://a b"));
-    }
-
-    #[test]
-    fn versions_are_ignored_when_comparing_arxiv_ids() {
-        assert_eq!(strip_version("2508.04652v2"), "2508.04652");
-        assert_eq!(strip_version("2508.04652"), "2508.04652");
     }
 }

@@ -4,8 +4,8 @@
 //! Every row is validated before anything is written; one bad row means no
 //! file is written at all.
 
-use crate::check::valid_key;
 use crate::diag::{Diagnostic, Severity};
+use crate::ids::valid_key;
 use crate::model::{Entry, Exclusion};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -315,13 +315,11 @@ pub fn exclusion_yaml(x: &Exclusion) -> String {
 }
 
 /// Reads a CSV file for import, as text.
-pub fn read_csv(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8", path.display()))?;
-    Ok(text
-        .strip_prefix('\u{feff}')
-        .map(str::to_string)
-        .unwrap_or(text))
+pub fn read_csv(path: &Path, max_bytes: u64) -> Result<String, String> {
+    crate::reader::read_text(path, max_bytes).map_err(|e| match e {
+        crate::reader::ReadError::NotUtf8 { .. } => format!("{} is not UTF-8", path.display()),
+        e => format!("cannot read {}: {e}", path.display()),
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `corpus new`: the scaffold of a new entry file, with every field present,
 //! the allowed values in comments, and the schema modeline for editors.
 
-use crate::check::{arxiv_year, valid_key};
+use crate::ids::{arxiv_year, valid_key};
 use crate::model::ENTRY_FIELDS;
 use crate::taxonomy::{Taxonomy, TAG_FIELDS};
 
@@ -29,14 +29,14 @@ pub fn scaffold(
             ));
         }
     }
-    let mut out = format!("{}\n", crate::schema::MODELINE);
+    let mut out = format!("{}\n", crate::fields::MODELINE);
     out.push_str("# Fill in every empty field; `corpus check` lists the ones still missing.\n");
     for (field, required) in ENTRY_FIELDS {
         let hint = if TAG_FIELDS.contains(&field) {
             let vals = tax.allowed(field).unwrap_or_default();
             format!("one of: {}", vals.join(" | "))
         } else {
-            crate::schema::describe(field).to_string()
+            crate::fields::describe(field).to_string()
         };
         let value = match field {
             "key" => key.to_string(),

@@ -2,8 +2,8 @@
 //! since sparsity is the finding), reward families, cross-tabs and the
 //! exclusion log, plus their table, Markdown, JSON and CSV forms.
 
+use crate::corpus::Corpus;
 use crate::filter::{FieldValue, Fields};
-use crate::load::Corpus;
 use crate::model::{Entry, Exclusion};
 use crate::taxonomy::{Taxonomy, TAG_FIELDS};
 use serde::Serialize;
@@ -426,7 +426,7 @@ pub fn text_tables(s: &Stats) -> String {
 
 /// Escapes text for a Markdown table cell.
 fn md_cell(s: &str) -> String {
-    crate::render::escape_markdown(s)
+    crate::markdown::escape_markdown(s)
 }
 
 /// Renders every table as GitHub Markdown.

@@ -241,7 +241,7 @@ impl Taxonomy {
                 }
             }
         }
-        if crate::check::parse_date(&self.screening.cutoff).is_none() {
+        if crate::dates::parse_date(&self.screening.cutoff).is_none() {
             out.push(format!(
                 "screening.cutoff `{}` is not a YYYY-MM-DD date",
                 self.screening.cutoff
