@@ -26,7 +26,7 @@ use crate::closest::closest;
 use crate::diag::{Diagnostic, Severity};
 use crate::filter::{FieldValue, Fields};
 use crate::model::Entry;
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::taxonomy::Taxonomy;
 use serde::Serialize;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -117,7 +117,7 @@ impl Annotation {
 
 /// The tag fields an annotator can be compared on, in report order.
 pub fn comparable_fields() -> impl Iterator<Item = &'static str> {
-    TAG_FIELDS.iter().copied().filter(|f| *f != "subdecisions")
+    crate::fields::entry_tags().filter(|f| *f != "subdecisions")
 }
 
 fn is_comparable(field: &str) -> bool {

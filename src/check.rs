@@ -9,53 +9,17 @@ use crate::closest::closest;
 use crate::corpus::Corpus;
 use crate::dates::parse_date;
 use crate::diag::{self, Diagnostic, Severity};
-use crate::fields::MODELINE;
-use crate::filter::Filter;
+use crate::fields::{self, MIN_YEAR, MODELINE};
+use crate::filter::{FieldValue, Fields, Filter};
 use crate::ids::{
     arxiv_year, is_http_url, normalize_title, normalize_url, strip_version, suggest_key,
-    valid_identifier, valid_key, valid_record_id,
+    valid_identifier, valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE,
 };
 use crate::model::{Entry, Exclusion};
+use crate::rules::Rule;
 use crate::source::SourceFile;
-use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS};
+use crate::taxonomy::Taxonomy;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 30] = [
-    "yaml-syntax",
-    "file-unreadable",
-    "stray-file",
-    "unknown-field",
-    "missing-field",
-    "duplicate-field",
-    "field-type",
-    "empty-field",
-    "unknown-value",
-    "key-format",
-    "key-mismatch",
-    "arxiv-format",
-    "arxiv-unquoted",
-    "url-scheme",
-    "year-range",
-    "date-invalid",
-    "date-after-cutoff",
-    "identifier-format",
-    "duplicate-key",
-    "duplicate-arxiv",
-    "duplicate-url",
-    "duplicate-title",
-    "excluded-retained",
-    "arxiv-url-mismatch",
-    "arxiv-year",
-    "waiver-unused",
-    "stale-generated",
-    "claim-invalid",
-    "claim-broken",
-    "schema-modeline",
-];
-
-/// Earliest publication year accepted.
-const MIN_YEAR: i64 = 1900;
 
 /// The outcome of a check: every diagnostic, with waived ones set apart.
 #[derive(Debug, Clone, Default)]
@@ -99,20 +63,37 @@ struct Sink<'a> {
 type Vocab = HashMap<&'static str, Vec<String>>;
 
 fn vocab(tax: &Taxonomy) -> Vocab {
-    TAG_FIELDS
-        .iter()
-        .chain(&EXCLUSION_TAG_FIELDS)
-        .map(|f| (*f, tax.allowed(f).unwrap_or_default()))
+    fields::entry_tags()
+        .chain(fields::record_tags())
+        .map(|f| (f, tax.allowed(f).unwrap_or_default()))
         .collect()
 }
 
 impl Sink<'_> {
-    fn at(&self, rule: &str, file: &SourceFile, field: &str, msg: impl Into<String>) -> Diagnostic {
-        let severity = self
-            .tax
-            .rule(rule)
-            .map(|r| r.severity.into())
-            .unwrap_or(Severity::Error);
+    /// A diagnostic of a built-in rule about a field of a file.
+    fn at(&self, rule: Rule, file: &SourceFile, field: &str, msg: impl Into<String>) -> Diagnostic {
+        let severity = self.tax.severity_of(rule);
+        Self::locate(rule.id(), severity, file, field, msg)
+    }
+
+    /// A diagnostic of a rule the taxonomy defines (`when`/`require`).
+    fn at_data(
+        &self,
+        rule: &crate::taxonomy::Rule,
+        file: &SourceFile,
+        field: &str,
+        msg: String,
+    ) -> Diagnostic {
+        Self::locate(&rule.id, rule.severity.into(), file, field, msg)
+    }
+
+    fn locate(
+        rule: &str,
+        severity: Severity,
+        file: &SourceFile,
+        field: &str,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
         let mut d = Diagnostic::new(rule, severity, file.rel.clone(), msg);
         if !field.is_empty() {
             d = d.field(field.split('[').next().unwrap_or(field));
@@ -170,7 +151,7 @@ fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, all
         .unwrap_or_else(|| format!("allowed values: {}", allowed.join(", ")));
     let d = sink
         .at(
-            "unknown-value",
+            Rule::UnknownValue,
             file,
             field,
             format!("`{field}` has value `{value}`, which is not in the taxonomy"),
@@ -191,7 +172,7 @@ fn check_entry(
     if file.text.lines().next().map(str::trim_end) != Some(MODELINE) {
         let d = sink
             .at(
-                "schema-modeline",
+                Rule::SchemaModeline,
                 file,
                 "",
                 "the file does not start with the schema modeline",
@@ -204,13 +185,10 @@ fn check_entry(
         if !valid_key(&e.key) {
             let d = sink
                 .at(
-                    "key-format",
+                    Rule::KeyFormat,
                     file,
                     "key",
-                    format!(
-                        "key `{}` must be lowercase letters, digits and single dashes",
-                        e.key
-                    ),
+                    format!("key `{}` must be {KEY_RULE}", e.key),
                 )
                 .help(format!("try `{}`", suggest_key(&e.key)));
             sink.push(d);
@@ -218,7 +196,7 @@ fn check_entry(
         if e.key != stem {
             let d = sink
                 .at(
-                    "key-mismatch",
+                    Rule::KeyMismatch,
                     file,
                     "key",
                     format!("key `{}` differs from the file name `{stem}.yaml`", e.key),
@@ -230,23 +208,23 @@ fn check_entry(
             sink.push(d);
         }
     }
-    for field in TAG_FIELDS {
+    for field in fields::entry_tags() {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-        if field == "subdecisions" {
-            for (i, s) in e.subdecisions.iter().enumerate() {
-                check_value(sink, file, &format!("subdecisions[{i}]"), s, allowed);
+        match e.field(field) {
+            Some(FieldValue::Many(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    check_value(sink, file, &format!("{field}[{i}]"), s, allowed);
+                }
             }
-        } else if let Some(crate::filter::FieldValue::One(v)) =
-            crate::filter::Fields::field(e, field)
-        {
-            check_value(sink, file, field, &v, allowed);
+            Some(FieldValue::One(v)) => check_value(sink, file, field, &v, allowed),
+            None => {}
         }
     }
     let mut seen_sub = BTreeSet::new();
     for (i, s) in e.subdecisions.iter().enumerate() {
         if !seen_sub.insert(s) {
             let d = sink.at(
-                "duplicate-field",
+                Rule::DuplicateField,
                 file,
                 &format!("subdecisions[{i}]"),
                 format!("sub-decision `{s}` is listed twice"),
@@ -256,7 +234,7 @@ fn check_entry(
     }
     if e.year != 0 && (e.year < MIN_YEAR || e.year > cutoff.0) {
         let d = sink.at(
-            "year-range",
+            Rule::YearRange,
             file,
             "year",
             format!(
@@ -271,7 +249,7 @@ fn check_entry(
             None => {
                 let d = sink
                     .at(
-                        "arxiv-format",
+                        Rule::ArxivFormat,
                         file,
                         "arxiv_id",
                         format!("`{id}` is not an arXiv id"),
@@ -282,7 +260,7 @@ fn check_entry(
             Some((ay, _)) => {
                 if e.year != 0 && (e.year < ay || e.year > ay + 2) {
                     let d = sink.at(
-                        "arxiv-year",
+                        Rule::ArxivYear,
                         file,
                         "year",
                         format!(
@@ -299,7 +277,7 @@ fn check_entry(
                     .any(|u| normalize_url(u).starts_with("arxiv.org/"))
                 {
                     let d = sink
-                        .at("arxiv-url-mismatch", file, "urls", format!("arXiv id {id} is set but no link goes to arxiv.org"))
+                        .at(Rule::ArxivUrlMismatch, file, "urls", format!("arXiv id {id} is set but no link goes to arxiv.org"))
                         .help(format!("add https://arxiv.org/abs/{id}, or waive `arxiv-url-mismatch` with the reason"));
                     sink.push(d);
                 }
@@ -310,7 +288,7 @@ fn check_entry(
         if !is_http_url(u) {
             let d = sink
                 .at(
-                    "url-scheme",
+                    Rule::UrlScheme,
                     file,
                     &format!("urls[{i}]"),
                     format!("`{u}` is not an http(s) link"),
@@ -321,7 +299,7 @@ fn check_entry(
     }
     if e.urls.is_empty() && file.spans().pos("urls").is_some() {
         let d = sink
-            .at("missing-field", file, "urls", "`urls` lists no link")
+            .at(Rule::MissingField, file, "urls", "`urls` lists no link")
             .help("add at least one link");
         sink.push(d);
     }
@@ -341,7 +319,7 @@ fn check_entry(
         if when.matches(e) {
             if let Some(first) = require.failing(e).first() {
                 let d = sink
-                    .at(&rule.id, file, &first.field, rule_message(rule, first, e))
+                    .at_data(rule, file, &first.field, rule_message(rule, first, e))
                     .maybe_help(require_help(require, e));
                 sink.push(d);
             }
@@ -406,20 +384,17 @@ fn check_exclusion(
     if !x.record_id.is_empty() {
         if !valid_record_id(&x.record_id) {
             let d = sink.at(
-                "key-format",
+                Rule::KeyFormat,
                 file,
                 "record_id",
-                format!(
-                    "record id `{}` must be E followed by digits, e.g. E033",
-                    x.record_id
-                ),
+                format!("record id `{}` must be {RECORD_ID_RULE}", x.record_id),
             );
             sink.push(d);
         }
         if x.record_id != stem {
             let d = sink
                 .at(
-                    "key-mismatch",
+                    Rule::KeyMismatch,
                     file,
                     "record_id",
                     format!(
@@ -434,19 +409,16 @@ fn check_exclusion(
             sink.push(d);
         }
     }
-    for field in EXCLUSION_TAG_FIELDS {
+    for field in fields::record_tags() {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-        let v = match field {
-            "stage" => &x.stage,
-            "source" => &x.source,
-            _ => &x.query_family,
-        };
-        check_value(sink, file, field, v, allowed);
+        if let Some(FieldValue::One(v)) = x.field(field) {
+            check_value(sink, file, field, &v, allowed);
+        }
     }
     if !x.url.is_empty() && !is_http_url(&x.url) {
         let d = sink
             .at(
-                "url-scheme",
+                Rule::UrlScheme,
                 file,
                 "url",
                 format!("`{}` is not an http(s) link", x.url),
@@ -457,14 +429,14 @@ fn check_exclusion(
     if !x.identifier.is_empty() {
         if !valid_identifier(&x.identifier) {
             let d = sink
-                .at("identifier-format", file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
+                .at(Rule::IdentifierFormat, file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
                 .help("use arXiv:2305.14325, OpenReview:<id>, ACL:<anthology id>, github:<owner>/<repo> or an upper-case id like CREWAI-DOCS");
             sink.push(d);
         } else if let Some(id) = x.identifier.strip_prefix("arXiv:") {
             if arxiv_year(id).is_none() {
                 let d = sink
                     .at(
-                        "arxiv-format",
+                        Rule::ArxivFormat,
                         file,
                         "identifier",
                         format!("`{id}` is not an arXiv id"),
@@ -479,7 +451,7 @@ fn check_exclusion(
             None => {
                 let d = sink
                     .at(
-                        "date-invalid",
+                        Rule::DateInvalid,
                         file,
                         "date_screened",
                         format!("`{}` is not a calendar date", x.date_screened),
@@ -489,7 +461,7 @@ fn check_exclusion(
             }
             Some(date) if date > cutoff => {
                 let d = sink.at(
-                    "date-after-cutoff",
+                    Rule::DateAfterCutoff,
                     file,
                     "date_screened",
                     format!(
@@ -516,7 +488,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !e.key.is_empty() {
             if let Some(first) = keys.insert(&e.key, &file.rel) {
                 let d = sink.at(
-                    "duplicate-key",
+                    Rule::DuplicateKey,
                     file,
                     "key",
                     format!("key `{}` is also used by {first}", e.key),
@@ -528,7 +500,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             let norm = strip_version(id).to_string();
             if let Some(first) = arxiv.get(&norm) {
                 let d = sink.at(
-                    "duplicate-arxiv",
+                    Rule::DuplicateArxiv,
                     file,
                     "arxiv_id",
                     format!("arXiv id {id} is also used by {first}"),
@@ -543,7 +515,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             let norm = normalize_url(u);
             if !own.insert(norm.clone()) {
                 let d = sink.at(
-                    "duplicate-url",
+                    Rule::DuplicateUrl,
                     file,
                     &format!("urls[{i}]"),
                     format!("link `{u}` is listed twice"),
@@ -553,7 +525,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             }
             if let Some(first) = urls.get(&norm) {
                 let d = sink.at(
-                    "duplicate-url",
+                    Rule::DuplicateUrl,
                     file,
                     &format!("urls[{i}]"),
                     format!("link `{u}` is also used by {first}"),
@@ -567,7 +539,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !t.is_empty() {
             if let Some(first) = titles.get(&t) {
                 let d = sink.at(
-                    "duplicate-title",
+                    Rule::DuplicateTitle,
                     file,
                     "title",
                     format!("the same title is used by {first}"),
@@ -585,7 +557,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !x.record_id.is_empty() {
             if let Some(first) = ids.insert(&x.record_id, &file.rel) {
                 let d = sink.at(
-                    "duplicate-key",
+                    Rule::DuplicateKey,
                     file,
                     "record_id",
                     format!("record id `{}` is also used by {first}", x.record_id),
@@ -611,7 +583,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if let Some((field, entry_file)) = hit {
             let d = sink
                 .at(
-                    "excluded-retained",
+                    Rule::ExcludedRetained,
                     file,
                     field,
                     format!("record {} is also retained as {entry_file}", x.record_id),
@@ -628,11 +600,7 @@ fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let severity = corpus
-        .taxonomy
-        .rule("claim-broken")
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimBroken);
     for v in corpus.verdicts() {
         if v.holds {
             continue;
@@ -660,7 +628,7 @@ fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         };
         out.push(
             Diagnostic::new(
-                "claim-broken",
+                Rule::ClaimBroken.id(),
                 severity,
                 CLAIMS_PATH,
                 format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
@@ -716,7 +684,9 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                 Some(_) => None,
             };
             if let Some(msg) = problem {
-                let mut d = sink.at("waiver-unused", file, &path, msg).field("waivers");
+                let mut d = sink
+                    .at(Rule::WaiverUnused, file, &path, msg)
+                    .field("waivers");
                 if tax.rule(rule).is_none() {
                     let names = tax.rules.iter().map(|r| r.id.as_str());
                     if let Some(c) = closest(rule, names) {
@@ -741,10 +711,14 @@ mod tests {
     fn the_shipped_taxonomy_declares_every_built_in_rule() {
         let text = include_str!("../corpus/taxonomy.yaml");
         let tax = Taxonomy::from_yaml(text).unwrap();
-        for id in BUILTIN_RULES {
-            assert!(
-                tax.rule(id).is_some(),
-                "built-in rule `{id}` is missing from corpus/taxonomy.yaml"
+        for rule in Rule::ALL {
+            let declared = tax.rule(rule.id()).unwrap_or_else(|| {
+                panic!("built-in rule `{rule}` is missing from corpus/taxonomy.yaml")
+            });
+            assert_eq!(
+                Severity::from(declared.severity),
+                rule.default_severity(),
+                "`{rule}`: the shipped taxonomy and the registry disagree on its severity"
             );
         }
     }

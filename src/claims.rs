@@ -2,9 +2,10 @@
 //! counts, written as filters with an expected result, and evaluated on every
 //! check so that a sentence cannot drift from the data unnoticed.
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::filter::{Fields, Filter};
-use crate::model::{self, Entry, Exclusion};
+use crate::model::{Entry, Exclusion};
+use crate::rules::Rule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -117,8 +118,8 @@ pub struct Verdict {
 pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
         let mut d = Diagnostic::new(
-            "claim-invalid",
-            Severity::Error,
+            Rule::ClaimInvalid.id(),
+            Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
             format!("invalid claims ledger: {e}"),
         );
@@ -150,8 +151,8 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
             problems.push(format!("claim id `{}` is used twice", c.id));
         }
         let fields: Vec<&str> = match c.over {
-            Over::Entries => model::entry_filter_fields().collect(),
-            Over::Exclusions => model::exclusion_filter_fields().collect(),
+            Over::Entries => crate::fields::entry_filter_fields().collect(),
+            Over::Exclusions => crate::fields::record_filter_fields().collect(),
             Over::Audited => Vec::new(),
         };
         for cond in &c.filter.conditions {
@@ -175,9 +176,14 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
         }
         for p in problems {
             out.push(
-                Diagnostic::new("claim-invalid", Severity::Error, CLAIMS_PATH, p)
-                    .at_line(claim_line(text, &c.id))
-                    .field(format!("claims.{}", c.id)),
+                Diagnostic::new(
+                    Rule::ClaimInvalid.id(),
+                    Rule::ClaimInvalid.default_severity(),
+                    CLAIMS_PATH,
+                    p,
+                )
+                .at_line(claim_line(text, &c.id))
+                .field(format!("claims.{}", c.id)),
             );
         }
     }

@@ -651,9 +651,9 @@ fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
     use crate::filter::{Condition, Filter};
     let mut filter = Filter::default();
     let known: Vec<&str> = if a.exclusions {
-        crate::model::exclusion_filter_fields().collect()
+        crate::fields::record_filter_fields().collect()
     } else {
-        crate::model::entry_filter_fields().collect()
+        crate::fields::entry_filter_fields().collect()
     };
     for c in &a.conditions {
         match Condition::parse_assignment(c) {

@@ -7,6 +7,7 @@ use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
 use crate::reader::{self, ReadError};
 use crate::render;
+use crate::rules::Rule;
 use crate::stats::{self, Stats};
 use std::path::Path;
 
@@ -288,11 +289,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     if !publishes(root) {
         return Vec::new();
     }
-    let severity = corpus
-        .taxonomy
-        .rule("stale-generated")
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
+    let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
     let templates = match read_templates(root) {
         Ok(t) => t,
         Err(d) => return vec![d],
@@ -310,7 +307,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
                 "is missing"
             };
             Diagnostic::new(
-                "stale-generated",
+                Rule::StaleGenerated.id(),
                 severity,
                 f.path.clone(),
                 format!("generated file `{}` {what}", f.path),
@@ -321,7 +318,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     for p in leftovers(root, &files) {
         out.push(
             Diagnostic::new(
-                "stale-generated",
+                Rule::StaleGenerated.id(),
                 severity,
                 p.clone(),
                 format!("`{p}` is no longer generated"),

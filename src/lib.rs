@@ -32,6 +32,7 @@ pub mod model;
 pub mod reader;
 pub mod render;
 pub mod report;
+pub mod rules;
 pub mod scaffold;
 pub mod schema;
 pub mod source;

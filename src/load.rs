@@ -8,10 +8,11 @@
 
 use crate::closest::closest;
 pub use crate::corpus::{Corpus, LoadedEntry, LoadedExclusion};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::fields;
-use crate::model::{Entry, Exclusion, ENTRY_FIELDS, EXCLUSION_FIELDS};
+use crate::model::{Entry, Exclusion};
 use crate::reader::{self, ReadError};
+use crate::rules::Rule;
 pub use crate::source::{SourceFile, Spans};
 use crate::taxonomy::Taxonomy;
 use serde_yaml::Value;
@@ -63,12 +64,9 @@ impl Default for LoadOptions {
     }
 }
 
-fn diag(rule: &str, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
-    let severity = tax
-        .and_then(|t| t.rule(rule))
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
-    Diagnostic::new(rule, severity, file, msg)
+fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
+    let severity = tax.map_or(rule.default_severity(), |t| t.severity_of(rule));
+    Diagnostic::new(rule.id(), severity, file, msg)
 }
 
 /// Deepest `[`/`{` nesting accepted; serde_yaml refuses deeper documents
@@ -120,7 +118,7 @@ pub fn read_text(
     max: u64,
     tax: Option<&Taxonomy>,
 ) -> Result<String, Diagnostic> {
-    let unreadable = |m: String| diag("file-unreadable", tax, rel, m);
+    let unreadable = |m: String| diag(Rule::FileUnreadable, tax, rel, m);
     let text = reader::read_text(path, max).map_err(|e| match e {
         ReadError::NotRegular(_) => unreadable(format!("`{rel}` is not a regular file")),
         ReadError::TooLarge { size, max } => {
@@ -145,7 +143,7 @@ pub fn read_text(
     }
     if let Some(line) = too_deep(&text) {
         return Err(diag(
-            "yaml-syntax",
+            Rule::YamlSyntax,
             tax,
             rel,
             format!("`{rel}` nests brackets more than {MAX_FLOW_DEPTH} levels deep"),
@@ -168,7 +166,12 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     })?;
     let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
         let loc = e.location();
-        let mut d = diag("yaml-syntax", None, TAXONOMY_PATH, format!("taxonomy: {e}"));
+        let mut d = diag(
+            Rule::YamlSyntax,
+            None,
+            TAXONOMY_PATH,
+            format!("taxonomy: {e}"),
+        );
         if let Some(l) = loc {
             d = d.at(l.line(), l.column());
         }
@@ -179,7 +182,14 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         return Err(LoadError::Taxonomy(
             problems
                 .into_iter()
-                .map(|p| diag("field-type", None, TAXONOMY_PATH, format!("taxonomy: {p}")))
+                .map(|p| {
+                    diag(
+                        Rule::FieldType,
+                        None,
+                        TAXONOMY_PATH,
+                        format!("taxonomy: {p}"),
+                    )
+                })
                 .collect(),
         ));
     }
@@ -235,7 +245,7 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
         Ok(f) => f,
         Err(e) => {
             corpus.diagnostics.push(diag(
-                "file-unreadable",
+                Rule::FileUnreadable,
                 Some(&corpus.taxonomy),
                 TRACE_EXAMPLES_DIR,
                 e,
@@ -267,7 +277,7 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
         Ok(None) => return out,
         Err(e) => {
             let d = diag(
-                "file-unreadable",
+                Rule::FileUnreadable,
                 Some(&corpus.taxonomy),
                 dir,
                 format!("cannot list `{dir}`: {e}"),
@@ -290,7 +300,7 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
                 "move it out of this folder".to_string()
             };
             let d = diag(
-                "stray-file",
+                Rule::StrayFile,
                 Some(&corpus.taxonomy),
                 &rel,
                 format!("`{rel}` is not a .yaml file and is ignored"),
@@ -408,7 +418,7 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         Ok(Value::Null) => {
             diagnostics.push(
                 diag(
-                    "file-unreadable",
+                    Rule::FileUnreadable,
                     Some(tax),
                     &rel,
                     format!("`{rel}` holds only comments"),
@@ -420,7 +430,7 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         Ok(_) => {
             diagnostics.push(
                 diag(
-                    "yaml-syntax",
+                    Rule::YamlSyntax,
                     Some(tax),
                     &rel,
                     "the file must hold a mapping of field: value",
@@ -473,7 +483,7 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
     {
         let line = Spans::second_occurrence(text, key);
         return diag(
-            "duplicate-field",
+            Rule::DuplicateField,
             Some(tax),
             rel,
             format!("field `{key}` appears more than once"),
@@ -483,7 +493,7 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
         .help("keep one of them: a repeated field would silently lose data");
     }
     let mut d = diag(
-        "yaml-syntax",
+        Rule::YamlSyntax,
         Some(tax),
         rel,
         format!("invalid YAML: {msg}"),
@@ -521,7 +531,7 @@ struct Converter<'a> {
 }
 
 impl<'a> Converter<'a> {
-    fn diag(&self, rule: &str, field: &str, msg: impl Into<String>) -> Diagnostic {
+    fn diag(&self, rule: Rule, field: &str, msg: impl Into<String>) -> Diagnostic {
         let mut d = diag(rule, Some(self.tax), &self.file.rel, msg).field(field);
         if let Some((l, c)) = self.file.spans().pos(field) {
             d = d.at(l, c);
@@ -547,7 +557,7 @@ impl<'a> Converter<'a> {
                     .map(|c| format!("did you mean `{c}`?"))
                     .unwrap_or_else(|| format!("allowed fields: {}", known.join(", ")));
                 let d = self
-                    .diag("unknown-field", &name, format!("unknown field `{name}`"))
+                    .diag(Rule::UnknownField, &name, format!("unknown field `{name}`"))
                     .help(help);
                 self.out.push(d);
             }
@@ -560,7 +570,7 @@ impl<'a> Converter<'a> {
                 } else {
                     format!("required field `{f}` is missing")
                 };
-                let mut d = self.diag("missing-field", f, msg);
+                let mut d = self.diag(Rule::MissingField, f, msg);
                 let mut place = String::new();
                 if d.line.is_none() {
                     // Point where the field belongs: after the nearest earlier field that is present.
@@ -588,7 +598,7 @@ impl<'a> Converter<'a> {
         match self.get(field)? {
             Value::String(s) if s.trim().is_empty() && self.required.contains(&field) => {
                 let d = self
-                    .diag("empty-field", field, format!("`{field}` is blank"))
+                    .diag(Rule::EmptyField, field, format!("`{field}` is blank"))
                     .help(format!("fill in `{field}`: {}", fields::describe(field)));
                 self.out.push(d);
                 Some(String::new())
@@ -598,7 +608,7 @@ impl<'a> Converter<'a> {
             Value::Number(n) => Some(n.to_string()),
             _ => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!("`{field}` must be a single value, not a list or mapping"),
                 );
@@ -614,7 +624,7 @@ impl<'a> Converter<'a> {
             other => {
                 let d = self
                     .diag(
-                        "field-type",
+                        Rule::FieldType,
                         field,
                         format!(
                             "`{field}` must be a whole number, found {}",
@@ -634,7 +644,7 @@ impl<'a> Converter<'a> {
             other => {
                 let d = self
                     .diag(
-                        "field-type",
+                        Rule::FieldType,
                         field,
                         format!("`{field}` must be true or false, found {}", describe(other)),
                     )
@@ -654,7 +664,7 @@ impl<'a> Converter<'a> {
                         Value::String(s) => out.push(s.clone()),
                         other => {
                             let mut d = self.diag(
-                                "field-type",
+                                Rule::FieldType,
                                 field,
                                 format!(
                                     "item {} of `{field}` must be text, found {}",
@@ -673,14 +683,14 @@ impl<'a> Converter<'a> {
             }
             Value::String(s) => {
                 let d = self
-                    .diag("field-type", field, format!("`{field}` must be a list"))
+                    .diag(Rule::FieldType, field, format!("`{field}` must be a list"))
                     .help(format!("write it as a list: `{field}: [{s}]`"));
                 self.out.push(d);
                 Some(vec![s.clone()])
             }
             other => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!("`{field}` must be a list, found {}", describe(other)),
                 );
@@ -703,7 +713,7 @@ impl<'a> Converter<'a> {
                         _ => {
                             let d = self
                                 .diag(
-                                    "field-type",
+                                    Rule::FieldType,
                                     field,
                                     format!("`{field}` maps rule ids to reasons, both text"),
                                 )
@@ -715,7 +725,7 @@ impl<'a> Converter<'a> {
             }
             Some(other) => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!(
                         "`{field}` must be a mapping of rule id to reason, found {}",
@@ -747,7 +757,7 @@ impl<'a> Converter<'a> {
                 };
                 let d = self
                     .diag(
-                        "arxiv-unquoted",
+                        Rule::ArxivUnquoted,
                         field,
                         format!("`{field}` is written as a number{lost}"),
                     )
@@ -780,22 +790,15 @@ fn convert_entry(
 ) -> Entry {
     let mut c = Converter {
         map,
-        required: ENTRY_FIELDS
-            .iter()
-            .filter(|(_, r)| *r)
-            .map(|(f, _)| *f)
-            .collect(),
+        required: fields::required(&fields::ENTRY),
         file,
         tax,
         out: Vec::new(),
     };
-    let known: Vec<&str> = ENTRY_FIELDS.iter().map(|(f, _)| *f).collect();
-    let required: Vec<&str> = ENTRY_FIELDS
-        .iter()
-        .filter(|(_, r)| *r)
-        .map(|(f, _)| *f)
-        .collect();
-    c.check_fields(&known, &required);
+    c.check_fields(
+        &fields::names(&fields::ENTRY),
+        &fields::required(&fields::ENTRY),
+    );
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let entry = Entry {
         key: t("key"),
@@ -842,12 +845,15 @@ fn convert_exclusion(
 ) -> Exclusion {
     let mut c = Converter {
         map,
-        required: EXCLUSION_FIELDS.to_vec(),
+        required: fields::required(&fields::RECORD),
         file,
         tax,
         out: Vec::new(),
     };
-    c.check_fields(&EXCLUSION_FIELDS, &EXCLUSION_FIELDS);
+    c.check_fields(
+        &fields::names(&fields::RECORD),
+        &fields::required(&fields::RECORD),
+    );
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let record = Exclusion {
         record_id: t("record_id"),

@@ -249,8 +249,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
         .collect();
     ctx.insert("families", &families);
 
-    let fields: Vec<_> = crate::taxonomy::TAG_FIELDS
-        .iter()
+    let fields: Vec<_> = crate::fields::entry_tags()
         .map(|f| {
             let vals = tax.allowed(f).unwrap_or_default();
             serde_json::json!({
