@@ -15,6 +15,7 @@ pub mod check;
 pub mod claims;
 pub mod cli;
 pub mod closest;
+pub mod commands;
 pub mod corpus;
 pub mod dates;
 pub mod diag;
