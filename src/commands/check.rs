@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{load_corpus, sources, Outcome, Result};
+use super::{load_checked, sources, Outcome, Result};
 use crate::check;
 use crate::corpus::Corpus;
 use crate::diag::Diagnostic;
@@ -28,10 +28,14 @@ pub fn render_report(
 
 /// Checks the corpus at `root`; fails on errors (and, with `strict`, on unwaived warnings).
 pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Result {
-    let corpus = load_corpus(root, opts, format)?;
+    let (corpus, examples) = load_checked(root, opts, format)?;
     let mut rep = check::check(&corpus);
-    rep.diagnostics
-        .extend(generate::stale_diagnostics(root, &corpus, Part::All));
+    rep.diagnostics.extend(generate::stale_diagnostics(
+        root,
+        &corpus,
+        &examples,
+        Part::All,
+    ));
     Ok(Outcome::with_code(
         i32::from(rep.fails(strict)),
         render_report(&corpus, &rep.diagnostics, rep.waived.len(), format),

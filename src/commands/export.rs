@@ -1,7 +1,7 @@
 //! `corpus export`: the corpus as CSV (the import layout), JSON or BibTeX,
 //! on standard output or into a new file.
 
-use super::{load_corpus, Outcome, Result};
+use super::{load_checked, Outcome, Result};
 use crate::check;
 use crate::load::LoadOptions;
 use crate::report::Format;
@@ -29,7 +29,7 @@ pub fn run(
     force: bool,
     cwd: &Path,
 ) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let (corpus, _) = load_checked(root, opts, Format::Human)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them before exporting")));

@@ -18,6 +18,7 @@ pub mod trace;
 use crate::corpus::Corpus;
 use crate::load::{self, LoadError, LoadOptions};
 use crate::report::{self, Format, Sources};
+use crate::trace::Trace;
 use std::path::{Path, PathBuf};
 
 /// What a command produced: exit code and the text for each stream.
@@ -124,6 +125,20 @@ pub fn load_corpus(
             ),
         )),
     }
+}
+
+/// Loads a corpus for a command that checks it: the example traces are
+/// validated too, their problems counted with the corpus's own, and the
+/// valid ones returned for the README.
+pub fn load_checked(
+    root: &Path,
+    opts: LoadOptions,
+    format: Format,
+) -> std::result::Result<(Corpus, Vec<(String, Trace)>), Outcome> {
+    let mut corpus = load_corpus(root, opts, format)?;
+    let examples = crate::examples::read(root, &corpus.taxonomy);
+    corpus.diagnostics.extend(examples.diagnostics);
+    Ok((corpus, examples.traces))
 }
 
 /// Source texts of a corpus, for snippets.

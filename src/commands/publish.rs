@@ -2,7 +2,7 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
-use super::{load_corpus, sources, Outcome, Result};
+use super::{load_checked, sources, Outcome, Result};
 use crate::check;
 use crate::diag::Diagnostic;
 use crate::generate::{self, Part};
@@ -13,7 +13,7 @@ use std::path::Path;
 /// Checks the corpus at `root`, then writes the generated files of `part`
 /// (or, with `check_only`, fails when one of them is stale).
 pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let (corpus, examples) = load_checked(root, opts, Format::Human)?;
     let rep = check::check(&corpus);
     if rep.errors() > 0 {
         let errors: Vec<Diagnostic> = rep
@@ -43,7 +43,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
             ),
         ));
     }
-    let files = generate::generate(&corpus, &templates, part)
+    let files = generate::generate(&corpus, &templates, &examples, part)
         .map_err(|d| Outcome::fail(1, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));

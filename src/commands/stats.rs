@@ -1,10 +1,11 @@
 //! `corpus stats`: the figures printed in one of four formats.
 
-use super::{load_corpus, Outcome, Result};
+use super::{load_checked, Outcome, Result};
 use crate::check;
 use crate::load::LoadOptions;
 use crate::report::Format;
 use crate::stats;
+use crate::stats_render;
 use std::path::Path;
 
 /// Output format of `corpus stats`.
@@ -23,13 +24,13 @@ pub enum StatsFormat {
 
 /// Prints the figures of the corpus at `root`; warns (but counts) when the data has errors.
 pub fn run(root: &Path, opts: LoadOptions, format: StatsFormat) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let (corpus, _) = load_checked(root, opts, Format::Human)?;
     let st = stats::of_corpus(&corpus);
     let stdout = match format {
-        StatsFormat::Table => stats::text_tables(&st),
-        StatsFormat::Markdown => stats::markdown_tables(&st),
-        StatsFormat::Json => st.json_text(),
-        StatsFormat::Csv => st.csv_long(),
+        StatsFormat::Table => stats_render::table(&st),
+        StatsFormat::Markdown => stats_render::markdown(&st),
+        StatsFormat::Json => stats_render::json_text(&st),
+        StatsFormat::Csv => stats_render::csv_long(&st),
     };
     let errors = check::check(&corpus).errors();
     let mut out = Outcome::ok(stdout);
