@@ -173,13 +173,16 @@ pub fn normalize_url(u: &str) -> String {
 
 fn arxiv_new_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^(\d{2})(\d{2})\.(\d{4,5})(v\d+)?$").expect("valid regex"))
+    R.get_or_init(|| {
+        Regex::new(r"^([0-9]{2})([0-9]{2})\.([0-9]{4,5})(v[0-9]+)?$").expect("valid regex")
+    })
 }
 
 fn arxiv_old_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^[a-z][a-z\-]*(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$").expect("valid regex")
+        Regex::new(r"^[a-z][a-z\-]*(\.[A-Z]{2})?/([0-9]{2})([0-9]{2})[0-9]{3}(v[0-9]+)?$")
+            .expect("valid regex")
     })
 }
 
@@ -223,13 +226,13 @@ pub fn valid_key(k: &str) -> bool {
 
 fn record_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^E\d{3,}$").expect("valid regex"))
+    R.get_or_init(|| Regex::new(r"^E[0-9]{3,}$").expect("valid regex"))
 }
 
 fn identifier_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[\w.\-]+/[\w.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$")
+        Regex::new(r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[A-Za-z0-9_.\-]+/[A-Za-z0-9_.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$")
             .expect("valid regex")
     })
 }
