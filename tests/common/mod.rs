@@ -272,6 +272,30 @@ impl Tree {
         run_in(self.root(), Some(self.root()), args)
     }
 
+    /// `corpus --root <root> <args>` run in this process through the
+    /// library's command line (the same parsing and dispatch as the binary,
+    /// without starting it): for tests of a rule rather than of the binary.
+    pub fn corpus_in_process(&self, args: &[&str]) -> Run {
+        use clap::Parser;
+        let root = self.root().to_string_lossy().into_owned();
+        let mut argv = vec!["corpus", "--root", root.as_str()];
+        argv.extend(args);
+        let cli = corpus::cli::Cli::try_parse_from(argv).expect("valid arguments");
+        let out = corpus::cli::run(&cli, self.root());
+        Run {
+            code: Some(out.code),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
+    }
+
+    /// `check --format json <args>` on this root, in process.
+    pub fn check_in_process(&self, args: &[&str]) -> Run {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend(args);
+        self.corpus_in_process(&all)
+    }
+
     /// `corpus --root <root> check --format json <args>`.
     pub fn check(&self, args: &[&str]) -> Run {
         let mut all = vec!["check", "--format", "json"];
