@@ -51,7 +51,8 @@ pub fn suggest_key(k: &str) -> String {
 pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
     static NEW: OnceLock<Regex> = OnceLock::new();
     static OLD: OnceLock<Regex> = OnceLock::new();
-    let (yy, mm) = if let Some(c) = regex(&NEW, r"^([0-9]{2})([0-9]{2})\.([0-9]{4,5})(v[0-9]+)?$").captures(id)
+    let (yy, mm) = if let Some(c) =
+        regex(&NEW, r"^([0-9]{2})([0-9]{2})\.([0-9]{4,5})(v[0-9]+)?$").captures(id)
     {
         // Five-digit numbers started in January 2015; before that, four.
         let five = c[3].len() == 5;
