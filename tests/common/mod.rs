@@ -111,14 +111,8 @@ impl Tree {
 
     /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.
     pub fn fixture(name: &str) -> Tree {
-        let t = Tree::empty();
+        let t = Tree::taxonomy_only();
         copy_tree(&fixture_dir(name), t.root());
-        std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
-        std::fs::copy(
-            repo().join("corpus/taxonomy.yaml"),
-            t.path("corpus/taxonomy.yaml"),
-        )
-        .expect("copy taxonomy");
         t
     }
 
