@@ -26,6 +26,7 @@ pub mod fields;
 pub mod files;
 pub mod filter;
 pub mod generate;
+pub mod git;
 pub mod ids;
 pub mod import;
 pub mod load;
