@@ -137,7 +137,8 @@ pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec
     Ok(Some((ledger, text)))
 }
 
-fn claim_line(text: &str, id: &str) -> Option<usize> {
+/// The line of `id: <id>` in a list of items with ids (claims, rules).
+pub fn claim_line(text: &str, id: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             let t = l.trim_start().trim_start_matches("- ").trim_start();
@@ -147,8 +148,13 @@ fn claim_line(text: &str, id: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// Problems in the claims themselves: unknown fields, malformed expectations, repeated ids.
-pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
+/// Problems in the claims themselves: unknown fields, values outside the
+/// vocabulary (with a taxonomy), malformed expectations, repeated ids.
+pub fn validate(
+    ledger: &Ledger,
+    text: &str,
+    tax: Option<&crate::taxonomy::Taxonomy>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for c in &ledger.claims {
@@ -167,6 +173,11 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
                     "claim `{}` filters on `{}`, which {:?} do not have",
                     c.id, cond.field, c.over
                 ));
+            }
+        }
+        if let Some(tax) = tax {
+            for p in tax.filter_problems(&c.filter) {
+                problems.push(format!("claim `{}`: {p}", c.id));
             }
         }
         match (&c.expect.count, &c.expect.keys) {
@@ -273,6 +284,7 @@ pub fn broken(corpus: &Corpus) -> Vec<Diagnostic> {
         if v.holds {
             continue;
         }
+        let named = !v.missing.is_empty() || !v.unexpected.is_empty() || v.matching.len() <= 12;
         let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
             let mut parts = Vec::new();
             if !v.missing.is_empty() {
@@ -303,7 +315,11 @@ pub fn broken(corpus: &Corpus) -> Vec<Diagnostic> {
             )
             .at_line(claim_line(text, &v.id))
             .field(format!("claims.{}", v.id))
-            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
+            .help(if named {
+                format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)
+            } else {
+                format!("\"{}\" — `corpus claims --verbose` lists the matching entries; fix their tags, or update the claim and the survey text together", v.statement)
+            }),
         );
     }
     out

@@ -18,13 +18,15 @@ use std::path::{Path, PathBuf};
     version,
     about,
     long_about = None,
-    after_help = "Exit status: 0 clean, 1 problems found, 2 could not run (bad usage, no corpus root)."
+    after_help = "Exit status: 0 clean; 1 problems in the data (the output says which); 2 could not run \
+(bad usage, no corpus root or no usable taxonomy, a file that cannot be read or written, \
+standard output that cannot be written). A closed pipe stops the output quietly."
 )]
 pub struct Cli {
     /// Corpus root (default: nearest ancestor holding corpus/taxonomy.yaml).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Largest data file to read, in bytes.
+    /// Largest corpus data file (entry, record, taxonomy, claims, annotations) to read, in bytes; traces have --max-trace-size.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
     /// What to do.
@@ -82,6 +84,17 @@ pub struct TraceValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
+}
+
+/// The size limit of trace files, shared by the trace subcommands.
+#[derive(Debug, Args)]
+pub struct TraceLimit {
+    /// Largest trace file to read, in bytes (traces are larger than data files, so they have their own limit).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::DEFAULT_MAX_BYTES)]
+    pub max_trace_size: u64,
 }
 
 /// Options of `corpus trace metrics`.
@@ -93,6 +106,9 @@ pub struct TraceMetricsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
 }
 
 /// Options of `corpus agreement`.
@@ -378,8 +394,9 @@ fn load_or_fail(root: &Path, opts: LoadOptions, format: Format) -> Result<Corpus
     match load::load(root, opts) {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
+        // Without a usable taxonomy nothing can be checked: the run could not happen.
         Err(LoadError::Taxonomy(diags)) => Err(Outcome {
-            code: 1,
+            code: 2,
             stdout: report::render(
                 &diags,
                 format,
@@ -417,11 +434,21 @@ fn cmd_check(root: &Path, opts: LoadOptions, a: &CheckArgs) -> Outcome {
         Err(o) => return o,
     };
     let mut rep = check::check(&corpus);
-    rep.diagnostics
-        .extend(generate::stale_diagnostics(root, &corpus, Part::All));
+    // Staleness advice ("run `corpus build`") cannot work while errors
+    // remain, so generated files are compared only on error-free data.
+    let waiting = rep.errors() > 0;
+    let deferred = corpus.claims.is_some() || generate::publishes(root);
+    if !waiting {
+        rep.diagnostics
+            .extend(generate::stale_diagnostics(root, &corpus, Part::All));
+    }
+    let mut stdout = render_report(&corpus, &rep.diagnostics, rep.waived.len(), a.format);
+    if waiting && deferred && a.format == Format::Human {
+        stdout.push_str(&format!("note: {}\n", check::DERIVED_WAIT));
+    }
     Outcome {
         code: i32::from(rep.fails(a.strict)),
-        stdout: render_report(&corpus, &rep.diagnostics, rep.waived.len(), a.format),
+        stdout,
         stderr: String::new(),
     }
 }
@@ -476,7 +503,7 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
     }
     let templates = match generate::read_templates(root) {
         Ok(t) => t,
-        Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
+        Err(d) => return Outcome::fail(2, format!("{}: {}", d.file, d.message)),
     };
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
         return Outcome::fail(
@@ -490,7 +517,7 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
     }
     let files = match generate::generate(&corpus, &templates, part) {
         Ok(f) => f,
-        Err(d) => return Outcome::fail(1, format!("{}: {}", d.file, d.message)),
+        Err(d) => return Outcome::fail(2, format!("{}: {}", d.file, d.message)),
     };
     if check_only {
         let stale: Vec<String> = generate::stale(root, &files)
@@ -540,7 +567,7 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
                 stderr: String::new(),
             }
         }
-        Err(e) => Outcome::fail(1, e),
+        Err(e) => Outcome::fail(2, e),
     }
 }
 
@@ -606,7 +633,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
             ),
             stderr: String::new(),
         },
-        Err(e) => Outcome::fail(1, e),
+        Err(e) => Outcome::fail(2, e),
     }
 }
 
@@ -624,7 +651,7 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
             .collect();
         if problems.is_empty() {
             return Outcome::fail(
-                1,
+                2,
                 format!("no claims ledger at {}", crate::claims::CLAIMS_PATH),
             );
         }
@@ -675,6 +702,14 @@ fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
         Ok(c) => c,
         Err(o) => return o,
     };
+    // A value outside the vocabulary would answer "0 matching" as if that were a finding.
+    let problems = corpus.taxonomy.filter_problems(&filter);
+    if !problems.is_empty() {
+        return Outcome::fail(
+            2,
+            format!("--where: {}", problems.join("\nerror: --where: ")),
+        );
+    }
     let stdout = if a.exclusions {
         let items: Vec<&crate::model::Exclusion> = corpus
             .exclusion_list()
@@ -814,7 +849,7 @@ fn cmd_new(root: &Path, opts: LoadOptions, a: &NewArgs) -> Outcome {
             stdout: format!("wrote {rel}; fill in the empty fields, then run `corpus check`\n"),
             stderr: String::new(),
         },
-        Err(e) => Outcome::fail(1, e),
+        Err(e) => Outcome::fail(2, e),
     }
 }
 
@@ -851,7 +886,7 @@ fn cmd_export(root: &Path, opts: LoadOptions, a: &ExportArgs, cwd: &Path) -> Out
                     stdout: String::new(),
                     stderr: format!("wrote {}\n", p.display()),
                 },
-                Err(e) => Outcome::fail(1, e),
+                Err(e) => Outcome::fail(2, e),
             }
         }
     }
@@ -900,9 +935,9 @@ const BUILTIN_TAXONOMY: &str = include_str!("../corpus/taxonomy.yaml");
 
 fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
     use crate::trace;
-    let max = cli.max_file_size.max(trace::DEFAULT_MAX_BYTES);
     match t {
         TraceCommand::Validate(a) => {
+            let max = a.limit.max_trace_size;
             let paths: Vec<PathBuf> = a.paths.iter().map(|p| cwd.join(p)).collect();
             let files = match trace::collect_inputs(&paths) {
                 Ok(f) => f,
@@ -941,6 +976,7 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
             }
         }
         TraceCommand::Metrics(a) => {
+            let max = a.limit.max_trace_size;
             let path = cwd.join(&a.file);
             let label = a.file.display().to_string();
             let bytes = match trace::read_limited(&path, &label, max) {
@@ -954,13 +990,33 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                     }
                 }
             };
+            // Figures of a trace that breaks the schema or the graph rules
+            // (a cycle, a dangling parent, time running backwards) would be
+            // made up: refuse with the diagnostics `trace validate` gives.
+            let problems = trace::validate_bytes(&label, &bytes);
+            let text = String::from_utf8_lossy(&bytes);
+            let mut src = Sources::new();
+            src.insert(label.as_str(), &text);
+            if problems.iter().any(|d| d.fails(false)) {
+                let summary = report::summary(&problems, 0, "no metrics for an invalid trace");
+                return Outcome {
+                    code: 1,
+                    stdout: String::new(),
+                    stderr: report::render(&problems, Format::Human, &src, Some(&summary)),
+                };
+            }
+            let warnings = if problems.is_empty() {
+                String::new()
+            } else {
+                report::render(&problems, Format::Human, &src, None)
+            };
             let tr = match trace::parse(&label, &bytes) {
                 Ok(t) => t,
                 Err(diags) => {
                     return Outcome {
                         code: 1,
-                        stdout: report::render(&diags, Format::Human, &Sources::new(), None),
-                        stderr: String::new(),
+                        stdout: String::new(),
+                        stderr: report::render(&diags, Format::Human, &src, None),
                     }
                 }
             };
@@ -987,7 +1043,7 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
             Outcome {
                 code: 0,
                 stdout,
-                stderr: String::new(),
+                stderr: warnings,
             }
         }
     }

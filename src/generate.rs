@@ -16,6 +16,9 @@ pub const STATS_DIR: &str = "stats";
 /// List of the files `build` generated under stats/, so it removes only its own.
 pub const MANIFEST: &str = "stats/.generated";
 
+/// The generated awesome list, relative to the root.
+pub const README: &str = "README.md";
+
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
@@ -236,7 +239,7 @@ pub fn generate(
     }
     if part != Part::Stats && has("README.md.tera") {
         files.push(Generated {
-            path: "README.md".to_string(),
+            path: README.to_string(),
             content: render_one("README.md.tera")?,
         });
     }
@@ -309,35 +312,40 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
         Ok(f) => f,
         Err(d) => return vec![d],
     };
-    let mut out: Vec<Diagnostic> = stale(root, &files)
+    // One diagnostic for the lot: every stale file has the same cause and
+    // the same fix, and twenty copies of it would bury the other problems.
+    let mut stale: Vec<&str> = stale(root, &files)
         .into_iter()
-        .map(|f| {
-            let what = if root.join(&f.path).exists() {
-                "is out of date"
-            } else {
-                "is missing"
-            };
-            Diagnostic::new(
-                "stale-generated",
-                severity,
-                f.path.clone(),
-                format!("generated file `{}` {what}", f.path),
-            )
-            .help("run `corpus build` and commit the result")
-        })
+        .map(|f| f.path.as_str())
         .collect();
-    for p in leftovers(root, &files) {
-        out.push(
-            Diagnostic::new(
-                "stale-generated",
-                severity,
-                p.clone(),
-                format!("`{p}` is no longer generated"),
-            )
-            .help("run `corpus build` to remove it"),
-        );
+    // The README first: it is what readers see, so the diagnostic points there.
+    stale.sort_by_key(|p| *p != README);
+    let gone = leftovers(root, &files);
+    let Some(first) = stale.first().copied().or(gone.first().map(String::as_str)) else {
+        return Vec::new();
+    };
+    let mut parts = Vec::new();
+    if !stale.is_empty() {
+        let (n, verb) = if stale.len() == 1 {
+            ("generated file".to_string(), "is")
+        } else {
+            (format!("{} generated files", stale.len()), "are")
+        };
+        parts.push(format!(
+            "{n} {verb} out of date or missing: {}",
+            stale.join(", ")
+        ));
     }
-    out
+    if !gone.is_empty() {
+        parts.push(format!("no longer generated: {}", gone.join(", ")));
+    }
+    vec![Diagnostic::new(
+        "stale-generated",
+        severity,
+        first.to_string(),
+        parts.join("; "),
+    )
+    .help("run `corpus build` and commit the result")]
 }
 
 /// What a build did.

@@ -378,6 +378,9 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         ));
     }
     let mut corpus = Corpus::empty(taxonomy);
+    corpus
+        .diagnostics
+        .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
@@ -391,7 +394,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     load_trace_examples(root, &mut corpus);
     match crate::claims::load(root, opts.max_file_bytes) {
         Ok(Some((ledger, text))) => {
-            let problems = crate::claims::validate(&ledger, &text);
+            let problems = crate::claims::validate(&ledger, &text, Some(&corpus.taxonomy));
             if problems.is_empty() {
                 corpus.claims = Some((ledger, text));
             }
@@ -401,6 +404,30 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         Err(d) => corpus.diagnostics.extend(d),
     }
     Ok(corpus)
+}
+
+/// Rule filters (`when`/`require`) naming values outside the vocabulary: such
+/// a rule would never fire, or always, without anyone noticing.
+fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for r in &tax.rules {
+        for (part, f) in [("when", &r.when), ("require", &r.require)] {
+            let Some(f) = f else { continue };
+            for p in tax.filter_problems(f) {
+                out.push(
+                    diag(
+                        "unknown-value",
+                        None,
+                        TAXONOMY_PATH,
+                        format!("rule `{}` {part}: {p}", r.id),
+                    )
+                    .at_line(crate::claims::claim_line(text, &r.id))
+                    .field(format!("rules.{}.{part}", r.id)),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Folder of example traces, relative to the root.
@@ -602,7 +629,7 @@ fn load_one<T>(
 /// Parses and converts the text of one data file.
 fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>) -> FileLoad<T> {
     let mut diagnostics = Vec::new();
-    let parsed: Result<Value, _> = serde_yaml::from_str(&text);
+    let parsed: Result<Value, _> = serde_yaml::from_str(without_final_marker(&text));
     let map = match parsed {
         Ok(Value::Mapping(m)) => Some(m),
         Ok(Value::Null) => {
@@ -640,6 +667,17 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         file: Some(file),
         item,
         diagnostics,
+    }
+}
+
+/// The text without a lone `---` on its last line: an editor's or a
+/// concatenating script's end marker holds no second document, so it is
+/// accepted rather than refused as "more than one document".
+fn without_final_marker(text: &str) -> &str {
+    let body = text.trim_end();
+    match body.strip_suffix("---") {
+        Some(rest) if rest.is_empty() || rest.ends_with('\n') => rest,
+        _ => text,
     }
 }
 
@@ -682,6 +720,61 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
         .field(key)
         .help("keep one of them: a repeated field would silently lose data");
     }
+    if msg.contains("more than one document") {
+        let line = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_end() == "---")
+            .map(|(i, _)| i + 1)
+            .find(|&i| i > 1 || !text.starts_with("---"));
+        return diag(
+            "yaml-syntax",
+            Some(tax),
+            rel,
+            "the file holds more than one YAML document: a `---` line starts another",
+        )
+        .at_line(line)
+        .help("one entry per file: remove the `---` line and move what follows into a file of its own");
+    }
+    // serde_yaml reads an integer beyond 64 bits as a u128/i128 and then
+    // names that internal type; say what it means instead.
+    if let Some(num) = msg
+        .split_once("invalid type: integer `")
+        .and_then(|(_, r)| r.split_once('`'))
+        .map(|(n, _)| n.to_string())
+    {
+        let field = msg
+            .split_once(": invalid type")
+            .map(|(f, _)| f.trim().to_string())
+            .filter(|f| !f.is_empty() && !f.contains(' '));
+        let what = field
+            .as_deref()
+            .map(|f| format!("`{f}` holds"))
+            .unwrap_or_else(|| "the file holds".to_string());
+        let mut d = diag(
+            "field-type",
+            Some(tax),
+            rel,
+            format!("{what} the number {num}, which is too large to be a value here"),
+        )
+        .help("write a real value, e.g. a four-digit year; quote it if it is text");
+        if let Some(f) = field {
+            d = d.field(f);
+        }
+        if let Some(l) = e.location() {
+            d = d.at(l.line(), l.column());
+        }
+        return d;
+    }
+    // The location is given separately; strip serde_yaml's own copy of it.
+    let msg = if e.location().is_some() {
+        static AT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        AT.get_or_init(|| regex::Regex::new(r" at line \d+ column \d+").expect("valid regex"))
+            .replace_all(&msg, "")
+            .into_owned()
+    } else {
+        msg
+    };
     let mut d = diag(
         "yaml-syntax",
         Some(tax),
@@ -815,16 +908,28 @@ impl<'a> Converter<'a> {
         match self.get(field)? {
             Value::Number(n) if n.as_i64().is_some() => n.as_i64(),
             other => {
+                // Name what was found: "found a number" for `2026.5` reads as nonsense.
+                let (found, help) = match other {
+                    Value::Number(n) => (
+                        format!("the number {n}"),
+                        format!("write a whole number, e.g. `{field}: 2025`"),
+                    ),
+                    Value::String(t) => (
+                        format!("the text `{t}`"),
+                        format!("write it unquoted, e.g. `{field}: 2025`"),
+                    ),
+                    v => (
+                        describe(v).to_string(),
+                        format!("write a whole number, e.g. `{field}: 2025`"),
+                    ),
+                };
                 let d = self
                     .diag(
                         "field-type",
                         field,
-                        format!(
-                            "`{field}` must be a whole number, found {}",
-                            describe(other)
-                        ),
+                        format!("`{field}` must be a whole number, found {found}"),
                     )
-                    .help(format!("write it unquoted, e.g. `{field}: 2025`"));
+                    .help(help);
                 self.out.push(d);
                 None
             }

@@ -1,0 +1,429 @@
+//! No silent failure (issue 11): every class of quiet failure seen on the
+//! tool, pinned end to end. Sections follow the issue: output lost while the
+//! exit code says success, checks that pass when they should not, messages
+//! that mislead, exit codes and round trips. Each test names its class.
+
+mod common;
+
+use common::{fixture_dir, mkfifo, raw_command, run_in, valid, Tree};
+use std::process::Stdio;
+
+/// Runs `corpus --root <root> <args>` with standard output on /dev/full (a full disk).
+fn to_full_disk(t: &Tree, args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let out = raw_command(t.root(), args)
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run corpus");
+    (
+        out.status.code(),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Output that is lost while the exit code says success
+// ---------------------------------------------------------------------------
+
+/// Class 1: a failed write to standard output is an error, for every command that prints.
+#[test]
+fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
+    let t = Tree::repo_copy();
+    let old = Tree::repo_copy();
+    let old_root = old.root().display().to_string();
+    let trace = t
+        .path("traces/examples/centralized.json")
+        .display()
+        .to_string();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["export", "--format", "json"],
+        vec!["export", "--format", "csv"],
+        vec!["export", "--format", "bibtex"],
+        vec!["stats"],
+        vec!["stats", "--format", "json"],
+        vec!["check"],
+        vec!["list"],
+        vec!["list", "--format", "keys"],
+        vec!["schema"],
+        vec!["claims"],
+        vec!["diff", &old_root],
+        vec!["trace", "metrics", &trace],
+        vec!["trace", "validate", &trace],
+    ];
+    for args in commands {
+        let (code, stderr) = to_full_disk(&t, &args);
+        assert_eq!(code, Some(2), "`corpus {}` to a full disk", args.join(" "));
+        assert!(
+            stderr.contains("cannot write standard output"),
+            "`corpus {}` says why it failed: {stderr}",
+            args.join(" ")
+        );
+    }
+}
+
+/// Class 1: a closed pipe (`corpus list | head -1`) stops quietly with the command's own status.
+#[test]
+fn class01_a_closed_pipe_stops_quietly() {
+    let t = Tree::repo_copy();
+    let mut child = raw_command(t.root(), &["list", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run corpus");
+    // Close the reading end before the tool has loaded the corpus and written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for corpus");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no error text");
+}
+
+/// Class 2: `--out --force` writes only to a regular file; a symlink is refused, not replaced.
+#[test]
+fn class02_out_force_refuses_a_symlink() {
+    let t = Tree::valid();
+    t.write("mine.txt", "keep me\n");
+    std::os::unix::fs::symlink(t.path("mine.txt"), t.path("link.json")).expect("symlink");
+    let run = t.corpus(&[
+        "export",
+        "--format",
+        "json",
+        "--out",
+        "link.json",
+        "--force",
+    ]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    let meta = std::fs::symlink_metadata(t.path("link.json")).expect("still there");
+    assert!(
+        meta.file_type().is_symlink(),
+        "the symlink is left as it was"
+    );
+    assert_eq!(t.read("mine.txt"), "keep me\n");
+}
+
+/// Class 2: a FIFO at `--out` is refused (a reader on it would get nothing while the tool said "wrote").
+#[test]
+fn class02_out_force_refuses_a_fifo() {
+    let t = Tree::valid();
+    mkfifo(&t.path("pipe.json"));
+    let run = t.corpus(&[
+        "export",
+        "--format",
+        "json",
+        "--out",
+        "pipe.json",
+        "--force",
+    ]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("named pipe"), "{}", run.stderr);
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::symlink_metadata(t.path("pipe.json")).expect("still there");
+    assert!(meta.file_type().is_fifo(), "the FIFO is left as it was");
+}
+
+/// Class 2: the same rule holds for every command that writes user files (`new --force`).
+#[test]
+fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
+    let t = Tree::valid();
+    t.write("elsewhere.yaml", "mine\n");
+    std::os::unix::fs::symlink(t.path("elsewhere.yaml"), t.path("corpus/papers/fresh.yaml"))
+        .expect("symlink");
+    let run = t.corpus(&["new", "fresh", "--force"]);
+    run.assert_code(2);
+    assert_eq!(t.read("elsewhere.yaml"), "mine\n");
+    let meta = std::fs::symlink_metadata(t.path("corpus/papers/fresh.yaml")).expect("there");
+    assert!(meta.file_type().is_symlink());
+}
+
+/// Class 2: a regular file at `--out` is still replaced with `--force`, atomically.
+#[test]
+fn class02_out_force_replaces_a_regular_file() {
+    let t = Tree::valid();
+    t.write("out.json", "old\n");
+    let run = t.corpus(&["export", "--format", "json", "--out", "out.json", "--force"]);
+    run.assert_code(0);
+    let v: serde_json::Value = serde_json::from_str(&t.read("out.json")).expect("JSON");
+    assert!(v["entries"].is_array());
+}
+
+// ---------------------------------------------------------------------------
+// Checks that pass when they should not
+// ---------------------------------------------------------------------------
+
+const LEDGER: &str = "claims:
+  - id: stop-decisions
+    statement: Some entries learn when to stop.
+    where: {subdecisions: o5_stp}
+    expect: {count: \"== 0\"}
+    boundary: Counts tagged entries only.
+";
+
+/// Class 4: a claim filtering on a value outside the vocabulary is invalid, not vacuously true.
+#[test]
+fn class04_claim_filter_values_are_checked() {
+    let t = Tree::valid();
+    t.write("corpus/claims.yaml", LEDGER);
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.of("claim-invalid");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    assert!(d[0].message.contains("o5_stp"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("did you mean `o5_stop`"),
+        "{}",
+        d[0].message
+    );
+    // The near miss: the real value is accepted.
+    t.write("corpus/claims.yaml", LEDGER.replace("o5_stp", "o5_stop"));
+    let run = t.check(&[]);
+    assert!(run.of("claim-invalid").is_empty(), "{}", run.stdout);
+}
+
+/// Class 4: a taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
+#[test]
+fn class04_rule_filter_values_are_checked() {
+    let t = Tree::valid();
+    t.replace(
+        "corpus/taxonomy.yaml",
+        "when: {category: industry}",
+        "when: {category: industri}",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d: Vec<_> = run
+        .of("unknown-value")
+        .into_iter()
+        .filter(|d| d.file == "corpus/taxonomy.yaml")
+        .collect();
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    assert!(
+        d[0].message.contains("did you mean `industry`"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].line.is_some());
+}
+
+/// Class 4: `list --where` with a value outside the vocabulary is a usage error with a suggestion.
+#[test]
+fn class04_where_values_are_checked() {
+    let t = Tree::valid();
+    let run = t.corpus(&["list", "--where", "reward_type=shard"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("did you mean `shared`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    let run = t.corpus(&["list", "--where", "strict_credit=yes"]);
+    run.assert_code(2);
+    // Real values, NA and the empty list still work.
+    for ok in [
+        "reward_type=shared",
+        "reward_type=NA",
+        "subdecisions=[]",
+        "year=2025",
+    ] {
+        t.corpus(&["list", "--where", ok]).assert_code(0);
+    }
+}
+
+/// Class 7: metrics of a trace that `trace validate` rejects are refused with its diagnostics.
+#[test]
+fn class07_metrics_refuse_an_invalid_trace() {
+    let dir = fixture_dir("traces");
+    for (file, rule) in [
+        ("trace-cycle.json", "trace-cycle"),
+        ("trace-duplicate-id.json", "trace-duplicate-id"),
+        ("trace-time-order.json", "trace-time-order"),
+        ("trace-dangling-edge.json", "trace-dangling"),
+    ] {
+        let path = dir.join(file).display().to_string();
+        let validate = run_in(&dir, None, &["trace", "validate", &path]);
+        validate.assert_code(1);
+        let metrics = run_in(&dir, None, &["trace", "metrics", &path, "--format", "json"]);
+        metrics.assert_code(1);
+        assert_eq!(metrics.stdout, "", "no figures for {file}");
+        assert!(metrics.stderr.contains(rule), "{file}: {}", metrics.stderr);
+    }
+    let good = fixture_dir("traces").join("reference_equivalent.json");
+    run_in(
+        &dir,
+        None,
+        &["trace", "metrics", &good.display().to_string()],
+    )
+    .assert_code(0);
+}
+
+/// Class 8: traces have their own size limit, and it is honoured.
+#[test]
+fn class08_the_trace_size_limit_is_honoured() {
+    let dir = fixture_dir("traces");
+    let path = dir.join("reference_equivalent.json");
+    let size = std::fs::metadata(&path).expect("fixture").len();
+    let p = path.display().to_string();
+    let limit = (size - 1).to_string();
+    let v = run_in(
+        &dir,
+        None,
+        &["trace", "validate", "--max-trace-size", &limit, &p],
+    );
+    v.assert_code(1);
+    assert!(v.stdout.contains("limit"), "{}", v.stdout);
+    let m = run_in(
+        &dir,
+        None,
+        &["trace", "metrics", "--max-trace-size", &limit, &p],
+    );
+    assert_ne!(m.code, Some(0), "{}", m.stdout);
+    let enough = size.to_string();
+    run_in(
+        &dir,
+        None,
+        &["trace", "validate", "--max-trace-size", &enough, &p],
+    )
+    .assert_code(0);
+}
+
+// ---------------------------------------------------------------------------
+// Messages that mislead
+// ---------------------------------------------------------------------------
+
+/// Class 11: one broken file yields one diagnostic, not a pile of derived ones.
+#[test]
+fn class11_one_broken_file_is_one_diagnostic() {
+    let t = Tree::repo_copy();
+    t.append("corpus/papers/magrpo.yaml", "extra: [unclosed\n");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert_eq!(run.rules(), ["yaml-syntax"], "{}", run.stdout);
+    let human = t.corpus(&["check"]);
+    assert!(
+        human.stdout.contains("once these errors are fixed"),
+        "{}",
+        human.stdout
+    );
+}
+
+/// Class 11: stale generated files are one diagnostic that lists them.
+#[test]
+fn class11_staleness_is_one_diagnostic_listing_the_files() {
+    let t = Tree::repo_copy();
+    t.set("corpus/papers/magrpo.yaml", "scenario", "coding");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "stale-generated");
+    for f in ["README.md", "stats/stats.json", "stats/count_scenario.csv"] {
+        assert!(d.message.contains(f), "{f} listed: {}", d.message);
+    }
+}
+
+/// Class 12: a second YAML document is explained in the tool's words; a lone final `---` is fine.
+#[test]
+fn class12_multiple_documents_in_own_words_and_final_marker_accepted() {
+    let t = Tree::valid();
+    t.append(valid::METHOD, "---\n");
+    t.check(&[]).assert_code(0);
+    t.append(valid::METHOD, "key: other\n");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(!d.message.contains("deserializ"), "{}", d.message);
+    assert!(
+        d.message.contains("more than one YAML document"),
+        "{}",
+        d.message
+    );
+    assert!(d.line.is_some() && d.help.is_some());
+}
+
+/// Class 12: numbers the parser cannot hold, and fractional years, are named plainly.
+#[test]
+fn class12_number_messages_name_the_value_not_the_parser_type() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "99999999999999999999999999");
+    let d = t.check(&[]).single();
+    assert!(
+        !d.message.contains("u128") && !d.message.contains("invalid type"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("too large"), "{}", d.message);
+    assert_eq!(d.field.as_deref(), Some("year"));
+    assert!(d.line.is_some() && d.help.is_some());
+    t.set(valid::METHOD, "year", "2026.5");
+    let d = t.check(&[]).single();
+    assert!(d.message.contains("2026.5"), "{}", d.message);
+    assert!(
+        !d.help.clone().unwrap_or_default().contains("unquoted"),
+        "{:?}",
+        d.help
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Exit codes and round trips
+// ---------------------------------------------------------------------------
+
+/// Class 17: failures to run exit 2, not 1.
+#[test]
+fn class17_failures_to_run_exit_2() {
+    // stats/ cannot be written: a file is where the folder should be.
+    let t = Tree::valid_with_templates();
+    t.write("stats", "not a folder\n");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(!run.stderr.is_empty());
+
+    // --out cannot be written.
+    let t = Tree::valid();
+    t.write("blocker", "a file, not a folder\n");
+    t.corpus(&["export", "--format", "json", "--out", "blocker/out.json"])
+        .assert_code(2);
+
+    // `new` on an existing key.
+    let run = t.corpus(&["new", "relay-credit2025"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+
+    // An empty taxonomy.
+    let e = Tree::valid();
+    e.write("corpus/taxonomy.yaml", "");
+    e.corpus(&["check"]).assert_code(2);
+
+    // A template that fails to render.
+    let t = Tree::valid_with_templates();
+    t.write(
+        "templates/README.md.tera",
+        "{{ no_such_variable.at_all }}\n",
+    );
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("README.md.tera"), "{}", run.stderr);
+}
+
+/// Class 17: `--help` states the exit-code contract, and the README repeats it.
+#[test]
+fn class17_the_exit_code_contract_is_documented() {
+    let t = Tree::valid();
+    let help = t.corpus(&["--help"]);
+    help.assert_code(0);
+    for part in ["0 clean", "1 problems in the data", "2 could not run"] {
+        assert!(
+            help.stdout.contains(part),
+            "--help says `{part}`:\n{}",
+            help.stdout
+        );
+    }
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    assert!(
+        readme.contains("could not run"),
+        "README states the exit codes"
+    );
+}
