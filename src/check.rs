@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 30] = [
+pub const BUILTIN_RULES: [&str; 31] = [
     "yaml-syntax",
     "file-unreadable",
     "stray-file",
@@ -39,6 +39,7 @@ pub const BUILTIN_RULES: [&str; 30] = [
     "duplicate-title",
     "excluded-retained",
     "arxiv-url-mismatch",
+    "arxiv-link-id",
     "arxiv-year",
     "waiver-unused",
     "stale-generated",
@@ -164,6 +165,10 @@ pub fn normalize_title(t: &str) -> String {
 
 /// A URL reduced to what identifies the page (scheme, `www.`, case of the host and trailing `/` ignored).
 pub fn normalize_url(u: &str) -> String {
+    // `/abs/X`, `/pdf/X`, `/pdf/X.pdf`, `/html/Xv2` are one paper.
+    if let Some(id) = arxiv_link_id(u) {
+        return format!("arxiv.org/abs/{}", strip_version(&id));
+    }
     let u = u.trim();
     let rest = u
         .strip_prefix("https://")
@@ -173,6 +178,29 @@ pub fn normalize_url(u: &str) -> String {
     let host = host.to_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
     format!("{host}/{}", path.trim_end_matches('/'))
+}
+
+/// The arXiv id an arxiv.org link names (abs, pdf or html page, version
+/// kept), or None for any other link.
+pub fn arxiv_link_id(u: &str) -> Option<String> {
+    let u = u.trim();
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))?;
+    let (host, path) = rest.split_once('/')?;
+    let host = host.to_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    if host != "arxiv.org" && host != "export.arxiv.org" {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let (kind, id) = path.split_once('/')?;
+    if !matches!(kind, "abs" | "pdf" | "html") {
+        return None;
+    }
+    let id = id.trim_end_matches('/');
+    let id = id.strip_suffix(".pdf").unwrap_or(id);
+    (!id.is_empty()).then(|| id.to_string())
 }
 
 fn arxiv_new_re() -> &'static Regex {
@@ -445,6 +473,23 @@ fn check_entry(
                         ),
                     );
                     sink.push(d);
+                }
+                for (i, u) in e.urls.iter().enumerate() {
+                    if let Some(linked) =
+                        arxiv_link_id(u).filter(|l| strip_version(l) != strip_version(id))
+                    {
+                        {
+                            let d = sink
+                                .at(
+                                    "arxiv-link-id",
+                                    file,
+                                    &format!("urls[{i}]"),
+                                    format!("link `{u}` names arXiv id {linked}, but the entry's id is {id}"),
+                                )
+                                .help(format!("link https://arxiv.org/abs/{id}, or correct `arxiv_id`"));
+                            sink.push(d);
+                        }
+                    }
                 }
                 if !e
                     .urls
@@ -745,6 +790,11 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         }
     }
     let mut ids: HashMap<&str, &str> = HashMap::new();
+    // The entry duplicate rules, applied among records: a record screened
+    // twice would count twice in the audited total.
+    let mut record_idents: HashMap<String, &str> = HashMap::new();
+    let mut record_urls: HashMap<String, &str> = HashMap::new();
+    let mut record_titles: HashMap<String, &str> = HashMap::new();
     for lx in &corpus.exclusions {
         let x = &lx.record;
         let file = corpus.file(lx.file);
@@ -757,6 +807,46 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
                     format!("record id `{}` is also used by {first}", x.record_id),
                 );
                 sink.push(d);
+            }
+        }
+        let ident = match x.identifier.strip_prefix("arXiv:") {
+            Some(id) => format!("arXiv:{}", strip_version(id)),
+            None => x.identifier.clone(),
+        };
+        let seen = [
+            ("duplicate-key", "identifier", ident, &mut record_idents),
+            (
+                "duplicate-url",
+                "url",
+                normalize_url(&x.url),
+                &mut record_urls,
+            ),
+            (
+                "duplicate-title",
+                "title",
+                normalize_title(&x.title),
+                &mut record_titles,
+            ),
+        ];
+        for (rule, field, norm, map) in seen {
+            if norm.is_empty() || norm == "/" {
+                continue;
+            }
+            if let Some(first) = map.get(&norm) {
+                let d = sink
+                    .at(
+                        rule,
+                        file,
+                        field,
+                        format!(
+                            "record {}: the same {field} is used by {first}",
+                            x.record_id
+                        ),
+                    )
+                    .help("one record per screened item: delete the repeat");
+                sink.push(d);
+            } else {
+                map.insert(norm, &file.rel);
             }
         }
         let hit = x

@@ -150,6 +150,26 @@ fn class02_out_force_replaces_a_regular_file() {
     assert!(v["entries"].is_array());
 }
 
+/// Class 3: braces in any title, author or venue export to BibTeX that parsers accept.
+#[test]
+fn class03_unbalanced_braces_export_to_valid_bibtex() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "title", "'Set {A} size { test'");
+    t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
+    t.set(valid::CLASSICAL, "venue", "'Journal of {{Agents'");
+    t.check(&[]).assert_code(0);
+    let run = t.corpus(&["export", "--format", "bibtex"]);
+    run.assert_code(0);
+    let bib = biblatex::Bibliography::parse(&run.stdout)
+        .unwrap_or_else(|e| panic!("the export parses as BibTeX ({e:?}):\n{}", run.stdout));
+    assert_eq!(bib.len(), 3, "{}", run.stdout);
+    for line in run.stdout.lines().filter(|l| l.contains(" = ")) {
+        let opens = line.matches('{').count();
+        let closes = line.matches('}').count();
+        assert_eq!(opens, closes, "braces balance in `{line}`");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Checks that pass when they should not
 // ---------------------------------------------------------------------------
@@ -231,6 +251,84 @@ fn class04_where_values_are_checked() {
     ] {
         t.corpus(&["list", "--where", ok]).assert_code(0);
     }
+}
+
+/// Class 5: an arxiv.org link that names another paper than `arxiv_id` is an error.
+#[test]
+fn class05_arxiv_links_must_name_the_entry_id() {
+    let t = Tree::valid();
+    t.replace(
+        valid::METHOD,
+        "  - https://arxiv.org/abs/2503.01230",
+        "  - https://arxiv.org/abs/2503.01230\n  - https://arxiv.org/abs/2503.99999",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "arxiv-link-id");
+    assert!(d.message.contains("2503.99999"), "{}", d.message);
+    // pdf, html and versioned links of the same paper are fine.
+    let t = Tree::valid();
+    t.replace(
+        valid::METHOD,
+        "  - https://arxiv.org/abs/2503.01230",
+        "  - https://arxiv.org/abs/2503.01230\n  - https://arxiv.org/pdf/2503.01230v2.pdf",
+    );
+    // ... but they are one link for duplicate detection.
+    let run = t.check(&[]);
+    assert_eq!(run.rules(), ["duplicate-url"], "{}", run.stdout);
+}
+
+/// Class 5: `/pdf/X` in one entry and `/abs/X` in another are the same link.
+#[test]
+fn class05_pdf_and_abs_links_are_one_link_across_entries() {
+    let t = Tree::valid();
+    t.replace(
+        valid::INDUSTRY,
+        "  - https://harbor.example.com/blog/agent-platform",
+        "  - https://harbor.example.com/blog/agent-platform\n  - https://arxiv.org/pdf/2503.01230",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert!(
+        run.rules().contains(&"duplicate-url".to_string()),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A third exclusion record, distinct from both fixture records.
+fn third_record(t: &Tree) {
+    let rel = "exclusions/E003.yaml";
+    t.write(rel, t.read(valid::DOCS_RECORD).replace("E002", "E003"));
+    t.set(rel, "identifier", "OTHER-DOCS");
+    t.set(rel, "url", "https://docs.example.com/other");
+    t.set(rel, "title", "Another Handbook");
+}
+
+/// Class 6: two exclusion records of the same item are duplicates, by identifier, link or title.
+#[test]
+fn class06_duplicate_exclusion_records_are_reported() {
+    // Each repeats one thing of E001 (an arXiv record), written differently.
+    for (field, value) in [
+        ("identifier", "arXiv:2404.05550v2"),
+        ("url", "https://arxiv.org/pdf/2404.05550"),
+        ("title", "prompted committees, without training"),
+    ] {
+        let t = Tree::valid();
+        third_record(&t);
+        t.set("exclusions/E003.yaml", field, &format!("'{value}'"));
+        let run = t.check(&[]);
+        run.assert_code(1);
+        let d = run.single();
+        assert_eq!(d.file, "exclusions/E003.yaml", "{field}");
+        assert_eq!(d.field.as_deref(), Some(field), "{}", run.stdout);
+        assert!(d.rule.starts_with("duplicate-"), "{}", run.stdout);
+    }
+    // A distinct record is fine.
+    let t = Tree::valid();
+    third_record(&t);
+    t.check(&[]).assert_code(0);
 }
 
 /// Class 7: metrics of a trace that `trace validate` rejects are refused with its diagnostics.
