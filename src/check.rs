@@ -393,7 +393,11 @@ fn check_entry(
                         e.key
                     ),
                 )
-                .help(format!("try `{}`", suggest_key(&e.key)));
+                .maybe_help(
+                    Some(suggest_key(&e.key))
+                        .filter(|k| valid_key(k))
+                        .map(|k| format!("try `{k}`")),
+                );
             sink.push(d);
         }
         if e.key != stem {
@@ -404,10 +408,14 @@ fn check_entry(
                     "key",
                     format!("key `{}` differs from the file name `{stem}.yaml`", e.key),
                 )
-                .help(format!(
-                    "rename the file to `{}.yaml` or set `key: {stem}`",
-                    e.key
-                ));
+                .help(mismatch_help("key", &e.key, stem, valid_key, &{
+                    let k = suggest_key(stem);
+                    if valid_key(&k) {
+                        k
+                    } else {
+                        "new-entry".to_string()
+                    }
+                }));
             sink.push(d);
         }
     }
@@ -600,6 +608,26 @@ fn suggest_key(k: &str) -> String {
     s.trim_end_matches('-').to_string()
 }
 
+/// Help for a key (or record id) that differs from its file name, offering
+/// only names that pass the key rule themselves: renaming to an invalid key
+/// would trade one error for another. `fallback` must itself be valid.
+fn mismatch_help(
+    field: &str,
+    value: &str,
+    stem: &str,
+    valid: impl Fn(&str) -> bool,
+    fallback: &str,
+) -> String {
+    match (valid(value), valid(stem)) {
+        (true, true) => format!("rename the file to `{value}.yaml` or set `{field}: {stem}`"),
+        (true, false) => format!("rename the file to `{value}.yaml`"),
+        (false, true) => format!("set `{field}: {stem}`"),
+        (false, false) => format!(
+            "name the file and `{field}` alike with a valid name, e.g. `{fallback}.yaml` and `{field}: {fallback}`"
+        ),
+    }
+}
+
 fn stem(rel: &str) -> &str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.strip_suffix(".yaml").unwrap_or(name)
@@ -638,9 +666,12 @@ fn check_exclusion(
                         x.record_id
                     ),
                 )
-                .help(format!(
-                    "rename the file to `{}.yaml` or set `record_id: {stem}`",
-                    x.record_id
+                .help(mismatch_help(
+                    "record_id",
+                    &x.record_id,
+                    stem,
+                    |r| record_re().is_match(r),
+                    "E033",
                 ));
             sink.push(d);
         }
@@ -901,7 +932,12 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
         let waived = d.severity == Severity::Warning
             && by_file
                 .get(d.file.as_str())
-                .is_some_and(|(e, _)| e.waivers.contains_key(&d.rule));
+                // A waiver without a reason acknowledges nothing, so it waives nothing.
+                .is_some_and(|(e, _)| {
+                    e.waivers
+                        .get(&d.rule)
+                        .is_some_and(|why| !why.trim().is_empty())
+                });
         if waived {
             used.insert((d.file.clone(), d.rule.clone()));
             report.waived.push(d);
@@ -921,12 +957,12 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                 Some(r) if Severity::from(r.severity) == Severity::Error => {
                     Some(format!("`{rule}` is an error and cannot be waived"))
                 }
+                Some(_) if reason.trim().is_empty() => Some(format!(
+                    "waiver for `{rule}` gives no reason, so it waives nothing"
+                )),
                 Some(_) if !used.contains(&(rel.to_string(), rule.clone())) => Some(format!(
                     "waiver for `{rule}` is unused: the rule does not fire on this entry"
                 )),
-                Some(_) if reason.trim().is_empty() => {
-                    Some(format!("waiver for `{rule}` gives no reason"))
-                }
                 Some(_) => None,
             };
             if let Some(msg) = problem {
@@ -936,6 +972,10 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                     if let Some(c) = closest(rule, names) {
                         d = d.help(format!("did you mean `{c}`?"));
                     }
+                } else if reason.trim().is_empty() {
+                    d = d.help(format!(
+                        "write why `{rule}` does not apply here, or remove the waiver"
+                    ));
                 } else {
                     d = d.help(format!("remove the `{rule}` waiver"));
                 }

@@ -375,7 +375,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         Command::List(a) => cmd_list(&root, opts, a),
         Command::Diff(a) => cmd_diff(&root, opts, a),
         Command::New(a) => cmd_new(&root, opts, a),
-        Command::Schema => match load_or_fail(&root, opts, Format::Human) {
+        Command::Schema => match load_or_fail(&root, opts, None) {
             Ok(c) => Outcome {
                 code: 0,
                 stdout: crate::schema::entry_schema_text(&c.taxonomy),
@@ -390,21 +390,33 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
 }
 
 /// Loads a corpus, turning a load failure into the outcome to return.
-fn load_or_fail(root: &Path, opts: LoadOptions, format: Format) -> Result<Corpus, Outcome> {
+///
+/// `report` is the diagnostics format of a command whose output is the
+/// diagnostics (`check`): they go to stdout in that format. Every other
+/// command prints data on stdout, so its load problems go to stderr as text
+/// and a machine format on stdout is never mixed with prose.
+fn load_or_fail(root: &Path, opts: LoadOptions, report: Option<Format>) -> Result<Corpus, Outcome> {
     match load::load(root, opts) {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
         // Without a usable taxonomy nothing can be checked: the run could not happen.
-        Err(LoadError::Taxonomy(diags)) => Err(Outcome {
-            code: 2,
-            stdout: report::render(
+        Err(LoadError::Taxonomy(diags)) => {
+            let text = report::render(
                 &diags,
-                format,
+                report.unwrap_or(Format::Human),
                 &Sources::new(),
                 Some("the taxonomy must be fixed before anything else can be checked"),
-            ),
-            stderr: String::new(),
-        }),
+            );
+            let (stdout, stderr) = match report {
+                Some(_) => (text, String::new()),
+                None => (String::new(), text),
+            };
+            Err(Outcome {
+                code: 2,
+                stdout,
+                stderr,
+            })
+        }
     }
 }
 
@@ -429,7 +441,7 @@ fn render_report(corpus: &Corpus, diags: &[Diagnostic], waived: usize, format: F
 }
 
 fn cmd_check(root: &Path, opts: LoadOptions, a: &CheckArgs) -> Outcome {
-    let corpus = match load_or_fail(root, opts, a.format) {
+    let corpus = match load_or_fail(root, opts, Some(a.format)) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -454,7 +466,7 @@ fn cmd_check(root: &Path, opts: LoadOptions, a: &CheckArgs) -> Outcome {
 }
 
 fn cmd_stats(root: &Path, opts: LoadOptions, a: &StatsArgs) -> Outcome {
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -480,7 +492,7 @@ fn cmd_stats(root: &Path, opts: LoadOptions, a: &StatsArgs) -> Outcome {
 
 /// `build`, `render` and `stats --write`: check, generate, then write or compare.
 fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Outcome {
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -638,7 +650,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
 }
 
 fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -655,9 +667,13 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
                 format!("no claims ledger at {}", crate::claims::CLAIMS_PATH),
             );
         }
+        let format = match a.format {
+            TableFormat::Table => Format::Human,
+            TableFormat::Json => Format::Json,
+        };
         return Outcome {
             code: 1,
-            stdout: report::render(&problems, Format::Human, &sources(&corpus), None),
+            stdout: report::render(&problems, format, &sources(&corpus), None),
             stderr: String::new(),
         };
     };
@@ -698,7 +714,7 @@ fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
             Err(e) => return Outcome::fail(2, format!("--where: {e}")),
         }
     }
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -811,8 +827,12 @@ fn cmd_diff(root: &Path, opts: LoadOptions, a: &DiffArgs) -> Outcome {
         .iter()
         .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
         .sum();
+    // Files of the new side that fail to load make the diff incomplete: the
+    // run fails (1) so that a job summary built on it does not pass quietly.
+    let new_errors = new.diagnostics.iter().filter(|d| d.fails(false)).count();
     let stderr = if unreadable > 0 {
-        format!("warning: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n")
+        let level = if new_errors > 0 { "error" } else { "warning" };
+        format!("{level}: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n")
     } else {
         String::new()
     };
@@ -822,14 +842,14 @@ fn cmd_diff(root: &Path, opts: LoadOptions, a: &DiffArgs) -> Outcome {
         DiffFormat::Json => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
     };
     Outcome {
-        code: 0,
+        code: i32::from(new_errors > 0),
         stdout,
         stderr,
     }
 }
 
 fn cmd_new(root: &Path, opts: LoadOptions, a: &NewArgs) -> Outcome {
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -854,7 +874,7 @@ fn cmd_new(root: &Path, opts: LoadOptions, a: &NewArgs) -> Outcome {
 }
 
 fn cmd_export(root: &Path, opts: LoadOptions, a: &ExportArgs, cwd: &Path) -> Outcome {
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -898,7 +918,7 @@ fn cmd_agreement(root: &Path, opts: LoadOptions, a: &AgreementArgs, cwd: &Path) 
         Ok(t) => t,
         Err(e) => return Outcome::fail(2, e),
     };
-    let corpus = match load_or_fail(root, opts, Format::Human) {
+    let corpus = match load_or_fail(root, opts, None) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -921,9 +941,14 @@ fn cmd_agreement(root: &Path, opts: LoadOptions, a: &AgreementArgs, cwd: &Path) 
                 "{} problem(s) in the annotations; nothing was compared",
                 diags.len()
             );
+            // With --format json every stdout line is JSON: one diagnostic per line.
+            let format = match a.format {
+                TableFormat::Table => Format::Human,
+                TableFormat::Json => Format::Json,
+            };
             Outcome {
                 code: 1,
-                stdout: report::render(&diags, Format::Human, &src, Some(&summary)),
+                stdout: report::render(&diags, format, &src, Some(&summary)),
                 stderr: String::new(),
             }
         }

@@ -308,22 +308,44 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
         Ok(t) => t,
         Err(d) => return vec![d],
     };
+    // Without its template README.md would silently go unchecked.
+    let readme_template = "README.md.tera";
+    let missing_template =
+        (part != Part::Stats && !templates.iter().any(|(n, _)| n == readme_template)).then(|| {
+            let rel = format!("{TEMPLATES_DIR}/{readme_template}");
+            Diagnostic::new(
+                "stale-generated",
+                severity,
+                rel.clone(),
+                format!("`{rel}` is missing, so {README} can be neither generated nor checked"),
+            )
+            .help("restore the template (`git checkout -- templates/`)")
+        });
     let files = match generate(corpus, &templates, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
+    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
+    out.extend(stale_files(root, &files, severity));
+    out
+}
+
+/// One `stale-generated` diagnostic for every generated file that differs
+/// from what a build would write, or none.
+fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<Diagnostic> {
     // One diagnostic for the lot: every stale file has the same cause and
     // the same fix, and twenty copies of it would bury the other problems.
-    let mut stale: Vec<&str> = stale(root, &files)
+    let mut stale: Vec<&str> = stale(root, files)
         .into_iter()
         .map(|f| f.path.as_str())
         .collect();
     // The README first: it is what readers see, so the diagnostic points there.
     stale.sort_by_key(|p| *p != README);
-    let gone = leftovers(root, &files);
-    let Some(first) = stale.first().copied().or(gone.first().map(String::as_str)) else {
-        return Vec::new();
-    };
+    let gone = leftovers(root, files);
+    let first = stale
+        .first()
+        .copied()
+        .or(gone.first().map(String::as_str))?;
     let mut parts = Vec::new();
     if !stale.is_empty() {
         let (n, verb) = if stale.len() == 1 {
@@ -339,13 +361,15 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     if !gone.is_empty() {
         parts.push(format!("no longer generated: {}", gone.join(", ")));
     }
-    vec![Diagnostic::new(
-        "stale-generated",
-        severity,
-        first.to_string(),
-        parts.join("; "),
+    Some(
+        Diagnostic::new(
+            "stale-generated",
+            severity,
+            first.to_string(),
+            parts.join("; "),
+        )
+        .help("run `corpus build` and commit the result"),
     )
-    .help("run `corpus build` and commit the result")]
 }
 
 /// What a build did.

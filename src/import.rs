@@ -108,7 +108,10 @@ fn read_rows(
     for (i, rec) in rdr.records().enumerate() {
         match rec {
             Ok(r) => {
-                let line = r.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                let line = r
+                    .position()
+                    .map(|p| crate::diag::line_of_byte(text, p.byte()) as u64)
+                    .unwrap_or(i as u64 + 2);
                 let cells = headers
                     .iter()
                     .zip(r.iter())
@@ -117,7 +120,10 @@ fn read_rows(
                 rows.push((line, cells));
             }
             Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                let line = e
+                    .position()
+                    .map(|p| crate::diag::line_of_byte(text, p.byte()) as u64)
+                    .unwrap_or(i as u64 + 2);
                 diags.push(row_diag(file, line, "row", format!("malformed row: {e}")));
             }
         }

@@ -467,6 +467,16 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
     }
 }
 
+/// Files that keep a folder in git or that the desktop drops everywhere;
+/// they are no data, so they are skipped without a word.
+const HOUSEKEEPING_FILES: [&str; 5] = [
+    ".gitkeep",
+    ".keep",
+    ".gitignore",
+    ".gitattributes",
+    ".DS_Store",
+];
+
 /// The `.yaml` files directly in a folder, sorted; anything else is reported.
 fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String)> {
     let full = root.join(dir);
@@ -492,7 +502,21 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
     names.sort();
     for (name, path) in names {
         let rel = format!("{dir}/{name}");
+        if HOUSEKEEPING_FILES.contains(&name.as_str()) {
+            continue;
+        }
         if name.starts_with('.') {
+            // Other hidden files (a hidden `.x.yaml`, an editor's backup) are
+            // not read, and the user is told so rather than left to wonder
+            // why an entry does not count.
+            let d = diag(
+                "stray-file",
+                Some(&corpus.taxonomy),
+                &rel,
+                format!("`{rel}` is a hidden file and is ignored"),
+            )
+            .help("remove it, or rename it without the leading dot if it is an entry");
+            corpus.diagnostics.push(d);
             continue;
         }
         if name.ends_with(".yaml") {

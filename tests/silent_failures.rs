@@ -525,3 +525,203 @@ fn class17_the_exit_code_contract_is_documented() {
         "README states the exit codes"
     );
 }
+
+/// Class 9: an entry whose file no longer parses is reported broken, not removed, and the diff fails.
+#[test]
+fn class09_diff_reports_a_broken_entry_as_broken() {
+    let old = Tree::valid();
+    let new = Tree::valid();
+    new.append(valid::METHOD, "extra: [unclosed\n");
+    let old_root = old.root().display().to_string();
+    for format in ["text", "markdown", "json"] {
+        let run = new.corpus(&["diff", &old_root, "--format", format]);
+        run.assert_code(1);
+        assert!(run.stdout.contains("broken"), "{format}:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(valid::METHOD),
+            "{format} names the file:\n{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.contains("removed | `relay-credit2025`"),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.contains("- entry relay-credit2025"),
+            "{}",
+            run.stdout
+        );
+    }
+    let json = new.corpus(&["diff", &old_root, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(v["entries"]["removed"], serde_json::json!([]));
+    assert_eq!(v["entries"]["broken"][0]["id"], "relay-credit2025");
+    // A real deletion is still a removal, and a clean diff exits 0.
+    let gone = Tree::valid();
+    gone.remove(valid::METHOD);
+    let run = gone.corpus(&["diff", &old_root]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("- entry relay-credit2025"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Class 10: `trace validate` on a folder without traces refuses instead of validating nothing.
+#[test]
+fn class10_trace_validate_on_an_empty_folder_refuses() {
+    let t = Tree::empty();
+    std::fs::create_dir_all(t.path("logs")).expect("folder");
+    t.write("logs/notes.txt", "not a trace\n");
+    let run = run_in(t.root(), None, &["trace", "validate", "logs"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("no .json trace files"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Class 10: `check` says when the README template is missing instead of passing.
+#[test]
+fn class10_check_reports_a_missing_readme_template() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    t.remove("templates/README.md.tera");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(d.message.contains("README.md.tera"), "{}", d.message);
+}
+
+/// Class 10: hidden files among the entries are named, not silently skipped.
+#[test]
+fn class10_hidden_files_under_papers_are_reported() {
+    let t = Tree::valid();
+    t.write("corpus/papers/.draft.yaml", t.read(valid::METHOD));
+    let run = t.check(&[]);
+    let d = run.single();
+    assert_eq!(d.rule, "stray-file");
+    assert_eq!(d.file, "corpus/papers/.draft.yaml");
+    assert!(d.message.contains("hidden"), "{}", d.message);
+    t.check_strict().assert_code(1);
+}
+
+/// Class 10: an annotation file with a header and no rows is refused, not an empty table.
+#[test]
+fn class10_agreement_with_no_rows_is_refused() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\n");
+    let run = t.corpus(&["agreement", "ann.csv"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("no annotations"), "{}", run.stdout);
+}
+
+/// Class 10: a waiver with an empty reason waives nothing.
+#[test]
+fn class10_a_waiver_without_a_reason_waives_nothing() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "2024");
+    t.append(valid::METHOD, "waivers:\n  arxiv-year: \"\"\n");
+    let run = t.check(&[]);
+    let mut rules = run.rules();
+    rules.sort();
+    assert_eq!(rules, ["arxiv-year", "waiver-unused"], "{}", run.stdout);
+    t.check_strict().assert_code(1);
+    // With a reason it waives.
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "2024");
+    t.append(
+        valid::METHOD,
+        "waivers:\n  arxiv-year: the journal version came first\n",
+    );
+    t.check_strict().assert_code(0);
+}
+
+/// Class 13: CSV diagnostics point at the record's own line (header = line 1), CRLF included.
+#[test]
+fn class13_csv_lines_are_the_lines_of_the_file() {
+    let t = Tree::fixture("agreement");
+    for eol in ["\n", "\r\n"] {
+        let text = ["key,ann_category", "alpha,rl_method", "bravo,rl-mthod", ""].join(eol);
+        t.write("ann.csv", &text);
+        let run = t.corpus(&["agreement", "ann.csv", "--format", "json"]);
+        run.assert_code(1);
+        let d = run.single();
+        assert_eq!(d.line, Some(3), "eol {eol:?}: {}", run.stdout);
+    }
+    // import: an exported CSV with CRLF endings and one bad row.
+    let src = Tree::valid();
+    let csv = src.corpus(&["export", "--format", "csv"]);
+    csv.assert_code(0);
+    let mut lines: Vec<String> = csv.stdout.lines().map(str::to_string).collect();
+    lines[2] = lines[2].replacen("harbor-ops", "Bad Key", 1);
+    let bad_line = 3;
+    assert!(lines[2].starts_with("Bad Key"), "{}", lines[2]);
+    let dst = Tree::valid();
+    dst.write("in.csv", lines.join("\r\n") + "\r\n");
+    let run = dst.corpus(&["import", "--papers", "in.csv", "--force"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout.contains(&format!("in.csv:{bad_line}")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Class 14: the key-mismatch help proposes only keys that pass the key rule.
+#[test]
+fn class14_key_suggestions_pass_the_key_rule() {
+    let key_ok = regex::Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").expect("regex");
+    let t = Tree::valid();
+    t.rename(valid::INDUSTRY, "corpus/papers/c3 copy.yaml");
+    t.set("corpus/papers/c3 copy.yaml", "key", "My-Arxiv-2026");
+    let run = t.check(&[]);
+    let d = run.of("key-mismatch");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    let help = d[0].help.clone().expect("a help line");
+    let suggested: Vec<&str> = help.split('`').skip(1).step_by(2).collect();
+    assert!(!suggested.is_empty(), "{help}");
+    for s in suggested {
+        let name = s
+            .strip_suffix(".yaml")
+            .or_else(|| s.strip_prefix("key: "))
+            .unwrap_or(s);
+        assert!(
+            key_ok.is_match(name),
+            "suggested `{s}` breaks the key rule: {help}"
+        );
+    }
+}
+
+/// Class 15: with `--format json`, every stdout line is JSON, on the error path too.
+#[test]
+fn class15_json_formats_print_only_json() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\nalpha,rl-mthod\n");
+    let run = t.corpus(&["agreement", "ann.csv", "--format", "json"]);
+    run.assert_code(1);
+    assert!(!run.stdout.is_empty());
+    for line in run.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    }
+    // A broken claims ledger under `claims --format json`.
+    let t = Tree::valid();
+    t.write("corpus/claims.yaml", LEDGER);
+    let run = t.corpus(&["claims", "--format", "json"]);
+    run.assert_code(1);
+    for line in run.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    }
+    // A broken taxonomy under `stats --format json`: prose goes to stderr.
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: [\n");
+    let run = t.corpus(&["stats", "--format", "json"]);
+    run.assert_code(2);
+    assert_eq!(run.stdout, "");
+    assert!(!run.stderr.is_empty());
+}

@@ -433,6 +433,13 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 found.push(entry.into_path());
             }
         }
+        // A folder with nothing to validate must not pass as "0 files, all valid".
+        if found.is_empty() {
+            return Err(format!(
+                "{}: no .json trace files in this folder",
+                path.display()
+            ));
+        }
         found.sort();
         out.extend(found);
     }
