@@ -140,7 +140,7 @@ pub struct NewArgs {
 /// Export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
-    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions).
+    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions); a cell a spreadsheet would run as a formula (= + - @) gets a leading ', which import removes.
     Csv,
     /// Entries and records as one JSON document.
     Json,
@@ -1064,6 +1064,16 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                 Err(e) => return Outcome::fail(2, format!("{tax_label}: {e}")),
             };
             let m = trace::metrics(&tr, &taxonomy.channel_families());
+            let overflow = m.non_finite();
+            if !overflow.is_empty() {
+                return Outcome::fail(
+                    1,
+                    format!(
+                        "{label}: {} overflow (the trace's numbers are too large to add or divide); no metrics printed",
+                        overflow.join(", ")
+                    ),
+                );
+            }
             let stdout = match a.format {
                 TableFormat::Table => trace::metrics_table(&m),
                 TableFormat::Json => serde_json::to_string_pretty(&m).unwrap_or_default() + "\n",

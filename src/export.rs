@@ -43,7 +43,7 @@ fn write_csv(table: &'static [Field], rows: &mut dyn Iterator<Item = Vec<String>
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(csv_fields(table).iter().map(|f| f.column_name()));
     for row in rows {
-        let _ = w.write_record(&row);
+        let _ = w.write_record(row.iter().map(|c| crate::csv_guard::guard(c).into_owned()));
     }
     csv_text(w)
 }

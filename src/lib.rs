@@ -16,6 +16,7 @@ pub mod claims;
 pub mod cli;
 pub mod closest;
 pub mod corpus;
+pub mod csv_guard;
 pub mod dates;
 pub mod diag;
 pub mod diff;

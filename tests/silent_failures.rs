@@ -725,3 +725,111 @@ fn class15_json_formats_print_only_json() {
     assert_eq!(run.stdout, "");
     assert!(!run.stderr.is_empty());
 }
+
+/// Exports the valid tree (entries and records) as CSV, imports both files
+/// back over it, and returns the JSON export before and after.
+fn csv_round_trip(t: &Tree) -> (String, String) {
+    let before = t.corpus(&["export", "--format", "json"]);
+    before.assert_code(0);
+    let papers = t.corpus(&["export", "--format", "csv"]);
+    let records = t.corpus(&["export", "--format", "csv", "--exclusions"]);
+    t.write("in/papers.csv", &papers.stdout);
+    t.write("in/excluded.csv", &records.stdout);
+    t.corpus(&[
+        "import",
+        "--papers",
+        "in/papers.csv",
+        "--excluded",
+        "in/excluded.csv",
+        "--force",
+    ])
+    .assert_code(0);
+    let after = t.corpus(&["export", "--format", "json"]);
+    after.assert_code(0);
+    (before.stdout, after.stdout)
+}
+
+/// Class 18: export then import gives back exactly the data: spaces and a block scalar's final newline kept.
+#[test]
+fn class18_the_csv_round_trip_is_exact() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "title", "\"  Padded Title  \"");
+    t.append(valid::METHOD, "notes: |\n  first line\n  second line\n");
+    t.set(valid::ARXIV_RECORD, "reason", "\" leading space kept\"");
+    t.check(&[]).assert_code(0);
+    let (before, after) = csv_round_trip(&t);
+    assert_eq!(before, after);
+    assert!(before.contains("second line\\n"), "{before}");
+}
+
+/// Class 18: a CSV column import does not know is refused, not dropped.
+#[test]
+fn class18_an_unknown_csv_column_is_refused() {
+    let t = Tree::valid();
+    let papers = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        l.push_str(if i == 0 { ",reviewer" } else { ",someone" });
+    }
+    t.write("in/papers.csv", lines.join("\n") + "\n");
+    let before = common::snapshot_tree(t.root());
+    let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("reviewer"), "{}", run.stdout);
+    assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
+}
+
+/// Class 19: a value that starts like a formula is exported as text and imported back unchanged.
+#[test]
+fn class19_formulas_are_exported_as_text_and_imported_back() {
+    let t = Tree::valid();
+    t.set(
+        valid::METHOD,
+        "one_liner",
+        "\"=HYPERLINK(\\\"http://x\\\") looks like a formula.\"",
+    );
+    t.set(valid::INDUSTRY, "affiliation", "\"@Harbor Labs\"");
+    t.set(valid::CLASSICAL, "venue", "\"+Journal\"");
+    t.set(valid::DOCS_RECORD, "reason", "\"-not a formula, a dash.\"");
+    t.check(&[]).assert_code(0);
+    let csv = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    for rec in rdr.records() {
+        for cell in rec.expect("CSV row").iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@']),
+                "a cell a spreadsheet would run: {cell}"
+            );
+        }
+    }
+    assert!(csv.contains("'=HYPERLINK"), "{csv}");
+    let (before, after) = csv_round_trip(&t);
+    assert_eq!(before, after);
+}
+
+/// Class 20: a figure that overflows is refused the same way in every format, not `inf` here and `null` there.
+#[test]
+fn class20_non_finite_figures_are_refused_in_every_format() {
+    let t = Tree::empty();
+    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
+        .expect("fixture");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["rewards"] = serde_json::json!({"team": 1e-300});
+    v["costs"]["tokens"] = serde_json::json!(1e300);
+    t.write("big.json", serde_json::to_string(&v).expect("JSON"));
+    for format in ["table", "json"] {
+        let run = run_in(
+            t.root(),
+            None,
+            &["trace", "metrics", "big.json", "--format", format],
+        );
+        run.assert_code(1);
+        assert_eq!(run.stdout, "", "{format}");
+        assert!(
+            run.stderr.contains("tokens_per_team_reward"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("inf"), "{}", run.stderr);
+    }
+}
