@@ -17,6 +17,7 @@ pub mod cli;
 pub mod closest;
 pub mod commands;
 pub mod corpus;
+pub mod csv_guard;
 pub mod dates;
 pub mod diag;
 pub mod diff;

@@ -2,7 +2,6 @@
 
 use super::{load_corpus, Outcome, Result};
 use crate::load::{self, LoadOptions};
-use crate::report::Format;
 use std::path::Path;
 
 /// Writes the scaffold of entry `key`, never over an existing file unless `force`.
@@ -14,12 +13,12 @@ pub fn run(
     category: Option<&str>,
     force: bool,
 ) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     let text = crate::scaffold::scaffold(&corpus.taxonomy, key, arxiv, category)
         .map_err(|e| Outcome::fail(2, e))?;
     let rel = format!("{}/{key}.yaml", load::PAPERS_DIR);
     crate::files::write_new_files(&[(root.join(&rel), text)], force)
-        .map_err(|e| Outcome::fail(1, e))?;
+        .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "wrote {rel}; fill in the empty fields, then run `corpus check`\n"
     )))
