@@ -62,6 +62,10 @@ pub enum Command {
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(TraceCommand),
+    /// Check every link of the entries, records and README (dead, moved, timed out).
+    Links(crate::links::LinksArgs),
+    /// Compare entries' title, first author and year with their arXiv records.
+    Verify(crate::verify::VerifyArgs),
 }
 
 /// The `corpus trace` subcommands.
@@ -119,6 +123,12 @@ pub struct NewArgs {
     /// Overwrite an existing file.
     #[arg(long)]
     pub force: bool,
+    /// Fill title, first author and year from the arXiv API (needs --arxiv).
+    #[arg(long, requires = "arxiv")]
+    pub fetch: bool,
+    /// The arXiv API endpoint used by --fetch.
+    #[arg(long, value_name = "URL", default_value = crate::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
 }
 
 /// Export formats.
@@ -370,6 +380,26 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         Command::Export(a) => cmd_export(&root, opts, a, cwd),
         Command::Agreement(a) => cmd_agreement(&root, opts, a, cwd),
         Command::Trace(t) => cmd_trace(cli, t, cwd),
+        Command::Links(a) => with_corpus(&root, opts, |c| crate::links::command(&root, cwd, c, a)),
+        Command::Verify(a) => with_corpus(&root, opts, |c| crate::verify::command(&root, c, a)),
+    }
+}
+
+/// Loads the corpus and runs a command on it that answers (code, stdout,
+/// stderr), or a reason it could not run (exit 2).
+fn with_corpus(
+    root: &Path,
+    opts: LoadOptions,
+    f: impl FnOnce(&Corpus) -> Result<(i32, String, String), String>,
+) -> Outcome {
+    match load_or_fail(root, opts, Format::Human).map(|c| f(&c)) {
+        Ok(Ok((code, stdout, stderr))) => Outcome {
+            code,
+            stdout,
+            stderr,
+        },
+        Ok(Err(e)) => Outcome::fail(2, e),
+        Err(o) => o,
     }
 }
 
@@ -798,11 +828,19 @@ fn cmd_new(root: &Path, opts: LoadOptions, a: &NewArgs) -> Outcome {
         Ok(c) => c,
         Err(o) => return o,
     };
+    let fetched = match (a.fetch, a.arxiv.as_deref()) {
+        (true, Some(id)) => match crate::arxiv::fetch_one(&a.arxiv_api, id) {
+            Ok(r) => Some(r),
+            Err(e) => return Outcome::fail(2, e),
+        },
+        _ => None,
+    };
     let text = match crate::scaffold::scaffold(
         &corpus.taxonomy,
         &a.key,
         a.arxiv.as_deref(),
         a.category.as_deref(),
+        fetched.as_ref(),
     ) {
         Ok(t) => t,
         Err(e) => return Outcome::fail(2, e),

@@ -48,6 +48,7 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
                 "subdecisions" => e.subdecisions.join(LIST_SEPARATOR),
                 "strict_credit" => if e.strict_credit { "yes" } else { "" }.to_string(),
                 "waivers" => waivers_cell(e),
+                "arxiv_verified_on" => e.arxiv_verified_on.clone().unwrap_or_default(),
                 _ => String::new(),
             })
             .collect();

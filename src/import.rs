@@ -46,7 +46,12 @@ pub const EXCLUSION_COLUMNS: [&str; 9] = [
 ];
 
 /// Optional columns beyond the reference layout, for fields it does not carry.
-pub const EXTRA_PAPER_COLUMNS: [&str; 3] = ["subdecisions", "strict_credit", "waivers"];
+pub const EXTRA_PAPER_COLUMNS: [&str; 4] = [
+    "subdecisions",
+    "strict_credit",
+    "waivers",
+    "arxiv_verified_on",
+];
 
 /// Separator of several values (URLs, sub-decisions) in one CSV cell.
 pub const LIST_SEPARATOR: &str = " ; ";
@@ -238,6 +243,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             scenario: c("scenario"),
             is_core: c("is_core"),
             verified: c("verified"),
+            arxiv_verified_on: Some(c("arxiv_verified_on")).filter(|d| !d.is_empty()),
             subdecisions: split_list(&c("subdecisions")),
             strict_credit: strict,
             one_liner: c("one_liner"),

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod agreement;
+pub mod arxiv;
 pub mod charts;
 pub mod check;
 pub mod claims;
@@ -20,7 +21,9 @@ pub mod export;
 pub mod files;
 pub mod filter;
 pub mod generate;
+pub mod http;
 pub mod import;
+pub mod links;
 pub mod load;
 pub mod model;
 pub mod render;
@@ -30,3 +33,4 @@ pub mod schema;
 pub mod stats;
 pub mod taxonomy;
 pub mod trace;
+pub mod verify;

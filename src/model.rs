@@ -42,6 +42,9 @@ pub struct Entry {
     pub is_core: String,
     /// yes / partial / no.
     pub verified: String,
+    /// When `corpus verify` last found the entry agreeing with its arXiv record (YYYY-MM-DD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_verified_on: Option<String>,
     /// Orchestration sub-decisions the entry trains or designs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subdecisions: Vec<String>,
@@ -82,7 +85,7 @@ pub struct Exclusion {
 }
 
 /// Entry fields in file order, with whether each is required.
-pub const ENTRY_FIELDS: [(&str, bool); 21] = [
+pub const ENTRY_FIELDS: [(&str, bool); 22] = [
     ("key", true),
     ("title", true),
     ("first_author", true),
@@ -99,6 +102,7 @@ pub const ENTRY_FIELDS: [(&str, bool); 21] = [
     ("scenario", true),
     ("is_core", true),
     ("verified", true),
+    ("arxiv_verified_on", false),
     ("subdecisions", false),
     ("strict_credit", false),
     ("one_liner", true),
@@ -139,6 +143,7 @@ impl Fields for Entry {
             "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
             "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
             "verified" => Some(FieldValue::One(self.verified.as_str().into())),
+            "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
             "subdecisions" => Some(FieldValue::Many(&self.subdecisions)),
             "strict_credit" => one(if self.strict_credit { "true" } else { "false" }),
             _ => None,

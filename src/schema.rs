@@ -28,6 +28,9 @@ pub fn describe(field: &str) -> &'static str {
         "urls" => "Links, most canonical first (http or https).",
         "subdecisions" => "Orchestration sub-decisions the entry trains or designs.",
         "strict_credit" => "True where the entry has an explicit credit estimator.",
+        "arxiv_verified_on" => {
+            "Written by `corpus verify --write`: the date (YYYY-MM-DD) the entry last agreed with its arXiv record."
+        }
         "one_liner" => "One sentence, in your own words.",
         "notes" => "Optional remarks, in your own words.",
         "waivers" => "Acknowledged warnings: rule id -> reason.",
@@ -62,6 +65,7 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
                 json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values("subdecisions").unwrap_or_default()}})
             }
             "strict_credit" => json!({"type": "boolean"}),
+            "arxiv_verified_on" => json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}),
             "notes" => json!({"type": "string"}),
             "waivers" => {
                 let warnings: Vec<&str> = tax
