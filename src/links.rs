@@ -484,12 +484,23 @@ pub fn arxiv_id_of_url(url: &str) -> Option<String> {
 fn offline_problem(
     link: &Link,
     anchors: &std::collections::BTreeSet<String>,
+    root: &Path,
 ) -> Option<(Status, String)> {
     if let Some(a) = link.url.strip_prefix('#') {
         return (!anchors.contains(a)).then(|| {
             (
                 Status::Broken,
                 format!("no heading or anchor `{a}` in {README}"),
+            )
+        });
+    }
+    if is_relative(link) {
+        let path = link.url.split(['#', '?']).next().unwrap_or("");
+        let inside = !path.starts_with('/') && !path.split('/').any(|c| c == "..");
+        return (!inside || !root.join(path).exists()).then(|| {
+            (
+                Status::Broken,
+                format!("no file `{path}` in the repository"),
             )
         });
     }
@@ -513,6 +524,14 @@ fn offline_problem(
         }
     }
     None
+}
+
+/// A README link to a file of the repository (no scheme, not an anchor).
+fn is_relative(link: &Link) -> bool {
+    !link.url.contains(':')
+        && !link.url.starts_with('#')
+        && !link.url.is_empty()
+        && link.places.iter().all(|p| p.file == README)
 }
 
 /// How one URL fared on the network.
@@ -751,6 +770,7 @@ pub struct Settings {
 
 /// Runs the checks on collected links against a cache, at time `now`.
 pub fn run(
+    root: &Path,
     links: &[Link],
     readme_anchors: &std::collections::BTreeSet<String>,
     hosts: &HostsConfig,
@@ -773,7 +793,7 @@ pub fn run(
             failed_runs: 0,
             fails: false,
         };
-        if let Some((status, message)) = offline_problem(link, readme_anchors) {
+        if let Some((status, message)) = offline_problem(link, readme_anchors, root) {
             r.status = status;
             r.message = message;
             r.fails = true;
@@ -781,6 +801,9 @@ pub fn run(
         } else if link.url.starts_with('#') {
             r.status = Status::Ok;
             r.message = "anchor found".into();
+        } else if is_relative(link) {
+            r.status = Status::Ok;
+            r.message = "file found".into();
         } else if settings.offline {
             r.message = "offline: not requested".into();
         } else {
@@ -1085,6 +1108,7 @@ pub fn command(
         }
     };
     let run = run(
+        root,
         &links,
         &readme_anchors,
         &hosts,
