@@ -768,12 +768,22 @@ pub struct Settings {
     pub per_host: usize,
 }
 
+/// What the repository itself tells about links: its root (for README
+/// links to files), the README's anchors and the host exceptions.
+#[derive(Debug, Clone, Copy)]
+pub struct Local<'a> {
+    /// The corpus root.
+    pub root: &'a Path,
+    /// Anchors of README.md.
+    pub anchors: &'a std::collections::BTreeSet<String>,
+    /// corpus/links.yaml.
+    pub hosts: &'a HostsConfig,
+}
+
 /// Runs the checks on collected links against a cache, at time `now`.
 pub fn run(
-    root: &Path,
     links: &[Link],
-    readme_anchors: &std::collections::BTreeSet<String>,
-    hosts: &HostsConfig,
+    local: Local,
     mut cache: Cache,
     settings: &Settings,
     now: u64,
@@ -793,7 +803,7 @@ pub fn run(
             failed_runs: 0,
             fails: false,
         };
-        if let Some((status, message)) = offline_problem(link, readme_anchors, root) {
+        if let Some((status, message)) = offline_problem(link, local.anchors, local.root) {
             r.status = status;
             r.message = message;
             r.fails = true;
@@ -808,7 +818,7 @@ pub fn run(
             r.message = "offline: not requested".into();
         } else {
             let host = http::host_of(&link.url);
-            let rule = hosts.rule(&host);
+            let rule = local.hosts.rule(&host);
             let every = rule
                 .and_then(|h| h.every.as_deref())
                 .and_then(|e| parse_age(e).ok());
@@ -845,7 +855,7 @@ pub fn run(
     let checked = check_all(
         &client,
         &urls,
-        hosts,
+        local.hosts,
         settings.jobs,
         settings.per_host,
         sleep,
@@ -1107,11 +1117,14 @@ pub fn command(
             },
         }
     };
-    let run = run(
+    let local = Local {
         root,
+        anchors: &readme_anchors,
+        hosts: &hosts,
+    };
+    let run = run(
         &links,
-        &readme_anchors,
-        &hosts,
+        local,
         cache,
         &settings,
         now_secs(),
