@@ -268,6 +268,10 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     );
     assert!(human.contains("warning[link-redirected]"), "{human}");
     assert!(
+        human.contains(&format!("--> {}:{moved}", valid::METHOD)),
+        "{human}"
+    );
+    assert!(
         human.contains(&format!("= help: replace it with {base}/ok")),
         "{human}"
     );
