@@ -31,6 +31,8 @@ pub struct Record {
     pub title: String,
     /// Author names in order, as arXiv writes them ("Given Family").
     pub authors: Vec<String>,
+    /// The first author's affiliation, when the record gives one.
+    pub affiliation: Option<String>,
     /// Date of the first version (YYYY-MM-DD).
     pub published: String,
     /// Whether the record says it was withdrawn.
@@ -121,12 +123,23 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
             // Old API answers for an unknown id: an entry with no content.
             continue;
         }
-        let authors = entry
+        let author_nodes: Vec<roxmltree::Node> = entry
             .children()
             .filter(|n| n.has_tag_name((ATOM, "author")))
+            .collect();
+        let authors = author_nodes
+            .iter()
             .filter_map(|a| a.children().find(|n| n.has_tag_name((ATOM, "name"))))
             .filter_map(|n| n.text().map(collapse))
             .collect();
+        let affiliation = author_nodes
+            .first()
+            .and_then(|a| {
+                a.children()
+                    .find(|n| n.has_tag_name((ARXIV, "affiliation")))
+            })
+            .and_then(|n| n.text().map(collapse))
+            .filter(|s| !s.is_empty());
         let comment = child_text(ARXIV, "comment").to_lowercase();
         let summary = child_text(ATOM, "summary").to_lowercase();
         let withdrawn = comment.contains("withdrawn")
@@ -139,6 +152,7 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
                 version,
                 title,
                 authors,
+                affiliation,
                 published: published[..10].to_string(),
                 withdrawn,
             },
@@ -240,7 +254,7 @@ mod tests {
     <title>LLM Collaboration With
       Multi-Agent Reinforcement Learning</title>
     <summary>We study ...</summary>
-    <author><name>Shuo Liu</name></author>
+    <author><name>Shuo Liu</name><arxiv:affiliation>Northeastern University</arxiv:affiliation></author>
     <author><name>Christopher Amato</name></author>
   </entry>
   <entry>
@@ -267,6 +281,7 @@ mod tests {
             "LLM Collaboration With Multi-Agent Reinforcement Learning"
         );
         assert_eq!(r.authors, ["Shuo Liu", "Christopher Amato"]);
+        assert_eq!(r.affiliation.as_deref(), Some("Northeastern University"));
         assert_eq!(r.published, "2025-08-06");
         assert_eq!(r.year(), Some(2025));
         assert_eq!(r.version, Some(7));

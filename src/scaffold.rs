@@ -47,6 +47,12 @@ pub fn scaffold(
                 .and_then(|r| r.authors.first())
                 .map(|a| yaml_text(&crate::arxiv::family_first(a)))
                 .unwrap_or_default(),
+            "affiliation" => fetched
+                .and_then(|r| r.affiliation.as_deref())
+                .map(yaml_text)
+                .unwrap_or_default(),
+            // A record fetched from arXiv is an arXiv preprint until the contributor says otherwise.
+            "venue" if fetched.is_some() => "arXiv".to_string(),
             "arxiv_id" => match arxiv {
                 Some(id) => format!("\"{id}\""),
                 None => {
