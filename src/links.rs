@@ -9,6 +9,7 @@
 use crate::diag::{Diagnostic, Severity};
 use crate::http::{self, Client, Failure, Method, Policy};
 use crate::load::Corpus;
+use crate::reader::{self, ReadError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -21,6 +22,10 @@ pub const HOSTS_PATH: &str = "corpus/links.yaml";
 pub const DEFAULT_CACHE: &str = ".cache/corpus-links.json";
 /// The generated README, whose links and anchors are checked too.
 pub const README: &str = "README.md";
+/// Largest corpus/links.yaml read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+/// Largest results cache read.
+const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Redirect hops followed before giving up.
 pub const MAX_HOPS: usize = 10;
 
@@ -477,7 +482,7 @@ pub fn arxiv_id_of_url(url: &str) -> Option<String> {
     }
     let id = id.split(['?', '#']).next().unwrap_or(id);
     let id = id.trim_end_matches('/').trim_end_matches(".pdf");
-    Some(crate::arxiv::bare_id(id).to_string())
+    Some(crate::ids::strip_version(id).to_string())
 }
 
 /// The problem a link has that needs no network, if any.
@@ -504,7 +509,7 @@ fn offline_problem(
             )
         });
     }
-    if !crate::check::is_http_url(&link.url) {
+    if !crate::ids::is_http_url(&link.url) {
         return Some((Status::Error, "not an absolute http(s) URL".to_string()));
     }
     if let Some(in_url) = arxiv_id_of_url(&link.url) {
@@ -515,7 +520,7 @@ fn offline_problem(
                     format!("links to arXiv {in_url}, but the entry has no arxiv_id"),
                 ));
             }
-            if crate::arxiv::bare_id(id) != in_url {
+            if crate::ids::strip_version(id) != in_url {
                 return Some((
                     Status::Error,
                     format!("links to arXiv {in_url}, but the entry's arxiv_id is {id}"),
@@ -1085,14 +1090,16 @@ pub fn command(
         jobs: a.jobs as usize,
         per_host: a.per_host as usize,
     };
-    let hosts = match crate::files::read_regular(&root.join(HOSTS_PATH), 1024 * 1024) {
-        None if !root.join(HOSTS_PATH).exists() => HostsConfig::default(),
-        None => return Err(format!("{HOSTS_PATH}: cannot be read")),
-        Some(bytes) => HostsConfig::from_yaml(&String::from_utf8_lossy(&bytes))
-            .map_err(|e| format!("{HOSTS_PATH}: {e}"))?,
+    let hosts = match reader::read_text(&root.join(HOSTS_PATH), MAX_CONFIG_BYTES) {
+        Err(ReadError::Missing) => HostsConfig::default(),
+        Err(e) => return Err(format!("{HOSTS_PATH}: {e}")),
+        Ok(text) => HostsConfig::from_yaml(&text).map_err(|e| format!("{HOSTS_PATH}: {e}"))?,
     };
-    let readme = crate::files::read_regular(&root.join(README), crate::files::MAX_GENERATED_BYTES)
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let readme = match reader::read_text(&root.join(README), crate::generate::MAX_GENERATED_BYTES) {
+        Ok(t) => Some(t),
+        Err(ReadError::Missing) => None,
+        Err(e) => return Err(format!("{README}: {e}")),
+    };
     let readme_anchors = readme.as_deref().map(anchors).unwrap_or_default();
     let links = collect(corpus, readme.as_deref());
     let cache_path = match &a.cache {
@@ -1103,18 +1110,18 @@ pub fn command(
     let cache = if a.offline {
         Cache::default()
     } else {
-        match crate::files::read_regular(&cache_path, 256 * 1024 * 1024) {
-            None => Cache::default(),
-            Some(bytes) => match Cache::from_json(&String::from_utf8_lossy(&bytes)) {
-                Ok(c) => c,
-                Err(e) => {
-                    stderr.push_str(&format!(
-                        "warning: {}: not a links cache ({e}); starting a new one\n",
-                        cache_path.display()
-                    ));
-                    Cache::default()
-                }
-            },
+        match reader::read_text(&cache_path, MAX_CACHE_BYTES).map(|t| Cache::from_json(&t)) {
+            Err(ReadError::Missing) => Cache::default(),
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                stderr.push_str(&format!(
+                    "warning: {}: not a links cache ({e}); starting a new one\n",
+                    cache_path.display()
+                ));
+                Cache::default()
+            }
+            // Anything but a plain file there is the user's, not ours to replace.
+            Err(e) => return Err(format!("cache {}: {e}", cache_path.display())),
         }
     };
     let local = Local {

@@ -67,9 +67,9 @@ fn family(name: &str) -> &str {
 /// Whether the entry's first author is arXiv's first author: every word of
 /// the family name appears in arXiv's name, ignoring case and punctuation.
 pub fn same_author(entry_author: &str, arxiv_author: &str) -> bool {
-    let theirs = crate::check::normalize_title(arxiv_author);
+    let theirs = crate::ids::normalize_title(arxiv_author);
     let theirs: Vec<&str> = theirs.split(' ').collect();
-    let ours = crate::check::normalize_title(family(entry_author));
+    let ours = crate::ids::normalize_title(family(entry_author));
     !ours.is_empty() && ours.split(' ').all(|w| theirs.contains(&w))
 }
 
@@ -90,7 +90,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             ),
         );
     }
-    if crate::check::normalize_title(&e.title) != crate::check::normalize_title(&r.title) {
+    if crate::ids::normalize_title(&e.title) != crate::ids::normalize_title(&r.title) {
         out.push(
             diag(
                 "arxiv-title-mismatch",
@@ -223,8 +223,8 @@ pub fn command(
     let mut ids: Vec<&str> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::check::arxiv_year(id).is_some() {
-            ids.push(arxiv::bare_id(id));
+        if crate::ids::arxiv_year(id).is_some() {
+            ids.push(crate::ids::strip_version(id));
         } else {
             diags.push(diag(
                 "arxiv-not-found",
@@ -248,11 +248,11 @@ pub fn command(
     let mut agreeing: Vec<usize> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::check::arxiv_year(id).is_none() {
+        if crate::ids::arxiv_year(id).is_none() {
             continue;
         }
         let file = corpus.file(le.file);
-        let bare = arxiv::bare_id(id);
+        let bare = crate::ids::strip_version(id);
         let found = match feed.records.get(bare) {
             Some(r) => compare(file, &le.entry, r),
             None => {
