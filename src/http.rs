@@ -209,6 +209,9 @@ fn classify(e: ureq::Error) -> Failure {
             std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
                 Failure::Timeout(io.to_string())
             }
+            // rustls reports a failed handshake or a corrupt record through the
+            // transport as invalid data.
+            std::io::ErrorKind::InvalidData => Failure::Tls(io.to_string()),
             _ => Failure::Connection(io.to_string()),
         },
         E::Tls(m) => Failure::Tls(m.to_string()),

@@ -90,7 +90,7 @@ fn assert_loopback_only(t: &Tree) {
         let url = r["url"].as_str().expect("url");
         if url.starts_with("http") {
             assert!(
-                url.starts_with("http://127.0.0.1:"),
+                url.starts_with("http://127.0.0.1:") || url.starts_with("https://127.0.0.1:"),
                 "the test tree would request {url}"
             );
         }
@@ -499,4 +499,66 @@ fn bad_arguments_exit_2() {
     ] {
         t.corpus(&args).assert_code(2);
     }
+}
+
+#[test]
+fn refused_connections_and_tls_failures_are_errors_that_say_so() {
+    // A port that was just free: nothing listens there now.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    // A server that answers plain text to a TLS handshake.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let plain_port = plain.local_addr().expect("addr").port();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop2 = stop.clone();
+    let handle = std::thread::spawn(move || {
+        for conn in plain.incoming() {
+            if stop2.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+            if let Ok(mut s) = conn {
+                use std::io::Write;
+                let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+            }
+        }
+    });
+    let server = Server::start(route);
+    let t = tree_for(&server, &["/ok"]);
+    let refused = format!("http://127.0.0.1:{closed}/x");
+    let tls = format!("https://127.0.0.1:{plain_port}/x");
+    t.replace(
+        valid::METHOD,
+        &format!("  - {}\n", server.url("/ok")),
+        &format!("  - {refused}\n  - {tls}\n"),
+    );
+    let cache = t.path("cache.json").display().to_string();
+    let run = online(&t, &cache, &["--format", "json"]);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = std::net::TcpStream::connect(("127.0.0.1", plain_port));
+    let _ = handle.join();
+    run.assert_code(1);
+    let all = objects(&run.stdout);
+    let find = |u: &str| {
+        all.iter()
+            .find(|r| r["url"] == u)
+            .expect("reported")
+            .clone()
+    };
+    let r = find(&refused);
+    assert_eq!(r["status"], "error");
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("connection failed"),
+        "{r}"
+    );
+    let r = find(&tls);
+    assert_eq!(r["status"], "error");
+    assert!(
+        r["message"].as_str().unwrap().starts_with("TLS error"),
+        "{r}"
+    );
 }
