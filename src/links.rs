@@ -1112,6 +1112,8 @@ pub fn command(
     } else {
         match reader::read_text(&cache_path, MAX_CACHE_BYTES).map(|t| Cache::from_json(&t)) {
             Err(ReadError::Missing) => Cache::default(),
+            // Nothing there yet (even when a parent is not a folder; writing will say so).
+            Err(_) if std::fs::symlink_metadata(&cache_path).is_err() => Cache::default(),
             Ok(Ok(c)) => c,
             Ok(Err(e)) => {
                 stderr.push_str(&format!(
@@ -1137,11 +1139,17 @@ pub fn command(
         now_secs(),
         &std::thread::sleep,
     );
+    let mut code = i32::from(run.results.iter().any(|r| r.fails));
     if let Some(c) = &run.cache {
-        crate::files::write_atomic(&cache_path, c.to_json().as_bytes())
-            .map_err(|e| format!("cannot write the cache {}: {e}", cache_path.display()))?;
+        // The report is still worth printing; the exit code says the run did not finish.
+        if let Err(e) = crate::files::write_atomic(&cache_path, c.to_json().as_bytes()) {
+            stderr.push_str(&format!(
+                "error: cannot write the cache {}: {e}\n",
+                cache_path.display()
+            ));
+            code = 2;
+        }
     }
-    let code = i32::from(run.results.iter().any(|r| r.fails));
     Ok((
         code,
         render(&run.results, a.format, corpus, readme.as_deref()),

@@ -562,3 +562,37 @@ fn refused_connections_and_tls_failures_are_errors_that_say_so() {
         "{r}"
     );
 }
+
+#[test]
+fn a_cache_that_cannot_be_written_fails_the_run_after_the_report() {
+    let server = Server::start(route);
+    let t = tree_for(&server, &["/ok"]);
+    // The cache's folder is a file.
+    t.write("blocked", "a file, not a folder");
+    let cache = t.path("blocked/cache.json").display().to_string();
+    let run = online(&t, &cache, &["--format", "json"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("cannot write the cache"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(objects(&run.stdout).len(), 1, "the report is still printed");
+
+    // Something other than a file where the cache should be is left alone.
+    std::fs::create_dir_all(t.path("folder.json")).expect("folder");
+    let cache = t.path("folder.json").display().to_string();
+    let run = online(&t, &cache, &[]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("folder.json"), "{}", run.stderr);
+
+    // A cache that is not ours is replaced, with a warning.
+    let t = tree_for(&server, &["/ok"]);
+    t.write("cache.json", "{ not json");
+    let cache = t.path("cache.json").display().to_string();
+    let run = online(&t, &cache, &[]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("not a links cache"), "{}", run.stderr);
+    let c: Value = serde_json::from_str(&t.read("cache.json")).expect("rewritten");
+    assert_eq!(c["version"], 1);
+}
