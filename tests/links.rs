@@ -51,6 +51,11 @@ fn route(r: &Request) -> Reply {
         "/nohead" => Reply::status(200),
         "/down" => Reply::status(503),
         "/forbidden" => Reply::status(403),
+        "/busy-long" => Reply::with_header(429, "Retry-After", "3600"),
+        "/slow" => {
+            std::thread::sleep(Duration::from_millis(150));
+            Reply::status(200)
+        }
         _ => Reply::status(404),
     }
 }
@@ -104,7 +109,8 @@ fn objects(stdout: &str) -> Vec<Value> {
         .collect()
 }
 
-/// Fast, bounded settings: 1 s timeout, 2 retries, short backoff.
+/// Fast, bounded settings: 1 s timeout, 2 retries, short backoff, and
+/// (unless `more` sets them) everything at once, since all cases share one host.
 fn online<'a>(t: &Tree, cache: &'a str, more: &[&'a str]) -> common::Run {
     assert_loopback_only(t);
     let mut args = vec![
@@ -117,13 +123,12 @@ fn online<'a>(t: &Tree, cache: &'a str, more: &[&'a str]) -> common::Run {
         "0.05",
         "--max-wait",
         "5",
-        "--jobs",
-        "16",
-        "--per-host",
-        "16",
         "--cache",
         cache,
     ];
+    if !more.contains(&"--jobs") {
+        args.extend(["--jobs", "16", "--per-host", "16"]);
+    }
     args.extend_from_slice(more);
     t.corpus(&args)
 }
@@ -595,4 +600,46 @@ fn a_cache_that_cannot_be_written_fails_the_run_after_the_report() {
     assert!(run.stderr.contains("not a links cache"), "{}", run.stderr);
     let c: Value = serde_json::from_str(&t.read("cache.json")).expect("rewritten");
     assert_eq!(c["version"], 1);
+}
+
+#[test]
+fn a_retry_after_beyond_the_wait_budget_ends_the_retries_at_once() {
+    let server = Server::start(route);
+    let t = tree_for(&server, &["/busy-long"]);
+    let cache = t.path("cache.json").display().to_string();
+    let run = online(&t, &cache, &["--format", "json"]);
+    run.assert_code(1);
+    let r = &by_path(&server, &run.stdout)["/busy-long"];
+    assert_eq!(r["status"], "broken");
+    assert_eq!(r["http_status"], 429);
+    assert_eq!(
+        server.hits_on("/busy-long").len(),
+        1,
+        "no retry was waited for"
+    );
+}
+
+#[test]
+fn concurrency_is_bounded_overall_and_per_host() {
+    let paths: Vec<String> = (0..6).map(|i| format!("/slow?n={i}")).collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    for (jobs, per_host, most) in [("8", "2", 2), ("8", "1", 1), ("1", "4", 1)] {
+        let server = Server::start(route);
+        let t = tree_for(&server, &refs);
+        let cache = t.path("cache.json").display().to_string();
+        let run = online(&t, &cache, &["--jobs", jobs, "--per-host", per_host]);
+        run.assert_code(0);
+        assert_eq!(server.hits_on("/slow").len(), 6);
+        assert!(
+            server.max_in_flight() <= most,
+            "--jobs {jobs} --per-host {per_host}: {} requests at once",
+            server.max_in_flight()
+        );
+    }
+    // The measure can see parallel requests: unbounded, they overlap.
+    let server = Server::start(route);
+    let t = tree_for(&server, &refs);
+    let cache = t.path("cache.json").display().to_string();
+    online(&t, &cache, &["--jobs", "8", "--per-host", "8"]).assert_code(0);
+    assert!(server.max_in_flight() >= 2, "{}", server.max_in_flight());
 }

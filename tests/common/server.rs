@@ -99,6 +99,8 @@ pub struct Server {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     hits: Arc<Mutex<Vec<Hit>>>,
+    /// (requests being answered now, most ever at once).
+    load: Arc<Mutex<(usize, usize)>>,
     accept: Option<JoinHandle<()>>,
 }
 
@@ -109,9 +111,10 @@ impl Server {
         let addr = listener.local_addr().expect("local address");
         let stop = Arc::new(AtomicBool::new(false));
         let hits: Arc<Mutex<Vec<Hit>>> = Arc::new(Mutex::new(Vec::new()));
+        let load = Arc::new(Mutex::new((0usize, 0usize)));
         let counts: Arc<Mutex<HashMap<String, usize>>> = Arc::new(Mutex::new(HashMap::new()));
         let route: Arc<Route> = Arc::new(route);
-        let (stop2, hits2) = (stop.clone(), hits.clone());
+        let (stop2, hits2, load2) = (stop.clone(), hits.clone(), load.clone());
         let accept = std::thread::spawn(move || {
             let mut workers = Vec::new();
             for conn in listener.incoming() {
@@ -119,10 +122,21 @@ impl Server {
                     break;
                 }
                 let Ok(stream) = conn else { continue };
-                let (route, stop, hits, counts) =
-                    (route.clone(), stop2.clone(), hits2.clone(), counts.clone());
+                let (route, stop, hits, counts, load) = (
+                    route.clone(),
+                    stop2.clone(),
+                    hits2.clone(),
+                    counts.clone(),
+                    load2.clone(),
+                );
                 workers.push(std::thread::spawn(move || {
-                    serve(stream, &*route, &stop, &hits, &counts)
+                    {
+                        let mut l = load.lock().expect("load");
+                        l.0 += 1;
+                        l.1 = l.1.max(l.0);
+                    }
+                    serve(stream, &*route, &stop, &hits, &counts);
+                    load.lock().expect("load").0 -= 1;
                 }));
             }
             for w in workers {
@@ -133,6 +147,7 @@ impl Server {
             addr,
             stop,
             hits,
+            load,
             accept: Some(accept),
         }
     }
@@ -145,6 +160,11 @@ impl Server {
     /// Every request so far, in arrival order.
     pub fn hits(&self) -> Vec<Hit> {
         self.hits.lock().expect("hits").clone()
+    }
+
+    /// The most connections the server was answering at one time.
+    pub fn max_in_flight(&self) -> usize {
+        self.load.lock().expect("load").1
     }
 
     /// The requests for one path (query ignored).
