@@ -443,3 +443,31 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
     // --fetch needs --arxiv.
     t.corpus(&["new", "ghost2025", "--fetch"]).assert_code(2);
 }
+
+#[test]
+fn check_knows_the_verification_date_and_refuses_an_impossible_one() {
+    let t = Tree::valid();
+    t.replace(
+        valid::METHOD,
+        "verified: yes\n",
+        "verified: yes\narxiv_verified_on: \"2026-02-30\"\n",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "date-invalid");
+    assert_eq!(d.field.as_deref(), Some("arxiv_verified_on"));
+    assert_eq!(d.line, Some(t.line_of(valid::METHOD, "arxiv_verified_on:")));
+
+    t.set(valid::METHOD, "arxiv_verified_on", "\"2026-02-28\"");
+    t.check(&["--strict"]).assert_code(0);
+    let listed = t.corpus(&[
+        "list",
+        "--where",
+        "arxiv_verified_on=2026-02-28",
+        "--format",
+        "keys",
+    ]);
+    listed.assert_code(0);
+    assert_eq!(listed.stdout, "relay-credit2025\n");
+}
