@@ -5,12 +5,9 @@
 
 use crate::arxiv::{self, Record};
 use crate::diag::{Diagnostic, Severity};
-use crate::http::{Client, Policy};
-use crate::load::{Corpus, SourceFile};
+use crate::load::SourceFile;
 use crate::model::Entry;
-use crate::report::{self, Format};
-use std::path::Path;
-use std::time::Duration;
+use crate::report::Format;
 
 /// The field `--write` sets.
 pub const FIELD: &str = "arxiv_verified_on";
@@ -57,6 +54,11 @@ fn diag(rule: &str, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
         d = d.at(l, c);
     }
     d
+}
+
+/// An `arxiv-not-found` diagnostic at the entry's `arxiv_id`.
+pub fn not_found(file: &SourceFile, msg: String) -> Diagnostic {
+    diag("arxiv-not-found", file, "arxiv_id", msg)
 }
 
 /// The family name of a "Family, Given" author (or the whole name).
@@ -183,143 +185,6 @@ pub fn with_date(text: &str, date: &str) -> String {
     owned.insert(at, format!("{line}{nl}"));
     lines.clear();
     owned.concat()
-}
-
-/// `corpus verify`: Ok((exit code, stdout, stderr)), or Err when it could not run.
-pub fn command(
-    root: &Path,
-    corpus: &Corpus,
-    a: &VerifyArgs,
-) -> Result<(i32, String, String), String> {
-    let secs = |v: f64, name: &str| {
-        if v.is_finite() && (0.0..=3600.0).contains(&v) {
-            Ok(Duration::from_secs_f64(v))
-        } else {
-            Err(format!(
-                "{name} must be a number of seconds between 0 and 3600"
-            ))
-        }
-    };
-    let timeout = secs(a.timeout, "--timeout")?;
-    if timeout.is_zero() {
-        return Err("--timeout must be more than 0 seconds".into());
-    }
-    let mut pause = secs(a.pause, "--pause")?;
-    if a.arxiv_api == arxiv::DEFAULT_API {
-        pause = pause.max(Duration::from_secs_f64(arxiv::DEFAULT_PAUSE_SECS));
-    }
-    for k in &a.keys {
-        if !corpus.entries.iter().any(|le| &le.entry.key == k) {
-            return Err(format!("no entry has the key `{k}`"));
-        }
-    }
-    let chosen: Vec<&crate::load::LoadedEntry> = corpus
-        .entries
-        .iter()
-        .filter(|le| a.keys.is_empty() || a.keys.contains(&le.entry.key))
-        .filter(|le| le.entry.arxiv_id.as_deref().is_some_and(|i| !i.is_empty()))
-        .collect();
-    let mut diags = Vec::new();
-    let mut ids: Vec<&str> = Vec::new();
-    for le in &chosen {
-        let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_some() {
-            ids.push(crate::ids::strip_version(id));
-        } else {
-            diags.push(diag(
-                "arxiv-not-found",
-                corpus.file(le.file),
-                "arxiv_id",
-                format!("`{id}` is not a well-formed arXiv id, so it was not looked up"),
-            ));
-        }
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    let client = Client::new(Policy {
-        timeout,
-        ..Policy::default()
-    });
-    let feed = if ids.is_empty() {
-        arxiv::Feed::default()
-    } else {
-        arxiv::fetch(&client, &a.arxiv_api, &ids, pause, &std::thread::sleep)?
-    };
-    let mut agreeing: Vec<usize> = Vec::new();
-    for le in &chosen {
-        let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_none() {
-            continue;
-        }
-        let file = corpus.file(le.file);
-        let bare = crate::ids::strip_version(id);
-        let found = match feed.records.get(bare) {
-            Some(r) => compare(file, &le.entry, r),
-            None => {
-                let said = feed
-                    .errors
-                    .iter()
-                    .find(|m| m.contains(bare))
-                    .map(|m| format!(" (arXiv says: {m})"))
-                    .unwrap_or_default();
-                vec![diag(
-                    "arxiv-not-found",
-                    file,
-                    "arxiv_id",
-                    format!("arXiv has no record {bare}{said}"),
-                )
-                .help("correct `arxiv_id`, or remove it when the work is not on arXiv")]
-            }
-        };
-        if found.is_empty() {
-            agreeing.push(le.file);
-        }
-        diags.extend(found);
-    }
-    crate::diag::sort(&mut diags);
-    let mut stderr = String::new();
-    if a.write && !agreeing.is_empty() {
-        let today = crate::http::today();
-        let files: Vec<(std::path::PathBuf, String, Vec<u8>)> = agreeing
-            .iter()
-            .map(|&i| {
-                let f = corpus.file(i);
-                (
-                    root.join(&f.rel),
-                    f.rel.clone(),
-                    with_date(&f.text, &today).into_bytes(),
-                )
-            })
-            .collect();
-        let items: Vec<(std::path::PathBuf, String, &[u8])> = files
-            .iter()
-            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
-            .collect();
-        let written = crate::files::write_all(&items)?;
-        stderr.push_str(&format!(
-            "recorded {FIELD}: {today} in {} entr{}\n",
-            written.len(),
-            if written.len() == 1 { "y" } else { "ies" }
-        ));
-    }
-    let what = format!(
-        "verified {} entr{} against {}",
-        chosen.len(),
-        if chosen.len() == 1 { "y" } else { "ies" },
-        a.arxiv_api
-    );
-    let summary = report::summary(&diags, 0, &what);
-    let sources: report::Sources = corpus
-        .files
-        .iter()
-        .map(|f| (f.rel.as_str(), f.text.as_str()))
-        .collect();
-    let code = i32::from(!diags.is_empty());
-    Ok((
-        code,
-        report::render(&diags, a.format, &sources, Some(&summary)),
-        stderr,
-    ))
 }
 
 #[cfg(test)]
