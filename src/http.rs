@@ -25,6 +25,8 @@ pub enum Method {
     Head,
     /// GET: the whole answer.
     Get,
+    /// GET, with the body left unread (a link check needs only the status).
+    GetStatus,
 }
 
 /// What a server answered.
@@ -133,7 +135,7 @@ impl Client {
         };
         let result = match method {
             Method::Head => agent.head(url).call(),
-            Method::Get => agent.get(url).call(),
+            Method::Get | Method::GetStatus => agent.get(url).call(),
         };
         let mut resp = result.map_err(classify)?;
         let header = |name: &str| {
@@ -146,7 +148,7 @@ impl Client {
         let retry_after = header("retry-after");
         let status = resp.status().as_u16();
         let body = match method {
-            Method::Head => Vec::new(),
+            Method::Head | Method::GetStatus => Vec::new(),
             Method::Get => resp
                 .body_mut()
                 .with_config()

@@ -557,7 +557,7 @@ pub fn check_url(
     for _ in 0..=MAX_HOPS {
         let (mut result, mut attempts) = client.request_with_retries(Method::Head, &current, sleep);
         if matches!(&result, Ok(r) if matches!(r.status, 405 | 501)) {
-            (result, attempts) = client.request_with_retries(Method::Get, &current, sleep);
+            (result, attempts) = client.request_with_retries(Method::GetStatus, &current, sleep);
         }
         let r = match result {
             Ok(r) => r,
