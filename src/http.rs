@@ -137,7 +137,7 @@ impl Client {
             Method::Head => agent.head(url).call(),
             Method::Get | Method::GetStatus => agent.get(url).call(),
         };
-        let mut resp = result.map_err(classify)?;
+        let mut resp = result.map_err(|e| self.classify(e))?;
         let header = |name: &str| {
             resp.headers()
                 .get(name)
@@ -154,7 +154,7 @@ impl Client {
                 .with_config()
                 .limit(MAX_BODY_BYTES)
                 .read_to_vec()
-                .map_err(classify)?,
+                .map_err(|e| self.classify(e))?,
         };
         Ok(Response {
             status,
@@ -197,6 +197,16 @@ impl Client {
             }
             sleep(wait);
             waited += wait;
+        }
+    }
+
+    /// A failure in words, a timeout naming the limit that ran out.
+    fn classify(&self, e: ureq::Error) -> Failure {
+        match classify(e) {
+            Failure::Timeout(_) => {
+                Failure::Timeout(format!("no answer within {:?}", self.policy.timeout))
+            }
+            other => other,
         }
     }
 }

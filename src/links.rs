@@ -628,7 +628,7 @@ pub fn check_url(
                 };
             }
             let message = if permanent {
-                format!("moved permanently; replace the link with {current}{accepted}")
+                format!("moved permanently to {current}{accepted}")
             } else {
                 format!("redirects ({hops} hop(s)) to {current}{accepted}")
             };

@@ -187,7 +187,7 @@ fn every_server_case_is_reported_with_status_location_and_place() {
     assert!(r["/moved301"]["message"]
         .as_str()
         .unwrap()
-        .contains("replace the link"));
+        .contains("moved permanently to"));
     assert_eq!(r["/chain"]["location"], server.url("/ok"));
     assert_eq!(r["/chain"]["permanent"], false);
     assert_eq!(r["/ok"]["location"], Value::Null);

@@ -130,13 +130,7 @@ impl Server {
                     load2.clone(),
                 );
                 workers.push(std::thread::spawn(move || {
-                    {
-                        let mut l = load.lock().expect("load");
-                        l.0 += 1;
-                        l.1 = l.1.max(l.0);
-                    }
-                    serve(stream, &*route, &stop, &hits, &counts);
-                    load.lock().expect("load").0 -= 1;
+                    serve(stream, &*route, &stop, &hits, &counts, &load)
                 }));
             }
             for w in workers {
@@ -193,6 +187,7 @@ fn serve(
     stop: &AtomicBool,
     hits: &Mutex<Vec<Hit>>,
     counts: &Mutex<HashMap<String, usize>>,
+    load: &Mutex<(usize, usize)>,
 ) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut head = Vec::new();
@@ -229,6 +224,13 @@ fn serve(
         user_agent,
         at: Instant::now(),
     });
+    // A request is in flight from its arrival until just before its answer
+    // is sent, so a client's next request can never overlap it here.
+    {
+        let mut l = load.lock().expect("load");
+        l.0 += 1;
+        l.1 = l.1.max(l.0);
+    }
     let reply = route(&Request {
         method: &method,
         path,
@@ -241,6 +243,7 @@ fn serve(
             while !stop.load(Ordering::SeqCst) && start.elapsed() < HANG_LIMIT {
                 std::thread::sleep(Duration::from_millis(20));
             }
+            load.lock().expect("load").0 -= 1;
         }
         Reply::Send {
             status,
@@ -258,6 +261,7 @@ fn serve(
             if method != "HEAD" {
                 out.push_str(&body);
             }
+            load.lock().expect("load").0 -= 1;
             let _ = stream.write_all(out.as_bytes());
             let _ = stream.flush();
         }
