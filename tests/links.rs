@@ -266,6 +266,7 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     };
 
     let (human, base, gone, moved) = render("human");
+    insta::assert_snapshot!("links_human", human.replace(&base, "http://127.0.0.1:PORT"));
     assert!(human.contains(&format!("error[link-broken]: {base}/gone404: answered 404")));
     assert!(
         human.contains(&format!("--> {}:{gone}", valid::METHOD)),
@@ -309,6 +310,10 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     );
 
     let (markdown, base, gone, _) = render("markdown");
+    insta::assert_snapshot!(
+        "links_markdown",
+        markdown.replace(&base, "http://127.0.0.1:PORT")
+    );
     assert!(markdown.starts_with("## Link check\n"), "{markdown}");
     assert!(
         markdown.contains(&format!(
