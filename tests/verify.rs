@@ -399,6 +399,24 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
         "{text}"
     );
     assert!(text.contains("venue: arXiv"), "{text}");
+    assert!(
+        text.contains("\n# arxiv_verified_on:"),
+        "left for `verify --write`: {text}"
+    );
+    // An existing file is refused before the API is asked.
+    let asked = server.hits().len();
+    let again = t.corpus(&[
+        "new",
+        "llm-collab2025",
+        "--arxiv",
+        "2508.04652",
+        "--fetch",
+        "--arxiv-api",
+        &api_url,
+    ]);
+    again.assert_code(1);
+    assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+    assert_eq!(server.hits().len(), asked);
 
     // The contributor fills the rest; then the entry checks clean and verifies.
     for (field, value) in [

@@ -17,6 +17,14 @@ pub fn run(
     fetch_from: Option<&str>,
 ) -> Result {
     let corpus = load_corpus(root, opts, Format::Human)?;
+    let rel = format!("{}/{key}.yaml", load::PAPERS_DIR);
+    if fetch_from.is_some() && !force && crate::files::occupied(&root.join(&rel)) {
+        // Say so before asking the network for anything.
+        return Err(Outcome::fail(
+            1,
+            format!("{rel} already exists and was left untouched; pass --force to overwrite"),
+        ));
+    }
     // With --fetch: title, first author and year from the arXiv API at `fetch_from`.
     let fetched = match (fetch_from, arxiv) {
         (Some(api), Some(id)) => {
@@ -26,7 +34,6 @@ pub fn run(
     };
     let text = crate::scaffold::scaffold(&corpus.taxonomy, key, arxiv, category, fetched.as_ref())
         .map_err(|e| Outcome::fail(2, e))?;
-    let rel = format!("{}/{key}.yaml", load::PAPERS_DIR);
     crate::files::write_new_files(&[(root.join(&rel), text)], force)
         .map_err(|e| Outcome::fail(1, e))?;
     Ok(Outcome::ok(format!(
