@@ -28,13 +28,27 @@ pub struct Changed {
     pub fields: Vec<FieldChange>,
 }
 
+/// An item whose file is still there but no longer loads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    /// Key or record id (as in the old corpus).
+    pub id: String,
+    /// Its file, relative to the root.
+    pub file: String,
+    /// The first error that keeps it from loading.
+    pub error: String,
+}
+
 /// Added, removed and changed items of one kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ItemDiff {
     /// Keys present only in the new corpus.
     pub added: Vec<String>,
-    /// Keys present only in the old corpus.
+    /// Keys present only in the old corpus (their files are gone or name another key).
     pub removed: Vec<String>,
+    /// Keys whose file is still there but no longer loads: not removed, broken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub broken: Vec<Broken>,
     /// Keys present in both with different fields.
     pub changed: Vec<Changed>,
 }
@@ -141,6 +155,24 @@ fn item_diff<T: Serialize>(old: BTreeMap<String, &T>, new: BTreeMap<String, &T>)
     d
 }
 
+/// Moves "removed" items whose file now fails to load into `broken`: a
+/// paper whose YAML broke was not deleted, and a job summary must not say so.
+fn split_broken(d: &mut ItemDiff, old_files: &BTreeMap<&str, &str>, new: &Corpus) {
+    let removed = std::mem::take(&mut d.removed);
+    for id in removed {
+        let error = old_files.get(id.as_str()).and_then(|file| {
+            new.diagnostics
+                .iter()
+                .find(|g| g.file == *file && g.fails(false))
+                .map(|g| (file.to_string(), g.message.clone()))
+        });
+        match error {
+            Some((file, error)) => d.broken.push(Broken { id, file, error }),
+            None => d.removed.push(id),
+        }
+    }
+}
+
 /// Flattens the stats JSON into `path → n`.
 fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, u64>) {
     match v {
@@ -190,6 +222,20 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
             .map(|x| (x.record.record_id.clone(), &x.record))
             .collect(),
     );
+    let old_files: BTreeMap<&str, &str> = old
+        .entries
+        .iter()
+        .map(|e| (e.entry.key.as_str(), old.file(e.file).rel.as_str()))
+        .chain(
+            old.exclusions
+                .iter()
+                .map(|x| (x.record.record_id.as_str(), old.file(x.file).rel.as_str())),
+        )
+        .collect();
+    let mut entries = entries;
+    let mut exclusions = exclusions;
+    split_broken(&mut entries, &old_files, new);
+    split_broken(&mut exclusions, &old_files, new);
     let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
     flatten(
         "",
@@ -273,6 +319,12 @@ pub fn markdown(d: &Diff) -> String {
         .iter()
         .filter(|c| c.new_holds == Some(false))
         .collect();
+    let broken_files = d.entries.broken.len() + d.exclusions.broken.len();
+    if broken_files > 0 {
+        out.push_str(&format!(
+            "**{broken_files} file(s) no longer load**, so this diff leaves them out; run `corpus check`.\n\n"
+        ));
+    }
     out.push_str(&format!(
         "**Entries:** {} added, {} removed, {} changed. **Exclusions:** {} added, {} removed, {} changed. **Figures moved:** {}. **Claims moved:** {}{}.\n",
         d.entries.added.len(),
@@ -300,6 +352,14 @@ pub fn markdown(d: &Diff) -> String {
         }
         for k in &items.removed {
             out.push_str(&format!("| removed | `{k}` | | | |\n"));
+        }
+        for b in &items.broken {
+            out.push_str(&format!(
+                "| **broken** | `{}` | {} | | {} |\n",
+                b.id,
+                crate::markdown::code_span(&b.file),
+                cell_md(&b.error)
+            ));
         }
         for c in &items.changed {
             for f in &c.fields {
@@ -355,6 +415,12 @@ pub fn text(d: &Diff) -> String {
         }
         for k in &items.removed {
             out.push_str(&format!("- {what} {k}\n"));
+        }
+        for b in &items.broken {
+            out.push_str(&format!(
+                "! {what} {} is broken: {}: {}\n",
+                b.id, b.file, b.error
+            ));
         }
         for c in &items.changed {
             for f in &c.fields {

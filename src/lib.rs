@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod agreement;
+pub mod arxiv;
 pub mod charts;
 pub mod check;
 pub mod claims;
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod closest;
 pub mod commands;
 pub mod corpus;
+pub mod csv_guard;
 pub mod dates;
 pub mod diag;
 pub mod diff;
@@ -27,8 +29,10 @@ pub mod files;
 pub mod filter;
 pub mod generate;
 pub mod git;
+pub mod http;
 pub mod ids;
 pub mod import;
+pub mod links;
 pub mod load;
 pub mod markdown;
 pub mod model;
@@ -43,3 +47,4 @@ pub mod stats;
 pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
+pub mod verify;

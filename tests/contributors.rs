@@ -109,7 +109,8 @@ fn new_refuses_existing_files_and_keys_that_could_escape_the_folder() {
     let root = empty_root();
     corpus(root.root()).args(["new", "one"]).assert().success();
     let before = std::fs::read(root.root().join("corpus/papers/one.yaml")).unwrap();
-    corpus(root.root()).args(["new", "one"]).assert().code(1);
+    // An existing key is a refusal to run (2), not a problem in the data.
+    corpus(root.root()).args(["new", "one"]).assert().code(2);
     assert_eq!(
         std::fs::read(root.root().join("corpus/papers/one.yaml")).unwrap(),
         before
@@ -223,7 +224,7 @@ fn export_out_never_overwrites_without_force() {
         .args(["export", "--format", "json", "--out"])
         .arg(&out)
         .assert()
-        .code(1);
+        .code(2);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
     corpus(&manifest())
         .args(["export", "--format", "json", "--force", "--out"])

@@ -410,6 +410,13 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
         let found = crate::reader::files_below(path, "json")
             .map_err(|e| format!("{}: cannot walk: {e}", path.display()))?;
+        // A folder with nothing to validate must not pass as "0 files, all valid".
+        if found.is_empty() {
+            return Err(format!(
+                "{}: no .json trace files in this folder",
+                path.display()
+            ));
+        }
         out.extend(found);
     }
     Ok(out)

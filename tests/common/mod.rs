@@ -17,6 +17,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use assert_cmd::Command;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -438,4 +440,21 @@ pub fn severity_of(rule: &str) -> String {
         .find(|(id, _)| id == rule)
         .map(|(_, s)| s)
         .unwrap_or_else(|| panic!("rule `{rule}` is not in the taxonomy"))
+}
+
+/// A `corpus --root <root> <args>` command to run with chosen streams
+/// (standard output to /dev/full, a pipe closed early, …).
+pub fn raw_command(root: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_corpus"));
+    cmd.current_dir(root).arg("--root").arg(root).args(args);
+    cmd
+}
+
+/// Creates a named pipe (FIFO) at `path`.
+pub fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
 }
