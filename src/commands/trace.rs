@@ -74,6 +74,8 @@ pub fn metrics(
             report::render(&diags, Format::Human, &Sources::new(), None),
         )
     })?;
+    // The replay needs only the typed trace; the file's bytes go before it runs.
+    drop(bytes);
     let (tax_label, tax_text) = match find_root(root, cwd) {
         Ok(root) => {
             let path = root.join(load::TAXONOMY_PATH);
