@@ -43,3 +43,4 @@ pub mod stats;
 pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
+pub mod visible;
