@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod agreement;
+pub mod arxiv;
 pub mod charts;
 pub mod check;
 pub mod claims;
@@ -27,8 +28,11 @@ pub mod fields;
 pub mod files;
 pub mod filter;
 pub mod generate;
+pub mod git;
+pub mod http;
 pub mod ids;
 pub mod import;
+pub mod links;
 pub mod load;
 pub mod markdown;
 pub mod model;
@@ -43,4 +47,5 @@ pub mod stats;
 pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
+pub mod verify;
 pub mod visible;

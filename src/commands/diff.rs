@@ -37,7 +37,7 @@ pub fn run(
             p
         }
         (None, Some(rev)) => {
-            snapshot = crate::diff::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+            snapshot = crate::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
             snapshot.root()
         }
         (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),

@@ -17,6 +17,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use assert_cmd::Command;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -111,14 +113,8 @@ impl Tree {
 
     /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.
     pub fn fixture(name: &str) -> Tree {
-        let t = Tree::empty();
+        let t = Tree::taxonomy_only();
         copy_tree(&fixture_dir(name), t.root());
-        std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
-        std::fs::copy(
-            repo().join("corpus/taxonomy.yaml"),
-            t.path("corpus/taxonomy.yaml"),
-        )
-        .expect("copy taxonomy");
         t
     }
 
@@ -270,6 +266,30 @@ impl Tree {
     /// `corpus --root <root> <args>`.
     pub fn corpus(&self, args: &[&str]) -> Run {
         run_in(self.root(), Some(self.root()), args)
+    }
+
+    /// `corpus --root <root> <args>` run in this process through the
+    /// library's command line (the same parsing and dispatch as the binary,
+    /// without starting it): for tests of a rule rather than of the binary.
+    pub fn corpus_in_process(&self, args: &[&str]) -> Run {
+        use clap::Parser;
+        let root = self.root().to_string_lossy().into_owned();
+        let mut argv = vec!["corpus", "--root", root.as_str()];
+        argv.extend(args);
+        let cli = corpus::cli::Cli::try_parse_from(argv).expect("valid arguments");
+        let out = corpus::cli::run(&cli, self.root());
+        Run {
+            code: Some(out.code),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
+    }
+
+    /// `check --format json <args>` on this root, in process.
+    pub fn check_in_process(&self, args: &[&str]) -> Run {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend(args);
+        self.corpus_in_process(&all)
     }
 
     /// `corpus --root <root> check --format json <args>`.
