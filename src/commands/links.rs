@@ -9,7 +9,6 @@ use crate::links::{
 };
 use crate::load::{Corpus, LoadOptions};
 use crate::reader::{self, ReadError};
-use crate::report::Format;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -20,7 +19,7 @@ const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Checks the links of the corpus at `root`; `--cache` is relative to `cwd`.
 pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksArgs) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     let (code, stdout, stderr) = command(root, cwd, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code,

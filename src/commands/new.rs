@@ -2,7 +2,6 @@
 
 use super::{load_corpus, Outcome, Result};
 use crate::load::{self, LoadOptions};
-use crate::report::Format;
 use std::path::Path;
 
 /// Writes the scaffold of entry `key`, never over an existing file unless `force`;
@@ -16,7 +15,7 @@ pub fn run(
     force: bool,
     fetch_from: Option<&str>,
 ) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     let rel = format!("{}/{key}.yaml", load::PAPERS_DIR);
     if fetch_from.is_some() && !force && crate::files::occupied(&root.join(&rel)) {
         // Say so before asking the network for anything.
@@ -35,7 +34,7 @@ pub fn run(
     let text = crate::scaffold::scaffold(&corpus.taxonomy, key, arxiv, category, fetched.as_ref())
         .map_err(|e| Outcome::fail(2, e))?;
     crate::files::write_new_files(&[(root.join(&rel), text)], force)
-        .map_err(|e| Outcome::fail(1, e))?;
+        .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "wrote {rel}; fill in the empty fields, then run `corpus check`\n"
     )))

@@ -6,14 +6,14 @@ use super::{load_corpus, Outcome, Result};
 use crate::arxiv;
 use crate::http::{Client, Policy};
 use crate::load::{Corpus, LoadOptions};
-use crate::report::{self, Format};
+use crate::report;
 use crate::verify::{compare, not_found, with_date, VerifyArgs, FIELD};
 use std::path::Path;
 use std::time::Duration;
 
 /// Verifies the entries of the corpus at `root` against the arXiv API.
 pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, Some(a.format))?;
     let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code,
