@@ -20,7 +20,7 @@ pub fn run(
     if fetch_from.is_some() && !force && crate::files::occupied(&root.join(&rel)) {
         // Say so before asking the network for anything.
         return Err(Outcome::fail(
-            1,
+            2,
             format!("{rel} already exists and was left untouched; pass --force to overwrite"),
         ));
     }
