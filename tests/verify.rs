@@ -414,7 +414,6 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
         "--arxiv-api",
         &api_url,
     ]);
-    // Exit 2 like `new` without --fetch: the run could not write its file.
     again.assert_code(2);
     assert!(again.stderr.contains("already exists"), "{}", again.stderr);
     assert_eq!(server.hits().len(), asked);
