@@ -59,6 +59,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
     Agreement(AgreementArgs),
+    /// Write the browsable, filterable page of the corpus: one self-contained HTML file.
+    Site(SiteArgs),
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(TraceCommand),
@@ -93,6 +95,17 @@ pub struct TraceMetricsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+/// Options of `corpus site`.
+#[derive(Debug, Args)]
+pub struct SiteArgs {
+    /// Folder to write index.html into (default: site/ under the corpus root).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace an index.html that `corpus site` did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Options of `corpus agreement`.
@@ -369,6 +382,17 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         },
         Command::Export(a) => cmd_export(&root, opts, a, cwd),
         Command::Agreement(a) => cmd_agreement(&root, opts, a, cwd),
+        Command::Site(a) => match load_or_fail(&root, opts, Format::Human)
+            .map(|c| crate::site::command(&root, &c, a.out.as_ref().map(|p| cwd.join(p)), a.force))
+        {
+            Ok(Ok(msg)) => Outcome {
+                code: 0,
+                stdout: String::new(),
+                stderr: msg,
+            },
+            Ok(Err((code, msg))) => Outcome::fail(code, msg),
+            Err(o) => o,
+        },
         Command::Trace(t) => cmd_trace(cli, t, cwd),
     }
 }
