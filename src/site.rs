@@ -9,12 +9,14 @@
 //! the address fragment, reading a compact JSON description of the same rows.
 
 use crate::check;
+use crate::corpus::Corpus;
 use crate::export;
 use crate::files;
 use crate::generate;
-use crate::load::Corpus;
+use crate::ids::is_http_url;
 use crate::model::{Entry, Exclusion};
 use crate::publish;
+use crate::reader;
 use crate::render;
 use crate::stats;
 use crate::taxonomy::{Taxonomy, Value};
@@ -332,7 +334,7 @@ fn facets<T>(specs: &[FieldSpec<'_, T>], rows: &[&T]) -> (Vec<Facet>, Vec<Vec<Ve
 }
 
 fn http(url: &str) -> Option<String> {
-    check::is_http_url(url).then(|| url.to_string())
+    is_http_url(url).then(|| url.to_string())
 }
 
 fn label_of(values: &[Value], id: &str) -> String {
@@ -647,8 +649,8 @@ pub fn command(root: &Path, corpus: &Corpus, out: Option<PathBuf>, force: bool) 
                 ),
             ));
         }
-        let ours = files::read_regular(&path, files::MAX_GENERATED_BYTES)
-            .is_some_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
+        let ours = reader::read_bytes(&path, generate::MAX_GENERATED_BYTES)
+            .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
         if !ours && !force {
             return Err((
                 2,
