@@ -34,7 +34,7 @@ for n in "${sizes[@]}"; do
   target/release/examples/gen_corpus "$n" "$root" >/dev/null
   # Let the generator's writes reach the disk so they do not compete with the run.
   sync
-  for cmd in "build" "check --strict" "stats --format json"; do
+  for cmd in "build" "check --strict" "stats --format json" "site"; do
     # shellcheck disable=SC2086
     measure "$bin" --root "$root" $cmd
     printf '%-8s %-7s %10s %10s %14s\n' "$n" "${cmd%% *}" "$ms" "$mem" "$(( ms * 1000 / n ))"
