@@ -8,20 +8,16 @@
 //! deterministic); the script filters, counts, sorts and keeps the view in
 //! the address fragment, reading a compact JSON description of the same rows.
 
-use crate::check;
 use crate::corpus::Corpus;
 use crate::export;
-use crate::files;
 use crate::generate;
 use crate::ids::is_http_url;
 use crate::model::{Entry, Exclusion};
 use crate::publish;
-use crate::reader;
 use crate::render;
 use crate::stats;
 use crate::taxonomy::{Taxonomy, Value};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
 
 /// The page template, under `templates/`.
 pub const TEMPLATE: &str = "site.html.tera";
@@ -29,6 +25,8 @@ pub const TEMPLATE: &str = "site.html.tera";
 pub const DEFAULT_OUT: &str = "site";
 /// The page's file name inside the output folder.
 pub const PAGE: &str = "index.html";
+/// Largest existing page read back to see whether this command wrote it.
+pub const MAX_PAGE_BYTES: u64 = generate::MAX_GENERATED_BYTES;
 /// Marks a page as written by this command, so re-running it may replace the page
 /// while a file the user wrote is never overwritten without `--force`.
 pub const GENERATOR: &str = r#"<meta name="generator" content="corpus site">"#;
@@ -611,66 +609,6 @@ pub fn page(corpus: &Corpus, template: &str) -> Result<String, String> {
                 render::tera_error(&e)
             )
         })
-}
-
-/// What `corpus site` did, or why it failed with which exit code.
-pub type Outcome = Result<String, (i32, String)>;
-
-/// `corpus site`: check, render, and write `OUT/index.html` atomically.
-///
-/// `out` defaults to `site/` under the root. An existing page is replaced
-/// only when this command wrote it (it carries [`GENERATOR`]) or `force` is
-/// given; anything other than a regular file at the page's path is refused.
-pub fn command(root: &Path, corpus: &Corpus, out: Option<PathBuf>, force: bool) -> Outcome {
-    let errors = check::check(corpus).errors();
-    if errors > 0 {
-        return Err((1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
-    }
-    let templates = generate::read_templates(root).map_err(|d| (2, d.message))?;
-    let Some((_, template)) = templates.iter().find(|(n, _)| n == TEMPLATE) else {
-        return Err((
-            2,
-            format!(
-                "no page template: {}/{TEMPLATE} is missing",
-                generate::TEMPLATES_DIR
-            ),
-        ));
-    };
-    let html = page(corpus, template).map_err(|e| (2, e))?;
-    let dir = out.unwrap_or_else(|| root.join(DEFAULT_OUT));
-    let path = dir.join(PAGE);
-    if let Ok(meta) = std::fs::symlink_metadata(&path) {
-        if !meta.is_file() {
-            return Err((
-                2,
-                format!(
-                    "{}: not a regular file; nothing was written",
-                    path.display()
-                ),
-            ));
-        }
-        let ours = reader::read_bytes(&path, generate::MAX_GENERATED_BYTES)
-            .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
-        if !ours && !force {
-            return Err((
-                2,
-                format!(
-                    "{} exists and was not written by `corpus site`; left untouched (pass --force to replace it)",
-                    path.display()
-                ),
-            ));
-        }
-    }
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| files::write_atomic(&path, html.as_bytes()))
-        .map_err(|e| (2, format!("cannot write {}: {e}", path.display())))?;
-    Ok(format!(
-        "wrote {} ({} KiB: {} entries, {} exclusion records)\n",
-        path.display(),
-        html.len().div_ceil(1024),
-        corpus.entries.len(),
-        corpus.exclusions.len()
-    ))
 }
 
 #[cfg(test)]
