@@ -479,6 +479,22 @@ fn chart_caption(name: &str) -> String {
     .to_string()
 }
 
+fn view_data(facets: &[Facet], items: Vec<Item>, bib: Vec<String>) -> ViewData {
+    ViewData {
+        facets: facets
+            .iter()
+            .map(|f| {
+                (
+                    f.field.clone(),
+                    f.values.iter().map(|v| v.id.clone()).collect(),
+                )
+            })
+            .collect(),
+        items,
+        bib,
+    }
+}
+
 /// The page's template context.
 pub fn context(corpus: &Corpus) -> tera::Context {
     let tax = &corpus.taxonomy;
@@ -513,19 +529,7 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         })
         .collect();
     let bib: Vec<String> = entries.iter().map(|e| export::bibtex(&[e])).collect();
-    let papers = ViewData {
-        facets: entry_facets
-            .iter()
-            .map(|f| {
-                (
-                    f.field.clone(),
-                    f.values.iter().map(|v| v.id.clone()).collect(),
-                )
-            })
-            .collect(),
-        items,
-        bib,
-    };
+    let papers = view_data(&entry_facets, items, bib);
 
     let rspecs = record_fields(tax);
     let (record_facets, record_values) = facets(&rspecs, &records);
@@ -541,19 +545,7 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             ],
         })
         .collect();
-    let log = ViewData {
-        facets: record_facets
-            .iter()
-            .map(|f| {
-                (
-                    f.field.clone(),
-                    f.values.iter().map(|v| v.id.clone()).collect(),
-                )
-            })
-            .collect(),
-        items: ritems,
-        bib: Vec::new(),
-    };
+    let log = view_data(&record_facets, ritems, Vec::new());
 
     let charts: Vec<Chart> = generate::charts(corpus, &st)
         .into_iter()
@@ -571,7 +563,6 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("audited", &st.audited);
     ctx.insert("cutoff", &tax.screening.cutoff);
     ctx.insert("repository_url", &publish::repository_url());
-    ctx.insert("pages_url", &publish::pages_url());
     ctx.insert("entry_facets", &entry_facets);
     ctx.insert("record_facets", &record_facets);
     ctx.insert(
@@ -621,6 +612,30 @@ mod tests {
         assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
         let back: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(back["t"], "</script><!-- & \u{2028}");
+    }
+
+    #[test]
+    fn facets_count_list_values_once_and_keep_unknown_values() {
+        let specs = vec![FieldSpec {
+            field: "subdecisions",
+            label: "Sub-decisions",
+            values: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
+            of: Box::new(|r: &Vec<String>| r.clone()),
+        }];
+        let rows: Vec<Vec<String>> = vec![
+            vec!["a".into(), "a".into(), "b".into()],
+            vec![],
+            vec!["zz".into()],
+        ];
+        let refs: Vec<&Vec<String>> = rows.iter().collect();
+        let (f, per_row) = facets(&specs, &refs);
+        let counts: Vec<(&str, usize)> = f[0]
+            .values
+            .iter()
+            .map(|v| (v.id.as_str(), v.count))
+            .collect();
+        assert_eq!(counts, [("a", 1), ("b", 1), ("zz", 1)]);
+        assert_eq!(per_row, [vec![vec![0, 1]], vec![vec![]], vec![vec![2]]]);
     }
 
     #[test]
