@@ -5,7 +5,6 @@ use super::{load_checked, Outcome, Result};
 use crate::check;
 use crate::generate;
 use crate::load::LoadOptions;
-use crate::report::Format;
 use crate::site::{self, GENERATOR, PAGE, TEMPLATE};
 use std::path::Path;
 
@@ -16,7 +15,7 @@ use std::path::Path;
 /// [`GENERATOR`]) or with `force`; anything other than a regular file at the
 /// page's path is refused, and so is a corpus with errors.
 pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd: &Path) -> Result {
-    let (corpus, _) = load_checked(root, opts, Format::Human)?;
+    let (corpus, _) = load_checked(root, opts, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
