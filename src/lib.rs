@@ -50,3 +50,4 @@ pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
 pub mod verify;
+pub mod visible;
