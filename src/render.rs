@@ -342,6 +342,8 @@ pub struct Context {
     pub claims: Vec<ClaimView>,
     /// The example traces with their metrics.
     pub trace_examples: Vec<TraceView>,
+    /// Where GitHub Pages publishes the page `corpus site` writes.
+    pub pages_url: String,
 }
 
 /// What the templates show besides the entries and the figures.
@@ -541,6 +543,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
+        pages_url: crate::publish::pages_url(),
     }
 }
 
