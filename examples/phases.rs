@@ -14,7 +14,12 @@ fn main() {
     let s = corpus::stats::of_corpus(&c);
     eprintln!("stats {:?}", t.elapsed());
     let t = Instant::now();
-    let _ = corpus::render::context(&c.taxonomy, &c.entry_list(), &s);
+    let _ = corpus::render::context(
+        &c.taxonomy,
+        &c.entry_list(),
+        &s,
+        c.survey.as_ref().map(|(s, _)| s),
+    );
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
     let tpl = corpus::generate::read_templates(&root).unwrap();

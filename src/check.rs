@@ -8,7 +8,7 @@ use crate::diag::{self, Diagnostic, Severity};
 use crate::filter::Filter;
 use crate::load::{Corpus, SourceFile};
 use crate::model::{Entry, Exclusion};
-use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS};
+use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS, VOCAB_FIELDS};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -246,6 +246,7 @@ type Vocab = HashMap<&'static str, Vec<String>>;
 fn vocab(tax: &Taxonomy) -> Vocab {
     TAG_FIELDS
         .iter()
+        .chain(&VOCAB_FIELDS)
         .chain(&EXCLUSION_TAG_FIELDS)
         .map(|f| (*f, tax.allowed(f).unwrap_or_default()))
         .collect()
@@ -299,11 +300,73 @@ pub fn check(corpus: &Corpus) -> Report {
     }
     check_across(&mut sink, corpus);
     sink.out.extend(crate::claims::broken(corpus));
+    sink.out.extend(crate::survey::problems(corpus));
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);
     diag::sort(&mut report.waived);
     report
+}
+
+/// A judged tag names who judged it, and a source names a judged tag.
+fn check_judgements(sink: &mut Sink, file: &SourceFile, e: &Entry) {
+    let judged = [
+        e.additional_credit_units.is_some(),
+        e.subdecisions.is_some(),
+        e.strict_credit.is_some(),
+    ];
+    let sourced = [
+        !e.additional_credit_units_source.is_empty(),
+        !e.subdecisions_source.is_empty(),
+        e.strict_credit_source.is_some(),
+    ];
+    for (((tag, source), judged), sourced) in
+        crate::model::JUDGED_TAGS.iter().zip(judged).zip(sourced)
+    {
+        let (field, msg, help) = match (judged, sourced) {
+            (true, false) => (
+                *tag,
+                format!("`{tag}` is judged but `{source}` does not say by whom"),
+                format!("add `{source}`: one of the taxonomy's judgement_sources (project_reading for your own reading)"),
+            ),
+            (false, true) => (
+                *source,
+                format!("`{source}` names a source but `{tag}` is not given"),
+                format!("write `{tag}` (an empty list when judged: none), or remove `{source}`"),
+            ),
+            _ => continue,
+        };
+        let d = sink.at("judgement-unsourced", file, field, msg).help(help);
+        sink.push(d);
+    }
+    if matches!(e.is_rl.as_str(), "yes" | "partial") && e.subdecisions.is_none() {
+        let d = sink
+            .at(
+                "subdecisions-not-judged",
+                file,
+                "is_rl",
+                format!(
+                    "`{}` is RL-related (is_rl: {}) but its orchestration sub-decisions are not judged",
+                    e.key, e.is_rl
+                ),
+            )
+            .help("write `subdecisions: []` (or the ones it trains or designs) with `subdecisions_source: [project_reading]`, or the source that said so");
+        sink.push(d);
+    }
+    if e.additional_units().contains(&e.credit_granularity) {
+        let d = sink
+            .at(
+                "additional-unit-repeats-primary",
+                file,
+                "additional_credit_units",
+                format!(
+                    "`{}` is already the credit_granularity; additional units list only further units",
+                    e.credit_granularity
+                ),
+            )
+            .help(format!("remove `{}` from additional_credit_units", e.credit_granularity));
+        sink.push(d);
+    }
 }
 
 fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, allowed: &[String]) {
@@ -375,30 +438,32 @@ fn check_entry(
             sink.push(d);
         }
     }
-    for field in TAG_FIELDS {
+    for field in TAG_FIELDS.iter().chain(&VOCAB_FIELDS) {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-        if field == "subdecisions" {
-            for (i, s) in e.subdecisions.iter().enumerate() {
-                check_value(sink, file, &format!("subdecisions[{i}]"), s, allowed);
+        match crate::filter::Fields::field(e, field) {
+            Some(crate::filter::FieldValue::Many(list)) => {
+                let mut seen = BTreeSet::new();
+                for (i, s) in list.iter().enumerate() {
+                    let at = format!("{field}[{i}]");
+                    check_value(sink, file, &at, s, allowed);
+                    if !seen.insert(s) {
+                        let d = sink.at(
+                            "duplicate-field",
+                            file,
+                            &at,
+                            format!("`{s}` is listed twice in `{field}`"),
+                        );
+                        sink.push(d);
+                    }
+                }
             }
-        } else if let Some(crate::filter::FieldValue::One(v)) =
-            crate::filter::Fields::field(e, field)
-        {
-            check_value(sink, file, field, &v, allowed);
+            Some(crate::filter::FieldValue::One(v)) => {
+                check_value(sink, file, field, &v, allowed);
+            }
+            _ => {}
         }
     }
-    let mut seen_sub = BTreeSet::new();
-    for (i, s) in e.subdecisions.iter().enumerate() {
-        if !seen_sub.insert(s) {
-            let d = sink.at(
-                "duplicate-field",
-                file,
-                &format!("subdecisions[{i}]"),
-                format!("sub-decision `{s}` is listed twice"),
-            );
-            sink.push(d);
-        }
-    }
+    check_judgements(sink, file, e);
     if e.year != 0 && (e.year < MIN_YEAR || e.year > cutoff.0) {
         let d = sink.at(
             "year-range",

@@ -1,7 +1,9 @@
 //! `corpus export`: the corpus for other tools — the reference CSV layout
 //! (which `import` reads back), one JSON document, or BibTeX.
 
-use crate::import::{EXCLUSION_COLUMNS, EXTRA_PAPER_COLUMNS, LIST_SEPARATOR, PAPER_COLUMNS};
+use crate::import::{
+    judged_list_cell, EXCLUSION_COLUMNS, EXTRA_PAPER_COLUMNS, LIST_SEPARATOR, PAPER_COLUMNS,
+};
 use crate::model::{Entry, Exclusion};
 
 fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
@@ -17,7 +19,7 @@ pub fn waivers_cell(e: &Entry) -> String {
         .join("\n")
 }
 
-/// Entries in the papers.csv layout, plus the columns it lacks (sub-decisions, strict credit, waivers).
+/// Entries in the papers.csv layout, plus the columns it lacks (judged tags and their sources, added_in, waivers).
 pub fn papers_csv(entries: &[&Entry]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut head: Vec<&str> = PAPER_COLUMNS.to_vec();
@@ -45,8 +47,20 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
                 "one_liner" => e.one_liner.clone(),
                 "verified" => e.verified.clone(),
                 "notes" => e.notes.clone().unwrap_or_default(),
-                "subdecisions" => e.subdecisions.join(LIST_SEPARATOR),
-                "strict_credit" => if e.strict_credit { "yes" } else { "" }.to_string(),
+                "additional_credit_units" => judged_list_cell(e.additional_credit_units.as_deref()),
+                "additional_credit_units_source" => {
+                    e.additional_credit_units_source.join(LIST_SEPARATOR)
+                }
+                "subdecisions" => judged_list_cell(e.subdecisions.as_deref()),
+                "subdecisions_source" => e.subdecisions_source.join(LIST_SEPARATOR),
+                "strict_credit" => match e.strict_credit {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "",
+                }
+                .to_string(),
+                "strict_credit_source" => e.strict_credit_source.clone().unwrap_or_default(),
+                "added_in" => e.added_in.clone().unwrap_or_default(),
                 "waivers" => waivers_cell(e),
                 _ => String::new(),
             })

@@ -119,21 +119,27 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
             ),
         ));
     }
+    // A log by stage plus the later additions, as separate bars: the log
+    // does not record which stages a retained entry passed, so no funnel.
     let stage_counts = st.exclusion("stage");
-    let stages: Vec<(String, u64)> = tax
+    let mut log: Vec<Bar> = tax
         .screening
         .stages
         .iter()
-        .map(|s| {
-            (
-                s.id.clone(),
-                stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
-            )
+        .map(|s| Bar {
+            label: format!("excluded: {}", s.id),
+            value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
         })
         .collect();
+    if let Some(t) = st.count("added_in") {
+        log.extend(t.rows.iter().map(|(v, n)| Bar {
+            label: format!("added later: {v}"),
+            value: *n,
+        }));
+    }
     out.push((
-        "chart_screening_flow.svg".to_string(),
-        charts::screening_flow(st.audited, &stages, st.retained),
+        "chart_screening_log.svg".to_string(),
+        charts::bar_chart("Screening log: exclusions per stage; later additions", &log),
     ));
     out
 }
@@ -149,7 +155,8 @@ pub fn generate(
     let tera = render::tera(templates)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let entries = corpus.entry_list();
-    let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
+    let survey = corpus.survey.as_ref().map(|(s, _)| s);
+    let mut ctx = render::context(&corpus.taxonomy, &entries, &st, survey);
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
     ctx.insert("charts", &chart_names);
@@ -171,6 +178,7 @@ pub fn generate(
         })
         .collect();
     ctx.insert("claims", &claim_rows);
+    crate::provenance::extend_context(&mut ctx, corpus, &st, &verdicts);
     let traces: Vec<serde_json::Value> = corpus
         .trace_examples
         .iter()

@@ -46,7 +46,33 @@ pub const EXCLUSION_COLUMNS: [&str; 9] = [
 ];
 
 /// Optional columns beyond the reference layout, for fields it does not carry.
-pub const EXTRA_PAPER_COLUMNS: [&str; 3] = ["subdecisions", "strict_credit", "waivers"];
+pub const EXTRA_PAPER_COLUMNS: [&str; 8] = [
+    "additional_credit_units",
+    "additional_credit_units_source",
+    "subdecisions",
+    "subdecisions_source",
+    "strict_credit",
+    "strict_credit_source",
+    "added_in",
+    "waivers",
+];
+
+/// A judged list tag as one CSV cell: empty = not judged, `[]` = judged: none.
+pub fn judged_list_cell(list: Option<&[String]>) -> String {
+    match list {
+        None => String::new(),
+        Some([]) => crate::filter::EMPTY_LIST.to_string(),
+        Some(l) => l.join(LIST_SEPARATOR),
+    }
+}
+
+fn parse_judged_list(cell: &str) -> Option<Vec<String>> {
+    match cell {
+        "" => None,
+        crate::filter::EMPTY_LIST => Some(Vec::new()),
+        c => Some(split_list(c)),
+    }
+}
 
 /// Separator of several values (URLs, sub-decisions) in one CSV cell.
 pub const LIST_SEPARATOR: &str = " ; ";
@@ -183,8 +209,9 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         }
         let urls = split_list(&c("url"));
         let strict = match c("strict_credit").to_lowercase().as_str() {
-            "" | "no" | "false" => false,
-            "yes" | "true" => true,
+            "" => None,
+            "no" | "false" => Some(false),
+            "yes" | "true" => Some(true),
             other => {
                 diags.push(row_diag(
                     file,
@@ -238,8 +265,13 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             scenario: c("scenario"),
             is_core: c("is_core"),
             verified: c("verified"),
-            subdecisions: split_list(&c("subdecisions")),
+            additional_credit_units: parse_judged_list(&c("additional_credit_units")),
+            additional_credit_units_source: split_list(&c("additional_credit_units_source")),
+            subdecisions: parse_judged_list(&c("subdecisions")),
+            subdecisions_source: split_list(&c("subdecisions_source")),
             strict_credit: strict,
+            strict_credit_source: Some(c("strict_credit_source")).filter(|s| !s.is_empty()),
+            added_in: Some(c("added_in")).filter(|s| !s.is_empty()),
             one_liner: c("one_liner"),
             notes: (!notes.is_empty()).then_some(notes),
             waivers,

@@ -198,6 +198,8 @@ pub struct Corpus {
     pub trace_examples: Vec<(String, crate::trace::Metrics)>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
+    /// The survey's own facts (figures, Benchmark Gap) and their text, when present.
+    pub survey: Option<(crate::survey::Survey, String)>,
     /// Problems found while loading.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -391,13 +393,18 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     load_trace_examples(root, &mut corpus);
     match crate::claims::load(root, opts.max_file_bytes) {
         Ok(Some((ledger, text))) => {
-            let problems = crate::claims::validate(&ledger, &text);
+            let sources = corpus.taxonomy.values("claim_source").unwrap_or_default();
+            let problems = crate::claims::validate(&ledger, &text, &sources);
             if problems.is_empty() {
                 corpus.claims = Some((ledger, text));
             }
             corpus.diagnostics.extend(problems);
         }
         Ok(None) => {}
+        Err(d) => corpus.diagnostics.extend(d),
+    }
+    match crate::survey::load(root, opts.max_file_bytes) {
+        Ok(s) => corpus.survey = s,
         Err(d) => corpus.diagnostics.extend(d),
     }
     Ok(corpus)
@@ -506,6 +513,7 @@ impl Corpus {
             exclusions: Vec::new(),
             files: Vec::new(),
             claims: None,
+            survey: None,
             trace_examples: Vec::new(),
             diagnostics: Vec::new(),
         }
@@ -1017,8 +1025,13 @@ fn convert_entry(
         scenario: t("scenario"),
         is_core: t("is_core"),
         verified: t("verified"),
-        subdecisions: Vec::new(),
-        strict_credit: false,
+        additional_credit_units: None,
+        additional_credit_units_source: Vec::new(),
+        subdecisions: None,
+        subdecisions_source: Vec::new(),
+        strict_credit: None,
+        strict_credit_source: None,
+        added_in: None,
         one_liner: t("one_liner"),
         notes: None,
         waivers: BTreeMap::new(),
@@ -1027,8 +1040,15 @@ fn convert_entry(
         year: c.int("year").unwrap_or(0),
         arxiv_id: c.arxiv("arxiv_id"),
         urls: c.list("urls").unwrap_or_default(),
-        subdecisions: c.list("subdecisions").unwrap_or_default(),
-        strict_credit: c.boolean("strict_credit").unwrap_or(false),
+        additional_credit_units: c.list("additional_credit_units"),
+        additional_credit_units_source: c
+            .list("additional_credit_units_source")
+            .unwrap_or_default(),
+        subdecisions: c.list("subdecisions"),
+        subdecisions_source: c.list("subdecisions_source").unwrap_or_default(),
+        strict_credit: c.boolean("strict_credit"),
+        strict_credit_source: c.text("strict_credit_source"),
+        added_in: c.text("added_in"),
         notes: c.text("notes"),
         waivers: c.mapping("waivers"),
         ..entry

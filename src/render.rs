@@ -8,6 +8,7 @@
 use crate::check::is_http_url;
 use crate::model::Entry;
 use crate::stats::{self, Stats};
+use crate::survey::Survey;
 use crate::taxonomy::Taxonomy;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -243,24 +244,41 @@ fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
     v
 }
 
-/// Up to `n` representative entries: core RL ones first, then newest.
-fn representatives(entries: &[&Entry], n: usize) -> Vec<String> {
-    let mut v = entries.to_vec();
-    let rank = |e: &Entry| (e.is_rl != "yes", e.is_core != "core");
-    v.sort_by(|a, b| {
-        rank(a)
-            .cmp(&rank(b))
-            .then(b.year.cmp(&a.year))
-            .then_with(|| a.key.cmp(&b.key))
-    });
-    v.iter()
-        .take(n)
-        .map(|e| escape_markdown(&e.title))
+/// The short name the README uses for an entry: the survey file's name for
+/// it, else the title up to its first colon, else the whole title.
+pub fn entry_name(survey: Option<&Survey>, e: &Entry) -> String {
+    if let Some(n) = survey.and_then(|s| s.names.iter().find(|n| n.key == e.key)) {
+        return n.name.clone();
+    }
+    match e.title.split_once(": ") {
+        Some((head, _)) if !head.is_empty() => head.to_string(),
+        _ => e.title.clone(),
+    }
+}
+
+/// The chosen representative entries (corpus/survey.yaml), by escaped short name.
+fn representatives(
+    survey: Option<&Survey>,
+    entries: &[&Entry],
+    field: &str,
+    value: &str,
+) -> Vec<String> {
+    let keys = survey
+        .map(|s| s.representatives(field, value))
+        .unwrap_or(&[]);
+    keys.iter()
+        .filter_map(|k| entries.iter().find(|e| &e.key == k))
+        .map(|e| escape_markdown(&entry_name(survey, e)))
         .collect()
 }
 
 /// Everything the README and STATS templates can use.
-pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context {
+pub fn context(
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    st: &Stats,
+    survey: Option<&Survey>,
+) -> tera::Context {
     let mut ctx = tera::Context::new();
     ctx.insert("retained", &st.retained);
     ctx.insert("excluded", &st.excluded);
@@ -310,7 +328,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
                 "label": escape_markdown(&f.label),
                 "feature": escape_markdown(f.feature.as_deref().unwrap_or("")),
                 "count": form_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(&of, 3),
+                "examples": representatives(survey, &of, "orchestration_form", &f.id),
             })
         })
         .collect();
@@ -332,7 +350,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
                 "reward_types": f.reward_types.iter().map(|t| code_span(t)).collect::<Vec<_>>(),
                 "typical_credit": escape_markdown(&f.typical_credit),
                 "count": fam_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(&of, 3),
+                "examples": representatives(survey, &of, "reward_family", &f.id),
             })
         })
         .collect();
@@ -350,53 +368,6 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
         .collect();
     ctx.insert("fields", &fields);
 
-    let credit = st.count("credit_granularity");
-    let strict = st.count("strict_credit");
-    let units: Vec<_> = tax
-        .credit_units
-        .iter()
-        .map(|u| {
-            serde_json::json!({
-                "id": escape_markdown(&u.id),
-                "broad": credit.map(|t| t.get(&u.id)).unwrap_or(0),
-                "strict": strict.map(|t| t.get(&u.id)).unwrap_or(0),
-            })
-        })
-        .collect();
-    ctx.insert("credit_units", &units);
-    let sub_count = st.count("subdecisions");
-    let subs: Vec<_> = tax
-        .subdecisions
-        .iter()
-        .map(|s| {
-            let rl = entries
-                .iter()
-                .filter(|e| e.is_rl == "yes" && e.subdecisions.contains(&s.id))
-                .count();
-            serde_json::json!({
-                "id": code_span(&s.id),
-                "label": escape_markdown(&s.label),
-                "question": escape_markdown(s.question.as_deref().unwrap_or("")),
-                "count": sub_count.map(|t| t.get(&s.id)).unwrap_or(0),
-                "rl": rl,
-            })
-        })
-        .collect();
-    ctx.insert("subdecisions", &subs);
-
-    let stage_count = st.exclusion("stage");
-    let mut remaining = st.audited;
-    let stages: Vec<_> = tax
-        .screening
-        .stages
-        .iter()
-        .map(|s| {
-            let n = stage_count.map(|t| t.get(&s.id)).unwrap_or(0);
-            remaining = remaining.saturating_sub(n);
-            serde_json::json!({"id": s.id, "label": escape_markdown(&s.label), "count": n, "remaining": remaining})
-        })
-        .collect();
-    ctx.insert("stages", &stages);
     let sorted_rows = |name: &str| -> Vec<serde_json::Value> {
         st.exclusion(name)
             .map(|t| t.sorted())

@@ -3,7 +3,7 @@
 
 use crate::check::{arxiv_year, valid_key};
 use crate::model::ENTRY_FIELDS;
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::taxonomy::{Taxonomy, TAG_FIELDS, VOCAB_FIELDS};
 
 /// Builds the scaffold text, or says why the arguments cannot make one.
 pub fn scaffold(
@@ -32,9 +32,16 @@ pub fn scaffold(
     let mut out = format!("{}\n", crate::schema::MODELINE);
     out.push_str("# Fill in every empty field; `corpus check` lists the ones still missing.\n");
     for (field, required) in ENTRY_FIELDS {
-        let hint = if TAG_FIELDS.contains(&field) {
+        let hint = if TAG_FIELDS.contains(&field) && field != "subdecisions" {
             let vals = tax.allowed(field).unwrap_or_default();
             format!("one of: {}", vals.join(" | "))
+        } else if field == "subdecisions" || VOCAB_FIELDS.contains(&field) {
+            let vals = tax.allowed(field).unwrap_or_default();
+            format!(
+                "{} Values: {}",
+                crate::schema::describe(field),
+                vals.join(" | ")
+            )
         } else {
             crate::schema::describe(field).to_string()
         };
@@ -56,9 +63,15 @@ pub fn scaffold(
                 None => "[]".to_string(),
             },
             "category" => category.unwrap_or("").to_string(),
-            "subdecisions" => "[]".to_string(),
-            "strict_credit" => "false".to_string(),
-            "notes" | "waivers" => {
+            // Sub-decisions stay visible: every RL entry needs them judged.
+            "subdecisions" | "subdecisions_source" => String::new(),
+            "additional_credit_units"
+            | "additional_credit_units_source"
+            | "strict_credit"
+            | "strict_credit_source"
+            | "added_in"
+            | "notes"
+            | "waivers" => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));
                 continue;
             }

@@ -26,8 +26,22 @@ pub fn describe(field: &str) -> &'static str {
         }
         "venue" => "Where it appeared, e.g. arXiv, NeurIPS 2025, Tech Blog.",
         "urls" => "Links, most canonical first (http or https).",
-        "subdecisions" => "Orchestration sub-decisions the entry trains or designs.",
-        "strict_credit" => "True where the entry has an explicit credit estimator.",
+        "additional_credit_units" => {
+            "Credit units beyond credit_granularity a source places the entry at; leave out when not judged."
+        }
+        "subdecisions" => {
+            "Orchestration sub-decisions the entry trains or designs; [] = judged: none; leave out when not judged."
+        }
+        "strict_credit" => {
+            "true / false: whether the credit is strict (an explicit estimator); leave out when not judged."
+        }
+        "additional_credit_units_source" | "subdecisions_source" => {
+            "Who judged the tag above (judgement_sources in corpus/taxonomy.yaml); required with it."
+        }
+        "strict_credit_source" => {
+            "Who judged strict_credit (judgement_sources in corpus/taxonomy.yaml); required with it."
+        }
+        "added_in" => "The later screening round that added the entry; leave out for the main screening.",
         "one_liner" => "One sentence, in your own words.",
         "notes" => "Optional remarks, in your own words.",
         "waivers" => "Acknowledged warnings: rule id -> reason.",
@@ -59,7 +73,16 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
                 json!({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^https?://[^\\s/]"}})
             }
             "subdecisions" => {
-                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values("subdecisions").unwrap_or_default()}})
+                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "additional_credit_units" => {
+                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "additional_credit_units_source" | "subdecisions_source" => {
+                json!({"type": "array", "minItems": 1, "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "strict_credit_source" | "added_in" => {
+                json!({"enum": tax.values(field).unwrap_or_default()})
             }
             "strict_credit" => json!({"type": "boolean"}),
             "notes" => json!({"type": "string"}),

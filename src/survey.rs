@@ -1,0 +1,380 @@
+//! Facts of the survey itself (`corpus/survey.yaml`): the paper and its
+//! artifact, the memberships of the survey's two figures, and its Benchmark
+//! Gap table. Entries are referenced by key; `problems` checks that every key
+//! exists and that entries agree with the figures that name them.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::load::{self, Corpus};
+use crate::model::Entry;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Where the survey facts live, relative to the root.
+pub const SURVEY_PATH: &str = "corpus/survey.yaml";
+
+/// The judgement source that stands for a survey figure.
+pub const FIGURE_SOURCE: &str = "survey_figure";
+
+/// The paper and its public artifact.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Paper {
+    /// Title as published.
+    pub title: String,
+    /// Authors, "Family, Given".
+    pub authors: Vec<String>,
+    /// Year of the preprint.
+    pub year: i64,
+    /// arXiv id, quoted.
+    pub arxiv_id: String,
+    /// The upstream artifact repository.
+    pub artifact: String,
+    /// Date of the artifact snapshot the corpus follows, YYYY-MM-DD.
+    pub snapshot: String,
+}
+
+/// One level of a figure: the value it shows and the entries named there.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// A credit unit or a sub-decision id.
+    pub value: String,
+    /// Keys of the entries the figure names at this level (may be empty).
+    #[serde(default)]
+    pub entries: Vec<String>,
+    /// What the figure shows at a level without entries, in the project's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Which entry field a figure's levels are values of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureField {
+    /// Credit units: `credit_granularity` or `additional_credit_units`.
+    CreditUnit,
+    /// `subdecisions`.
+    Subdecisions,
+}
+
+/// A figure of the survey, as memberships.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// Stable id.
+    pub id: String,
+    /// Caption in the project's words.
+    pub title: String,
+    /// The field the levels are values of.
+    pub field: FigureField,
+    /// Levels in the figure's order.
+    pub levels: Vec<Level>,
+}
+
+/// One row of the Benchmark Gap table.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GapRow {
+    /// Task domain.
+    pub domain: String,
+    /// Benchmark entries the survey cites for it (keys of `benchmark` entries).
+    pub benchmarks: Vec<String>,
+    /// Benchmarks it names that are not entries of the corpus.
+    #[serde(default)]
+    pub also_named: Vec<String>,
+    /// Whether the benchmarks are native to multi-agent systems.
+    pub mas_native: String,
+    /// Which evaluation measures (E1–E4) they cover.
+    pub measures: String,
+}
+
+/// The short name the README uses for an entry.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Name {
+    /// Entry key.
+    pub key: String,
+    /// Short name (the survey's label where it names the entry).
+    pub name: String,
+}
+
+/// Representative entries chosen for one value of a field.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Representatives {
+    /// `orchestration_form` or `reward_family`.
+    pub field: String,
+    /// The value they illustrate.
+    pub value: String,
+    /// Entry keys, in display order.
+    pub entries: Vec<String>,
+}
+
+/// The whole survey file.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Survey {
+    /// The paper.
+    pub paper: Paper,
+    /// The survey's figures, as memberships.
+    pub figures: Vec<Figure>,
+    /// What E1–E4 stand for, as far as the survey's table says.
+    pub measures_note: String,
+    /// The Benchmark Gap table.
+    pub benchmark_gap: Vec<GapRow>,
+    /// Short names for entries whose title has none before a colon.
+    #[serde(default)]
+    pub names: Vec<Name>,
+    /// Representative entries per orchestration form and reward family.
+    #[serde(default)]
+    pub representatives: Vec<Representatives>,
+}
+
+impl Survey {
+    /// The figure whose levels are values of `field`.
+    pub fn figure(&self, field: FigureField) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.field == field)
+    }
+
+    /// The representative entries chosen for a value of a field.
+    pub fn representatives(&self, field: &str, value: &str) -> &[String] {
+        self.representatives
+            .iter()
+            .find(|r| r.field == field && r.value == value)
+            .map(|r| r.entries.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Values a figure of `field` shows for an entry.
+    pub fn memberships(&self, field: FigureField, key: &str) -> Vec<&str> {
+        self.figure(field)
+            .map(|f| {
+                f.levels
+                    .iter()
+                    .filter(|l| l.entries.iter().any(|k| k == key))
+                    .map(|l| l.value.as_str())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+fn invalid(msg: String) -> Diagnostic {
+    Diagnostic::new("survey-reference", Severity::Error, SURVEY_PATH, msg)
+}
+
+/// Loads the survey facts of a root: None when there are none.
+pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Survey, String)>, Vec<Diagnostic>> {
+    let path = root.join(SURVEY_PATH);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = load::read_text(&path, SURVEY_PATH, max_bytes, None).map_err(|d| vec![d])?;
+    let survey: Survey = serde_yaml::from_str(&text).map_err(|e| {
+        let mut d = Diagnostic::new(
+            "yaml-syntax",
+            Severity::Error,
+            SURVEY_PATH,
+            format!("invalid survey file: {e}"),
+        );
+        if let Some(l) = e.location() {
+            d = d.at(l.line(), l.column());
+        }
+        vec![d]
+    })?;
+    Ok(Some((survey, text)))
+}
+
+fn line_of(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+/// Every problem between the survey facts, the taxonomy examples and the entries.
+pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
+    let tax = &corpus.taxonomy;
+    let severity = |rule: &str| {
+        tax.rule(rule)
+            .map(|r| r.severity.into())
+            .unwrap_or(Severity::Error)
+    };
+    let by_key: BTreeMap<&str, (&Entry, usize)> = corpus
+        .entries
+        .iter()
+        .map(|le| (le.entry.key.as_str(), (&le.entry, le.file)))
+        .collect();
+    let mut out = Vec::new();
+    let Some((survey, text)) = &corpus.survey else {
+        return out;
+    };
+    let sev = severity("survey-reference");
+    for r in &survey.representatives {
+        let carries = |e: &Entry| match r.field.as_str() {
+            "orchestration_form" => e.orchestration_form == r.value,
+            "reward_family" => tax
+                .family_of(&e.reward_type)
+                .is_some_and(|f| f.id == r.value),
+            _ => false,
+        };
+        for k in &r.entries {
+            let msg = match by_key.get(k.as_str()) {
+                _ if !matches!(r.field.as_str(), "orchestration_form" | "reward_family") => {
+                    format!(
+                    "representatives are chosen per orchestration_form or reward_family, not `{}`",
+                    r.field
+                )
+                }
+                None => format!(
+                    "`{k}` is named as representative of `{}`, but is no entry",
+                    r.value
+                ),
+                Some((e, _)) if !carries(e) => format!(
+                    "`{k}` is named as representative of {} `{}`, which it does not carry",
+                    r.field, r.value
+                ),
+                Some(_) => continue,
+            };
+            let mut d = invalid(msg).at_line(line_of(text, &format!("value: {},", r.value)));
+            d.severity = sev;
+            out.push(d.field("representatives"));
+        }
+    }
+    for row in &survey.benchmark_gap {
+        for k in &row.benchmarks {
+            let msg = match by_key.get(k.as_str()) {
+                None => format!(
+                    "Benchmark Gap row `{}` cites `{k}`, which is no entry",
+                    row.domain
+                ),
+                Some((e, _)) if e.category != "benchmark" => format!(
+                    "Benchmark Gap row `{}` cites `{k}`, which is a `{}` entry, not a benchmark",
+                    row.domain, e.category
+                ),
+                Some(_) => continue,
+            };
+            out.push(
+                invalid(msg)
+                    .at_line(line_of(text, k))
+                    .field("benchmark_gap")
+                    .help("cite the key of a `category: benchmark` entry"),
+            );
+        }
+    }
+    let mut named = std::collections::BTreeSet::new();
+    for n in &survey.names {
+        let msg = if !by_key.contains_key(n.key.as_str()) {
+            format!("a short name is given for `{}`, which is no entry", n.key)
+        } else if !named.insert(n.key.as_str()) {
+            format!("`{}` is given a short name twice", n.key)
+        } else {
+            continue;
+        };
+        let mut d = invalid(msg).at_line(line_of(text, &format!("key: {}", n.key)));
+        d.severity = sev;
+        out.push(d.field("names"));
+    }
+    for fig in &survey.figures {
+        let allowed = match fig.field {
+            FigureField::CreditUnit => tax.values("credit_granularity").unwrap_or_default(),
+            FigureField::Subdecisions => tax.values("subdecisions").unwrap_or_default(),
+        };
+        for level in &fig.levels {
+            if !allowed.contains(&level.value) {
+                let mut d = invalid(format!(
+                    "figure `{}` has level `{}`, which is not in the taxonomy",
+                    fig.id, level.value
+                ))
+                .at_line(line_of(text, &format!("value: {}", level.value)));
+                d.severity = sev;
+                out.push(d);
+            }
+            for k in &level.entries {
+                if !by_key.contains_key(k.as_str()) {
+                    let mut d = invalid(format!(
+                        "figure `{}` names `{k}` at `{}`, which is no entry",
+                        fig.id, level.value
+                    ))
+                    .at_line(line_of(text, k));
+                    d.severity = sev;
+                    out.push(d);
+                }
+            }
+        }
+    }
+    let fsev = severity("survey-figure-membership");
+    for le in &corpus.entries {
+        let e = &le.entry;
+        let file = corpus.file(le.file);
+        let mut push = |field: &str, msg: String, help: String| {
+            let mut d = Diagnostic::new("survey-figure-membership", fsev, file.rel.clone(), msg)
+                .field(field)
+                .help(help);
+            if let Some((l, c)) = file.spans().pos(field) {
+                d = d.at(l, c);
+            }
+            out.push(d);
+        };
+        let credit = survey.memberships(FigureField::CreditUnit, &e.key);
+        let extra_src = &e.additional_credit_units_source;
+        for unit in &credit {
+            if e.credit_granularity == *unit {
+                continue;
+            }
+            if !e.additional_units().iter().any(|u| u == unit)
+                || !extra_src.iter().any(|s| s == FIGURE_SOURCE)
+            {
+                push(
+                    "additional_credit_units",
+                    format!("the survey's credit figure places `{}` at `{unit}`, which is neither its credit_granularity nor an additional unit sourced to the figure", e.key),
+                    format!("add `{unit}` to additional_credit_units and `{FIGURE_SOURCE}` to additional_credit_units_source"),
+                );
+            }
+        }
+        if extra_src.iter().any(|s| s == FIGURE_SOURCE) {
+            let shown: Vec<&String> = e
+                .additional_units()
+                .iter()
+                .filter(|u| credit.contains(&u.as_str()))
+                .collect();
+            let only_figure = extra_src.len() == 1;
+            if shown.is_empty() || (only_figure && shown.len() != e.additional_units().len()) {
+                push(
+                    "additional_credit_units_source",
+                    format!("`{}` names `{FIGURE_SOURCE}` for additional credit units the figure does not show", e.key),
+                    "name the source that did say so (project_reading, contributor, …)".to_string(),
+                );
+            }
+        }
+        let subs = survey.memberships(FigureField::Subdecisions, &e.key);
+        let sub_src = &e.subdecisions_source;
+        for s in &subs {
+            if !e.subdecision_list().iter().any(|x| x == s)
+                || !sub_src.iter().any(|x| x == FIGURE_SOURCE)
+            {
+                push(
+                    "subdecisions",
+                    format!("the survey's sub-decision figure names `{}` under `{s}`, but the entry does not carry it with `{FIGURE_SOURCE}` as a source", e.key),
+                    format!("add `{s}` to subdecisions and `{FIGURE_SOURCE}` to subdecisions_source"),
+                );
+            }
+        }
+        if sub_src.iter().any(|x| x == FIGURE_SOURCE) {
+            let only_figure = sub_src.len() == 1;
+            let beyond = e
+                .subdecision_list()
+                .iter()
+                .any(|x| !subs.contains(&x.as_str()));
+            if subs.is_empty() || (only_figure && beyond) {
+                push(
+                    "subdecisions_source",
+                    format!(
+                        "`{}` names `{FIGURE_SOURCE}` for sub-decisions the figure does not show",
+                        e.key
+                    ),
+                    "name the source that did say so (project_reading, contributor, …)".to_string(),
+                );
+            }
+        }
+    }
+    out
+}
