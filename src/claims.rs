@@ -2,13 +2,13 @@
 //! counts, written as filters with an expected result, and evaluated on every
 //! check so that a sentence cannot drift from the data unnoticed.
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::filter::{Fields, Filter};
-use crate::load::{self, Corpus};
-use crate::model;
+use crate::model::{Entry, Exclusion};
+use crate::rules::Rule;
+use crate::taxonomy::Taxonomy;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// Where the ledger lives, relative to the root.
 pub const CLAIMS_PATH: &str = "corpus/claims.yaml";
@@ -154,17 +154,12 @@ impl Verdict {
     }
 }
 
-/// Loads the ledger of a root: None when there is none, diagnostics when it is broken.
-pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec<Diagnostic>> {
-    let path = root.join(CLAIMS_PATH);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = load::read_text(&path, CLAIMS_PATH, max_bytes, None).map_err(|d| vec![d])?;
-    let ledger: Ledger = serde_yaml::from_str(&text).map_err(|e| {
+/// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
+pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
+    serde_yaml::from_str(text).map_err(|e| {
         let mut d = Diagnostic::new(
-            "claim-invalid",
-            Severity::Error,
+            Rule::ClaimInvalid.id(),
+            Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
             format!("invalid claims ledger: {e}"),
         );
@@ -172,11 +167,11 @@ pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec
             d = d.at(l.line(), l.column());
         }
         vec![d]
-    })?;
-    Ok(Some((ledger, text)))
+    })
 }
 
-fn claim_line(text: &str, id: &str) -> Option<usize> {
+/// The line of the claim with this id in the ledger text.
+pub fn claim_line(text: &str, id: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             let t = l.trim_start().trim_start_matches("- ").trim_start();
@@ -210,16 +205,19 @@ pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnost
                     c.id
                 ));
             }
-            if !model::JUDGED_TAGS.iter().any(|(t, _)| *t == cov.field) {
+            if !crate::model::JUDGED_TAGS
+                .iter()
+                .any(|(t, _)| *t == cov.field)
+            {
                 problems.push(format!(
                     "claim `{}`: coverage field `{}` is not a judged tag ({})",
                     c.id,
                     cov.field,
-                    model::JUDGED_TAGS.map(|(t, _)| t).join(", ")
+                    crate::model::JUDGED_TAGS.map(|(t, _)| t).join(", ")
                 ));
             }
             for cond in &cov.among.conditions {
-                if !model::entry_filter_fields().any(|f| f == cond.field) {
+                if !crate::fields::entry_filter_fields().any(|f| f == cond.field) {
                     problems.push(format!(
                         "claim `{}`: coverage filters on `{}`, which entries do not have",
                         c.id, cond.field
@@ -228,8 +226,8 @@ pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnost
             }
         }
         let fields: Vec<&str> = match c.over {
-            Over::Entries => model::entry_filter_fields().collect(),
-            Over::Exclusions => model::exclusion_filter_fields().collect(),
+            Over::Entries => crate::fields::entry_filter_fields().collect(),
+            Over::Exclusions => crate::fields::record_filter_fields().collect(),
             _ => Vec::new(),
         };
         for cond in &c.filter.conditions {
@@ -253,56 +251,50 @@ pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnost
         }
         for p in problems {
             out.push(
-                Diagnostic::new("claim-invalid", Severity::Error, CLAIMS_PATH, p)
-                    .at_line(claim_line(text, &c.id))
-                    .field(format!("claims.{}", c.id)),
+                Diagnostic::new(
+                    Rule::ClaimInvalid.id(),
+                    Rule::ClaimInvalid.default_severity(),
+                    CLAIMS_PATH,
+                    p,
+                )
+                .at_line(claim_line(text, &c.id))
+                .field(format!("claims.{}", c.id)),
             );
         }
     }
     out
 }
 
-/// Evaluates one claim on a corpus.
-pub fn evaluate(claim: &Claim, corpus: &Corpus) -> Verdict {
+/// Evaluates one claim on the taxonomy, entries and records of a corpus.
+pub fn evaluate(
+    claim: &Claim,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Verdict {
     let mut matching: Vec<String> = match claim.over {
-        Over::Entries => corpus
-            .entries
+        Over::Entries => entries
             .iter()
-            .filter(|e| claim.filter.matches(&e.entry))
-            .map(|e| e.entry.key.clone())
+            .filter(|e| claim.filter.matches(**e))
+            .map(|e| e.key.clone())
             .collect(),
-        Over::Exclusions => corpus
-            .exclusions
+        Over::Exclusions => records
             .iter()
-            .filter(|x| claim.filter.matches(&x.record as &dyn Fields))
-            .map(|x| x.record.record_id.clone())
+            .filter(|x| claim.filter.matches(**x as &dyn Fields))
+            .map(|x| x.record_id.clone())
             .collect(),
-        Over::Audited => corpus
-            .entries
+        Over::Audited => entries
             .iter()
-            .map(|e| e.entry.key.clone())
-            .chain(corpus.exclusions.iter().map(|x| x.record.record_id.clone()))
+            .map(|e| e.key.clone())
+            .chain(records.iter().map(|x| x.record_id.clone()))
             .collect(),
-        Over::RewardFamilies => corpus
-            .taxonomy
-            .reward_families
-            .iter()
-            .map(|f| f.id.clone())
-            .collect(),
-        Over::CreditUnits => corpus
-            .taxonomy
-            .values("credit_granularity")
-            .unwrap_or_default(),
-        Over::Subdecisions => corpus.taxonomy.values("subdecisions").unwrap_or_default(),
+        Over::RewardFamilies => tax.reward_families.iter().map(|f| f.id.clone()).collect(),
+        Over::CreditUnits => tax.values("credit_granularity").unwrap_or_default(),
+        Over::Subdecisions => tax.values("subdecisions").unwrap_or_default(),
     };
     matching.sort();
     let coverage = claim.coverage.as_ref().map(|cov| {
-        let among: Vec<&model::Entry> = corpus
-            .entries
-            .iter()
-            .map(|e| &e.entry)
-            .filter(|e| cov.among.matches(*e))
-            .collect();
+        let among: Vec<&&Entry> = entries.iter().filter(|e| cov.among.matches(**e)).collect();
         let judged = among.iter().filter(|e| e.is_judged(&cov.field)).count() as u64;
         (cov.field.clone(), judged, among.len() as u64)
     });
@@ -351,61 +343,17 @@ pub fn evaluate(claim: &Claim, corpus: &Corpus) -> Verdict {
 }
 
 /// Evaluates every claim.
-pub fn evaluate_all(ledger: &Ledger, corpus: &Corpus) -> Vec<Verdict> {
-    ledger.claims.iter().map(|c| evaluate(c, corpus)).collect()
-}
-
-/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
-pub fn broken(corpus: &Corpus) -> Vec<Diagnostic> {
-    let Some((ledger, text)) = &corpus.claims else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let severity = corpus
-        .taxonomy
-        .rule("claim-broken")
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
-    for v in evaluate_all(ledger, corpus) {
-        if v.holds {
-            continue;
-        }
-        let who = if let Some((field, judged, of)) = v.coverage.as_ref().filter(|_| !v.covered()) {
-            format!("`{field}` is judged for only {judged} of the {of} entries the claim needs; it cannot hold by construction")
-        } else if !v.missing.is_empty() || !v.unexpected.is_empty() {
-            let mut parts = Vec::new();
-            if !v.missing.is_empty() {
-                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
-            }
-            if !v.unexpected.is_empty() {
-                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
-            }
-            parts.join("; ")
-        } else if v.matching.len() <= 12 {
-            format!(
-                "matching: {}",
-                if v.matching.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.matching.join(", ")
-                }
-            )
-        } else {
-            format!("{} entries match", v.matching.len())
-        };
-        out.push(
-            Diagnostic::new(
-                "claim-broken",
-                severity,
-                CLAIMS_PATH,
-                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
-            )
-            .at_line(claim_line(text, &v.id))
-            .field(format!("claims.{}", v.id))
-            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
-        );
-    }
-    out
+pub fn evaluate_all(
+    ledger: &Ledger,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Vec<Verdict> {
+    ledger
+        .claims
+        .iter()
+        .map(|c| evaluate(c, tax, entries, records))
+        .collect()
 }
 
 /// The ledger as a text table (claim, expected, actual, holds; keys with `verbose`).

@@ -2,8 +2,8 @@
 //! and changed field by field, every count and cross-tab cell that moves,
 //! and every claim whose actual value or verdict changes.
 
-use crate::claims::{self, Verdict};
-use crate::load::Corpus;
+use crate::claims::Verdict;
+use crate::corpus::Corpus;
 use crate::stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -163,13 +163,10 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, u64>)
 }
 
 fn verdicts(c: &Corpus) -> BTreeMap<String, Verdict> {
-    match &c.claims {
-        Some((ledger, _)) => claims::evaluate_all(ledger, c)
-            .into_iter()
-            .map(|v| (v.id.clone(), v))
-            .collect(),
-        None => BTreeMap::new(),
-    }
+    c.verdicts()
+        .iter()
+        .map(|v| (v.id.clone(), v.clone()))
+        .collect()
 }
 
 /// Compares two corpora.
@@ -195,8 +192,16 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
             .collect(),
     );
     let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
-    flatten("", &stats::of_corpus(old).to_json(), &mut of);
-    flatten("", &stats::of_corpus(new).to_json(), &mut nf);
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(old)),
+        &mut of,
+    );
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(new)),
+        &mut nf,
+    );
     let mut cells: Vec<&String> = of.keys().chain(nf.keys()).collect();
     cells.sort();
     cells.dedup();
@@ -242,7 +247,7 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
 }
 
 fn cell_md(s: &str) -> String {
-    crate::render::escape_markdown(s)
+    crate::markdown::escape_markdown(s)
 }
 
 fn opt(n: Option<u64>) -> String {
@@ -302,7 +307,7 @@ pub fn markdown(d: &Diff) -> String {
                 out.push_str(&format!(
                     "| changed | `{}` | {} | {} | {} |\n",
                     c.id,
-                    crate::render::code_span(&f.field),
+                    crate::markdown::code_span(&f.field),
                     cell_md(&f.old),
                     cell_md(&f.new)
                 ));
@@ -317,7 +322,7 @@ pub fn markdown(d: &Diff) -> String {
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} → {} |\n",
                 c.id,
-                crate::render::code_span(&c.expected),
+                crate::markdown::code_span(&c.expected),
                 opt(c.old),
                 opt(c.new),
                 verdict(c.old_holds),
@@ -330,7 +335,7 @@ pub fn markdown(d: &Diff) -> String {
         for m in &d.figures {
             out.push_str(&format!(
                 "| {} | {} | {} |\n",
-                crate::render::code_span(&m.cell),
+                crate::markdown::code_span(&m.cell),
                 m.old,
                 m.new
             ));

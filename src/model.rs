@@ -134,49 +134,6 @@ impl Entry {
     }
 }
 
-/// Entry fields in file order, with whether each is required.
-pub const ENTRY_FIELDS: [(&str, bool); 26] = [
-    ("key", true),
-    ("title", true),
-    ("first_author", true),
-    ("affiliation", true),
-    ("year", true),
-    ("arxiv_id", false),
-    ("venue", true),
-    ("urls", true),
-    ("category", true),
-    ("is_rl", true),
-    ("reward_type", true),
-    ("credit_granularity", true),
-    ("orchestration_form", true),
-    ("scenario", true),
-    ("is_core", true),
-    ("verified", true),
-    ("additional_credit_units", false),
-    ("additional_credit_units_source", false),
-    ("subdecisions", false),
-    ("subdecisions_source", false),
-    ("strict_credit", false),
-    ("strict_credit_source", false),
-    ("added_in", false),
-    ("one_liner", true),
-    ("notes", false),
-    ("waivers", false),
-];
-
-/// Exclusion record fields in file order (all required).
-pub const EXCLUSION_FIELDS: [&str; 9] = [
-    "record_id",
-    "title",
-    "identifier",
-    "url",
-    "source",
-    "query_family",
-    "date_screened",
-    "stage",
-    "reason",
-];
-
 fn optional(v: &Option<String>) -> FieldValue<'_> {
     match v {
         Some(s) => FieldValue::One(s.as_str().into()),
@@ -223,6 +180,10 @@ impl Fields for Entry {
             // is not counted and matches no value.
             "strict_credit_source" => Some(optional(&self.strict_credit_source)),
             "added_in" => Some(optional(&self.added_in)),
+            "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),
+            "notes" => Some(FieldValue::One(
+                self.notes.as_deref().unwrap_or_default().into(),
+            )),
             _ => None,
         }
     }
@@ -239,21 +200,9 @@ impl Fields for Exclusion {
             "query_family" => &self.query_family,
             "date_screened" => &self.date_screened,
             "stage" => &self.stage,
+            "reason" => &self.reason,
             _ => return None,
         };
         Some(FieldValue::One(v.as_str().into()))
     }
-}
-
-/// Field names a filter over entries may use.
-pub fn entry_filter_fields() -> impl Iterator<Item = &'static str> {
-    ENTRY_FIELDS
-        .iter()
-        .map(|(f, _)| *f)
-        .filter(|f| !matches!(*f, "one_liner" | "notes" | "waivers"))
-}
-
-/// Field names a filter over exclusion records may use.
-pub fn exclusion_filter_fields() -> impl Iterator<Item = &'static str> {
-    EXCLUSION_FIELDS.iter().copied().filter(|f| *f != "reason")
 }

@@ -5,9 +5,10 @@
 //! paper and artifact the list follows. All text is escaped here.
 
 use crate::claims::Verdict;
-use crate::load::Corpus;
+use crate::corpus::Corpus;
+use crate::markdown::{code_span, escape_markdown, link_target};
 use crate::model::Entry;
-use crate::render::{code_span, entry_name, escape_markdown, link_target};
+use crate::render::entry_name;
 use crate::stats::Stats;
 use crate::survey::{FigureField, Survey};
 use crate::taxonomy::Taxonomy;

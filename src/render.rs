@@ -5,102 +5,16 @@
 //! escaped here for Markdown before it reaches a template, and only http(s)
 //! URLs ever become links.
 
-use crate::check::is_http_url;
+use crate::claims::Verdict;
+use crate::markdown::{anchor, code_span, escape_markdown, link_target};
 use crate::model::Entry;
-use crate::stats::{self, Stats};
+use crate::stats::Stats;
+use crate::stats_render;
 use crate::survey::Survey;
 use crate::taxonomy::Taxonomy;
+use crate::trace::Metrics;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-
-/// Escapes text so Markdown shows it literally: no emphasis, links, tables,
-/// headings, list markers or raw HTML.
-pub fn escape_markdown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    // Text can start a line (a one-liner does), where `-`, `+`, `>`, `=` or
-    // `1.` would turn it into a list, quote or heading.
-    let digits = s.chars().take_while(char::is_ascii_digit).count();
-    let block_start = match s.chars().next() {
-        Some('-' | '+' | '>' | '=') => Some(0),
-        Some(c) if c.is_ascii_digit() && matches!(s[digits..].chars().next(), Some('.' | ')')) => {
-            Some(digits)
-        }
-        _ => None,
-    };
-    for (i, c) in s.chars().enumerate() {
-        if block_start == Some(i) && c != '>' {
-            out.push('\\');
-        }
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' => out.push_str("&#124;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\r' | '\n' | '\t' => out.push(' '),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Text as an inline code span: backticks and line breaks cannot end it, and
-/// `|` is escaped so it cannot split a table cell.
-pub fn code_span(s: &str) -> String {
-    let inner: String = s
-        .chars()
-        .map(|c| {
-            if c == '`' {
-                '\''
-            } else if c.is_control() {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    format!("`{}`", inner.replace('|', "\\|"))
-}
-
-/// A URL made safe for a Markdown link target, or None when it is not http(s).
-pub fn link_target(url: &str) -> Option<String> {
-    if !is_http_url(url) {
-        return None;
-    }
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        match c {
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '"' => out.push_str("%22"),
-            '`' => out.push_str("%60"),
-            '|' => out.push_str("%7C"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    Some(out)
-}
-
-/// GitHub's anchor for a heading: lowercase, punctuation dropped, spaces to '-'.
-pub fn anchor(heading: &str) -> String {
-    heading
-        .trim()
-        .to_lowercase()
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-            _ => None,
-        })
-        .collect()
-}
 
 /// "Family, Given" as "Given Family"; organisations unchanged.
 pub fn display_author(a: &str) -> String {
@@ -112,7 +26,7 @@ pub fn display_author(a: &str) -> String {
 
 /// The label of a link: Paper, Blog, Docs or Project.
 pub fn link_label(url: &str) -> &'static str {
-    let u = crate::check::normalize_url(url);
+    let u = crate::ids::normalize_url(url);
     let host = u.split('/').next().unwrap_or("");
     const PAPER_HOSTS: [&str; 6] = [
         "arxiv.org",
@@ -272,25 +186,151 @@ fn representatives(
         .collect()
 }
 
-/// Everything the README and STATS templates can use.
-pub fn context(
-    tax: &Taxonomy,
-    entries: &[&Entry],
-    st: &Stats,
-    survey: Option<&Survey>,
-) -> tera::Context {
-    let mut ctx = tera::Context::new();
-    ctx.insert("retained", &st.retained);
-    ctx.insert("excluded", &st.excluded);
-    ctx.insert("audited", &st.audited);
-    ctx.insert("cutoff", &tax.screening.cutoff);
+/// A topology (orchestration form) row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct TopologyView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped defining feature.
+    pub feature: String,
+    /// Entries with this form.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
 
+/// A reward-family row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyView {
+    /// Family id, e.g. R1.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// The reward types it covers, as code spans.
+    pub reward_types: Vec<String>,
+    /// Escaped typical credit unit.
+    pub typical_credit: String,
+    /// Entries in the family.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
+
+/// A tag field and its allowed values, as code spans.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldView {
+    /// The field name.
+    pub field: String,
+    /// Its allowed values.
+    pub values: Vec<String>,
+}
+
+/// A value of the exclusion log with its count.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountView {
+    /// Escaped value.
+    pub value: String,
+    /// Records with it.
+    pub count: u64,
+}
+
+/// A claim of the ledger with its verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped statement.
+    pub statement: String,
+    /// The expectation as a code span.
+    pub expected: String,
+    /// The actual count.
+    pub actual: u64,
+    /// Whether it holds.
+    pub holds: bool,
+    /// Escaped boundary.
+    pub boundary: String,
+}
+
+/// An example trace replayed into metrics.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceView {
+    /// The file as a code span.
+    pub file: String,
+    /// Escaped topology (or `unknown`).
+    pub topology: String,
+    /// Events in the trace.
+    pub events: usize,
+    /// Agents in the trace.
+    pub agents: usize,
+    /// Largest fan-out.
+    pub max_fan_out: usize,
+    /// Wall-clock span.
+    pub makespan: f64,
+    /// Steps on the critical path.
+    pub critical_steps: usize,
+    /// Average parallelism, two decimals.
+    pub parallelism: String,
+    /// Agent pairs exchanging untrusted content.
+    pub untrusted_pairs: usize,
+}
+
+/// Everything the README and STATS templates can use: one typed value,
+/// every piece of data text already escaped for Markdown.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context {
+    /// Retained entries.
+    pub retained: u64,
+    /// Excluded records.
+    pub excluded: u64,
+    /// Retained plus excluded.
+    pub audited: u64,
+    /// The search cutoff date.
+    pub cutoff: String,
+    /// Categories with their entries.
+    pub categories: Vec<CategoryView>,
+    /// Orchestration forms.
+    pub topologies: Vec<TopologyView>,
+    /// Reward families.
+    pub families: Vec<FamilyView>,
+    /// Tag fields and their values.
+    pub fields: Vec<FieldView>,
+    /// Sources of the exclusion log, most frequent first.
+    pub sources: Vec<CountView>,
+    /// Query families of the exclusion log, most frequent first.
+    pub query_families: Vec<CountView>,
+    /// Every figure as Markdown tables.
+    pub stats_markdown: String,
+    /// Each cross-tab as a Markdown table, by name.
+    pub crosstabs: BTreeMap<String, String>,
+    /// File names of the charts under stats/.
+    pub charts: Vec<String>,
+    /// The claims ledger with verdicts.
+    pub claims: Vec<ClaimView>,
+    /// The example traces with their metrics.
+    pub trace_examples: Vec<TraceView>,
+}
+
+/// What the templates show besides the entries and the figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// File names of the charts under stats/.
+    pub charts: &'a [String],
+    /// The claims' verdicts.
+    pub verdicts: &'a [Verdict],
+    /// The example traces' metrics, by file.
+    pub traces: &'a [(String, Metrics)],
+    /// The survey's own facts (short names, representatives), when present.
+    pub survey: Option<&'a Survey>,
+}
+
+/// Builds the template context from the taxonomy, the entries, their figures and the extras.
+pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
     let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
     }
-    // Typed views, serialised once into the context: on a large corpus a
-    // detour through serde_json values doubles the cost of the whole build.
     let categories: Vec<CategoryView> = tax
         .category
         .iter()
@@ -311,10 +351,10 @@ pub fn context(
             }
         })
         .collect();
-    ctx.insert("categories", &categories);
 
+    let count = |t: Option<&crate::stats::Tally>, v: &str| t.map(|t| t.get(v)).unwrap_or(0);
     let form_count = st.count("orchestration_form");
-    let topologies: Vec<_> = tax
+    let topologies = tax
         .orchestration_forms
         .iter()
         .map(|f| {
@@ -323,19 +363,18 @@ pub fn context(
                 .copied()
                 .filter(|e| e.orchestration_form == f.id)
                 .collect();
-            serde_json::json!({
-                "id": code_span(&f.id),
-                "label": escape_markdown(&f.label),
-                "feature": escape_markdown(f.feature.as_deref().unwrap_or("")),
-                "count": form_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(survey, &of, "orchestration_form", &f.id),
-            })
+            TopologyView {
+                id: code_span(&f.id),
+                label: escape_markdown(&f.label),
+                feature: escape_markdown(f.feature.as_deref().unwrap_or("")),
+                count: count(form_count, &f.id),
+                examples: representatives(extras.survey, &of, "orchestration_form", &f.id),
+            }
         })
         .collect();
-    ctx.insert("topologies", &topologies);
 
     let fam_count = st.count("reward_family");
-    let families: Vec<_> = tax
+    let families = tax
         .reward_families
         .iter()
         .map(|f| {
@@ -344,49 +383,88 @@ pub fn context(
                 .copied()
                 .filter(|e| f.reward_types.contains(&e.reward_type))
                 .collect();
-            serde_json::json!({
-                "id": f.id,
-                "label": escape_markdown(&f.label),
-                "reward_types": f.reward_types.iter().map(|t| code_span(t)).collect::<Vec<_>>(),
-                "typical_credit": escape_markdown(&f.typical_credit),
-                "count": fam_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(survey, &of, "reward_family", &f.id),
-            })
+            FamilyView {
+                id: f.id.clone(),
+                label: escape_markdown(&f.label),
+                reward_types: f.reward_types.iter().map(|t| code_span(t)).collect(),
+                typical_credit: escape_markdown(&f.typical_credit),
+                count: count(fam_count, &f.id),
+                examples: representatives(extras.survey, &of, "reward_family", &f.id),
+            }
         })
         .collect();
-    ctx.insert("families", &families);
 
-    let fields: Vec<_> = crate::taxonomy::TAG_FIELDS
-        .iter()
-        .map(|f| {
-            let vals = tax.allowed(f).unwrap_or_default();
-            serde_json::json!({
-                "field": code_span(f),
-                "values": vals.iter().map(|v| code_span(v)).collect::<Vec<_>>(),
-            })
+    let fields = crate::fields::entry_tags()
+        .map(|f| FieldView {
+            field: code_span(f),
+            values: tax
+                .allowed(f)
+                .unwrap_or_default()
+                .iter()
+                .map(|v| code_span(v))
+                .collect(),
         })
         .collect();
-    ctx.insert("fields", &fields);
 
-    let sorted_rows = |name: &str| -> Vec<serde_json::Value> {
+    let sorted_rows = |name: &str| -> Vec<CountView> {
         st.exclusion(name)
             .map(|t| t.sorted())
             .unwrap_or_default()
             .into_iter()
             .filter(|(_, n)| *n > 0)
-            .map(|(v, n)| serde_json::json!({"value": escape_markdown(&v), "count": n}))
+            .map(|(v, n)| CountView {
+                value: escape_markdown(&v),
+                count: n,
+            })
             .collect()
     };
-    ctx.insert("sources", &sorted_rows("source"));
-    ctx.insert("query_families", &sorted_rows("query_family"));
-    ctx.insert("stats_markdown", &stats::markdown_tables(st));
-    let crosstabs: BTreeMap<String, String> = st
-        .crosstabs
-        .iter()
-        .map(|x| (x.name.clone(), stats::crosstab_markdown(x)))
-        .collect();
-    ctx.insert("crosstabs", &crosstabs);
-    ctx
+
+    Context {
+        retained: st.retained,
+        excluded: st.excluded,
+        audited: st.audited,
+        cutoff: tax.screening.cutoff.clone(),
+        categories,
+        topologies,
+        families,
+        fields,
+        sources: sorted_rows("source"),
+        query_families: sorted_rows("query_family"),
+        stats_markdown: stats_render::markdown(st),
+        crosstabs: st
+            .crosstabs
+            .iter()
+            .map(|x| (x.name.clone(), stats_render::crosstab_markdown(x)))
+            .collect(),
+        charts: extras.charts.to_vec(),
+        claims: extras
+            .verdicts
+            .iter()
+            .map(|v| ClaimView {
+                id: code_span(&v.id),
+                statement: escape_markdown(&v.statement),
+                expected: code_span(&v.expected),
+                actual: v.actual,
+                holds: v.holds,
+                boundary: escape_markdown(&v.boundary),
+            })
+            .collect(),
+        trace_examples: extras
+            .traces
+            .iter()
+            .map(|(file, m)| TraceView {
+                file: code_span(file),
+                topology: escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
+                events: m.events,
+                agents: m.agents,
+                max_fan_out: m.max_fan_out,
+                makespan: m.makespan,
+                critical_steps: m.critical_steps,
+                parallelism: format!("{:.2}", m.parallelism),
+                untrusted_pairs: m.untrusted_pair_count,
+            })
+            .collect(),
+    }
 }
 
 /// Builds a Tera instance over the given templates, with the project's filters.
@@ -427,39 +505,6 @@ pub fn tera_error(e: &tera::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markdown_escaping_defuses_tables_links_emphasis_and_html() {
-        let s = escape_markdown("a|b *c* _d_ [e](f) <script>x</script> `g`");
-        assert!(!s.contains('|'));
-        assert!(!s.contains("<script"));
-        assert_eq!(
-            s,
-            "a&#124;b \\*c\\* \\_d\\_ \\[e\\](f) &lt;script&gt;x&lt;/script&gt; \\`g\\`"
-        );
-        assert_eq!(escape_markdown("- a"), "\\- a");
-        assert_eq!(escape_markdown("12. a"), "12\\. a");
-        assert_eq!(escape_markdown("> a"), "&gt; a");
-        assert_eq!(code_span("a`b|c"), "`a'b\\|c`");
-    }
-
-    #[test]
-    fn only_http_urls_become_link_targets() {
-        assert_eq!(link_target("javascript:alert(1)"), None);
-        assert_eq!(
-            link_target("https://a.org/x_(y)").as_deref(),
-            Some("https://a.org/x_%28y%29")
-        );
-    }
-
-    #[test]
-    fn anchors_follow_github_rules() {
-        assert_eq!(
-            anchor("RL and Post-Training Methods (42)"),
-            "rl-and-post-training-methods-42"
-        );
-        assert_eq!(anchor("Frameworks & Systems"), "frameworks--systems");
-    }
 
     #[test]
     fn authors_and_link_labels() {

@@ -3,8 +3,9 @@
 //! Gap table. Entries are referenced by key; `problems` checks that every key
 //! exists and that entries agree with the figures that name them.
 
+use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
-use crate::load::{self, Corpus};
+use crate::load;
 use crate::model::Entry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -130,31 +130,6 @@ pub struct Taxonomy {
     pub rules: Vec<Rule>,
 }
 
-/// Entry fields outside TAG_FIELDS whose values still come from the taxonomy.
-pub const VOCAB_FIELDS: [&str; 5] = [
-    "additional_credit_units",
-    "additional_credit_units_source",
-    "subdecisions_source",
-    "strict_credit_source",
-    "added_in",
-];
-
-/// The tag fields of an exclusion record.
-pub const EXCLUSION_TAG_FIELDS: [&str; 3] = ["stage", "source", "query_family"];
-
-/// The tag fields of an entry, in the order they are reported and counted.
-pub const TAG_FIELDS: [&str; 9] = [
-    "category",
-    "is_rl",
-    "reward_type",
-    "credit_granularity",
-    "orchestration_form",
-    "scenario",
-    "is_core",
-    "verified",
-    "subdecisions",
-];
-
 impl Taxonomy {
     /// Parses taxonomy YAML text.
     pub fn from_yaml(text: &str) -> Result<Taxonomy, serde_yaml::Error> {
@@ -198,18 +173,10 @@ impl Taxonomy {
         })
     }
 
-    /// Whether a field also accepts the NA marker.
-    pub fn allows_na(field: &str) -> bool {
-        matches!(
-            field,
-            "reward_type" | "credit_granularity" | "orchestration_form" | "scenario"
-        )
-    }
-
     /// Allowed values including NA where the field accepts it.
     pub fn allowed(&self, field: &str) -> Option<Vec<String>> {
         let mut v = self.values(field)?;
-        if Self::allows_na(field) {
+        if crate::fields::allows_na(field) {
             v.push(self.na.clone());
         }
         Some(v)
@@ -225,6 +192,12 @@ impl Taxonomy {
     /// The rule with this id.
     pub fn rule(&self, id: &str) -> Option<&Rule> {
         self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// The severity of a built-in rule: as the taxonomy declares it, else its default.
+    pub fn severity_of(&self, rule: crate::rules::Rule) -> Severity {
+        self.rule(rule.id())
+            .map_or(rule.default_severity(), |r| r.severity.into())
     }
 
     /// Display label of a category id (the id itself when unknown).
@@ -259,7 +232,7 @@ impl Taxonomy {
                 ));
             }
         }
-        for field in TAG_FIELDS.iter().chain(&EXCLUSION_TAG_FIELDS) {
+        for field in crate::fields::entry_tags().chain(crate::fields::record_tags()) {
             let vals = self.values(field).unwrap_or_default();
             let mut s = std::collections::BTreeSet::new();
             for v in &vals {
@@ -272,7 +245,7 @@ impl Taxonomy {
             ("cutoff", &self.screening.cutoff),
             ("screened", &self.screening.screened),
         ] {
-            if crate::check::parse_date(date).is_none() {
+            if crate::dates::parse_date(date).is_none() {
                 out.push(format!(
                     "screening.{name} `{date}` is not a YYYY-MM-DD date"
                 ));
