@@ -181,8 +181,13 @@ pub fn claim_line(text: &str, id: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// Problems in the claims themselves: unknown fields or sources, malformed expectations, repeated ids.
-pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnostic> {
+/// Problems in the claims themselves: unknown fields, values outside the
+/// vocabulary (with a taxonomy), malformed expectations, repeated ids.
+pub fn validate(
+    ledger: &Ledger,
+    text: &str,
+    tax: Option<&crate::taxonomy::Taxonomy>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for c in &ledger.claims {
@@ -190,7 +195,10 @@ pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnost
         if !ids.insert(&c.id) {
             problems.push(format!("claim id `{}` is used twice", c.id));
         }
-        if !sources.contains(&c.source) {
+        let sources = tax
+            .and_then(|t| t.values("claim_source"))
+            .unwrap_or_default();
+        if tax.is_some() && !sources.contains(&c.source) {
             problems.push(format!(
                 "claim `{}` names source `{}`, which is not one of the taxonomy's claim_sources ({})",
                 c.id,
@@ -236,6 +244,11 @@ pub fn validate(ledger: &Ledger, text: &str, sources: &[String]) -> Vec<Diagnost
                     "claim `{}` filters on `{}`, which {:?} do not have",
                     c.id, cond.field, c.over
                 ));
+            }
+        }
+        if let Some(tax) = tax {
+            for p in tax.filter_problems(&c.filter) {
+                problems.push(format!("claim `{}`: {p}", c.id));
             }
         }
         match (&c.expect.count, &c.expect.keys) {

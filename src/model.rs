@@ -42,6 +42,9 @@ pub struct Entry {
     pub is_core: String,
     /// yes / partial / no.
     pub verified: String,
+    /// When `corpus verify` last found the entry agreeing with its arXiv record (YYYY-MM-DD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_verified_on: Option<String>,
     /// Further credit units beyond `credit_granularity`; None = not judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_credit_units: Option<Vec<String>>,
@@ -161,6 +164,7 @@ impl Fields for Entry {
             "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
             "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
             "verified" => Some(FieldValue::One(self.verified.as_str().into())),
+            "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
             "additional_credit_units" => Some(FieldValue::Many(
                 self.additional_credit_units.as_deref().unwrap_or(&[]),
             )),

@@ -772,6 +772,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         pick("verified"),
         proptest::option::of(proptest::sample::subsequence(subs.clone(), 0..=subs.len())),
         proptest::option::of(any::<bool>()),
+        proptest::option::of("20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"),
     );
     // The project's judged tags and their sources, drawn independently so
     // the round trip also meets a source without its tag.
@@ -823,6 +824,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
                 verified,
                 subdecisions,
                 strict_credit,
+                arxiv_verified_on,
             ),
             (additional, additional_source, subdecisions_source, strict_source, added_in),
         )| Entry {
@@ -842,6 +844,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             scenario,
             is_core,
             verified,
+            arxiv_verified_on,
             additional_credit_units: additional,
             additional_credit_units_source: additional_source,
             subdecisions,
