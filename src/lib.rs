@@ -51,3 +51,4 @@ pub mod survey_check;
 pub mod taxonomy;
 pub mod trace;
 pub mod verify;
+pub mod visible;
