@@ -118,7 +118,12 @@ impl Annotation {
 
 /// The tag fields an annotator can be compared on, in report order.
 pub fn comparable_fields() -> impl Iterator<Item = &'static str> {
-    crate::fields::entry_tags().filter(|f| *f != "subdecisions")
+    // The reference tags: required, single-valued; the project's judged tags
+    // have no second annotation to compare with.
+    crate::fields::ENTRY
+        .iter()
+        .filter(|f| f.required && f.is_tag())
+        .map(|f| f.name)
 }
 
 fn is_comparable(field: &str) -> bool {

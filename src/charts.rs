@@ -1,5 +1,4 @@
-//! SVG charts for the corpus statistics and README: horizontal bar charts, heat maps and the
-//! screening flow diagram.
+//! SVG charts for the corpus statistics and README: horizontal bar charts and heat maps.
 //!
 //! Every public function is pure: data in, one complete standalone SVG 1.1 document out. Nothing
 //! is printed, nothing is read from disk, and no input (empty slices, zero counts, `u64::MAX`,
@@ -37,7 +36,7 @@
 use plotters::backend::SVGBackend;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
-use plotters::element::{PathElement, Polygon, Rectangle, Text};
+use plotters::element::{PathElement, Rectangle, Text};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{
     Color, FontDesc, FontFamily, FontStyle, FontTransform, RGBColor, ShapeStyle, TextStyle,
@@ -66,7 +65,6 @@ const FONT: &str = "Helvetica, Arial, sans-serif";
 // Plotters' SVG backend writes `font-size` as the requested size divided by 1.24; these values
 // divide to exact integers (16, 14, 12, 11 px) so the attribute is not a long float.
 const TITLE_SIZE: f64 = 19.84;
-const FLOW_SIZE: f64 = 17.36;
 const TEXT_SIZE: f64 = 14.88;
 const SMALL_SIZE: f64 = 13.64;
 
@@ -81,11 +79,6 @@ const ZERO_EDGE: RGBColor = RGBColor(0xD8, 0xDE, 0xE4);
 const HEAT_LOW: RGBColor = RGBColor(0xDD, 0xF4, 0xFF);
 const HEAT_HIGH: RGBColor = RGBColor(0x0A, 0x30, 0x69);
 const WHITE_TEXT: RGBColor = RGBColor(0xFF, 0xFF, 0xFF);
-const START_FILL: RGBColor = RGBColor(0xDD, 0xF4, 0xFF);
-const START_EDGE: RGBColor = RGBColor(0x54, 0xAE, 0xFF);
-const END_FILL: RGBColor = RGBColor(0xDA, 0xFB, 0xE1);
-const END_EDGE: RGBColor = RGBColor(0x4A, 0xC2, 0x6B);
-const WARN: RGBColor = RGBColor(0xCF, 0x22, 0x2E);
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
@@ -293,108 +286,6 @@ pub fn heat_map(
     })
 }
 
-/// Screening flow: a vertical chain of boxes starting from the audited total, one box per stage
-/// showing `"<stage>: -<excluded>"` and the remaining count after it, ending in the retained pool.
-pub fn screening_flow(audited: u64, stages: &[(String, u64)], retained: u64) -> String {
-    const BOX_H: i64 = 50;
-    const STEP: i64 = BOX_H + 30;
-    const ARROW: i64 = 6;
-
-    struct Node {
-        head: String,
-        detail: String,
-        fill: RGBColor,
-        edge: RGBColor,
-        detail_ink: RGBColor,
-    }
-
-    let mut remaining = audited;
-    let mut nodes = vec![Node {
-        head: "Audited".to_string(),
-        detail: format!("{audited} records"),
-        fill: START_FILL,
-        edge: START_EDGE,
-        detail_ink: MUTED,
-    }];
-    for (stage, excluded) in stages {
-        remaining = remaining.saturating_sub(*excluded);
-        nodes.push(Node {
-            head: format!("{}: -{excluded}", clean(stage, LABEL_MAX)),
-            detail: format!("{remaining} remaining"),
-            fill: ZERO_FILL,
-            edge: BORDER,
-            detail_ink: MUTED,
-        });
-    }
-    let (detail, detail_ink) = if retained == remaining {
-        (format!("{retained} records"), MUTED)
-    } else {
-        (
-            format!("{retained} records (stages leave {remaining})"),
-            WARN,
-        )
-    };
-    nodes.push(Node {
-        head: "Retained pool".to_string(),
-        detail,
-        fill: END_FILL,
-        edge: END_EDGE,
-        detail_ink,
-    });
-
-    let widest = nodes
-        .iter()
-        .map(|n| n.head.chars().count().max(n.detail.chars().count()))
-        .max()
-        .unwrap_or(0);
-    let box_w = (text_width(widest, 14) + 32).clamp(360, WIDTH - 2 * PAD);
-    let box_x = (WIDTH - box_w) / 2;
-    let mid_x = WIDTH / 2;
-    let height = 2 * PAD + (nodes.len() as i64 - 1) * STEP + BOX_H;
-
-    render(WIDTH, height, |area| {
-        card(area, WIDTH, height)?;
-        let head_style = TextStyle::from(FontDesc::new(
-            FontFamily::Name(FONT),
-            FLOW_SIZE,
-            FontStyle::Bold,
-        ))
-        .color(&FG)
-        .pos(Pos::new(HPos::Center, VPos::Center));
-        for (i, node) in nodes.iter().enumerate() {
-            let top = PAD + i as i64 * STEP;
-            let corners = [(box_x, top), (box_x + box_w, top + BOX_H)];
-            rect(area, corners, node.fill.filled())?;
-            rect(area, corners, node.edge.stroke_width(1))?;
-            area.draw(&Text::new(
-                node.head.as_str(),
-                (px(mid_x), px(top + 17)),
-                head_style.clone(),
-            ))?;
-            text(
-                area,
-                &node.detail,
-                mid_x,
-                top + 35,
-                TEXT_SIZE,
-                node.detail_ink,
-                HPos::Center,
-            )?;
-            if i + 1 < nodes.len() {
-                let tip = top + STEP - 1;
-                line(area, (mid_x, top + BOX_H + 1), (mid_x, tip - ARROW), FAINT)?;
-                let head = vec![
-                    (px(mid_x - ARROW), px(tip - ARROW)),
-                    (px(mid_x + ARROW), px(tip - ARROW)),
-                    (px(mid_x), px(tip)),
-                ];
-                area.draw(&Polygon::new(head, FAINT.filled()))?;
-            }
-        }
-        Ok(())
-    })
-}
-
 /// Makes caller text safe and tidy: drops characters XML 1.0 forbids, collapses whitespace and
 /// cuts to `max` characters with an ellipsis so one long label cannot stretch the layout.
 fn clean(raw: &str, max: usize) -> String {
@@ -576,15 +467,6 @@ mod tests {
         items.iter().map(|s| s.to_string()).collect()
     }
 
-    fn real_stages() -> Vec<(String, u64)> {
-        vec![
-            ("duplicate_screen".to_string(), 1),
-            ("abstract_screen".to_string(), 16),
-            ("full_text_screen".to_string(), 9),
-            ("artifact_screen".to_string(), 6),
-        ]
-    }
-
     const HOSTILE: &str = "<script>&\"x\"</script>'\u{0}\u{1b}\u{7f}\u{FFFF}\n]]><!--";
 
     #[test]
@@ -626,11 +508,6 @@ mod tests {
             &h,
             &h,
             &[vec![1, 2], vec![3, 4]],
-        ));
-        parse(&screening_flow(
-            5,
-            &[(HOSTILE.to_string(), 1), (long, 1)],
-            3,
         ));
     }
 
@@ -698,40 +575,6 @@ mod tests {
     }
 
     #[test]
-    fn flow_shows_stages_and_running_totals() {
-        let svg = screening_flow(116, &real_stages(), 84);
-        let t = texts(&svg);
-        let expected = [
-            "Audited",
-            "116 records",
-            "duplicate_screen: -1",
-            "115 remaining",
-            "abstract_screen: -16",
-            "99 remaining",
-            "full_text_screen: -9",
-            "90 remaining",
-            "artifact_screen: -6",
-            "84 remaining",
-            "Retained pool",
-            "84 records",
-        ];
-        assert_eq!(t, expected);
-    }
-
-    #[test]
-    fn flow_flags_mismatch_and_never_underflows() {
-        let t = texts(&screening_flow(10, &[("s".to_string(), 50)], 3));
-        assert!(t.contains(&"0 remaining".to_string()));
-        assert!(t.contains(&"3 records (stages leave 0)".to_string()));
-        parse(&screening_flow(0, &[], 0));
-        parse(&screening_flow(
-            u64::MAX,
-            &[("a".to_string(), u64::MAX)],
-            u64::MAX,
-        ));
-    }
-
-    #[test]
     fn output_is_deterministic() {
         let rows = strings(&["a", "b"]);
         let cells = vec![vec![1, 2], vec![3, 0]];
@@ -741,16 +584,11 @@ mod tests {
             heat_map("t", "r", "c", &rows, &rows, &cells),
             heat_map("t", "r", "c", &rows, &rows, &cells)
         );
-        assert_eq!(
-            screening_flow(116, &real_stages(), 84),
-            screening_flow(116, &real_stages(), 84)
-        );
     }
 
     #[test]
     fn font_sizes_are_whole_pixels() {
-        let svg = screening_flow(116, &real_stages(), 84)
-            + &bar_chart("t", &bars(&[("a", 1)]))
+        let svg = bar_chart("t", &bars(&[("a", 1)]))
             + &heat_map(
                 "t",
                 "r",

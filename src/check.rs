@@ -142,14 +142,80 @@ pub fn check(corpus: &Corpus) -> Report {
     check_across(&mut sink, corpus);
     // Claims count the data; while the data has errors the counts are of
     // something else, so the claims wait (see `DERIVED_WAIT`).
+    // The survey file's references wait likewise: an entry that failed to
+    // load would otherwise show up as a dangling key.
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
         sink.out.extend(broken_claims(corpus));
+        sink.out.extend(crate::survey_check::problems(corpus));
     }
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);
     diag::sort(&mut report.waived);
     report
+}
+
+/// A judged tag names who judged it, and a source names a judged tag.
+fn check_judgements(sink: &mut Sink, file: &SourceFile, e: &Entry) {
+    let judged = [
+        e.additional_credit_units.is_some(),
+        e.subdecisions.is_some(),
+        e.strict_credit.is_some(),
+    ];
+    let sourced = [
+        !e.additional_credit_units_source.is_empty(),
+        !e.subdecisions_source.is_empty(),
+        e.strict_credit_source.is_some(),
+    ];
+    for (((tag, source), judged), sourced) in
+        crate::model::JUDGED_TAGS.iter().zip(judged).zip(sourced)
+    {
+        let (field, msg, help) = match (judged, sourced) {
+            (true, false) => (
+                *tag,
+                format!("`{tag}` is judged but `{source}` does not say by whom"),
+                format!("add `{source}`: one of the taxonomy's judgement_sources (project_reading for your own reading)"),
+            ),
+            (false, true) => (
+                *source,
+                format!("`{source}` names a source but `{tag}` is not given"),
+                format!("write `{tag}` (an empty list when judged: none), or remove `{source}`"),
+            ),
+            _ => continue,
+        };
+        let d = sink
+            .at(Rule::JudgementUnsourced, file, field, msg)
+            .help(help);
+        sink.push(d);
+    }
+    if matches!(e.is_rl.as_str(), "yes" | "partial") && e.subdecisions.is_none() {
+        let d = sink
+            .at(
+                Rule::SubdecisionsNotJudged,
+                file,
+                "is_rl",
+                format!(
+                    "`{}` is RL-related (is_rl: {}) but its orchestration sub-decisions are not judged",
+                    e.key, e.is_rl
+                ),
+            )
+            .help("write `subdecisions: []` (or the ones it trains or designs) with `subdecisions_source: [project_reading]`, or the source that said so");
+        sink.push(d);
+    }
+    if e.additional_units().contains(&e.credit_granularity) {
+        let d = sink
+            .at(
+                Rule::AdditionalUnitRepeatsPrimary,
+                file,
+                "additional_credit_units",
+                format!(
+                    "`{}` is already the credit_granularity; additional units list only further units",
+                    e.credit_granularity
+                ),
+            )
+            .help(format!("remove `{}` from additional_credit_units", e.credit_granularity));
+        sink.push(d);
+    }
 }
 
 /// `control-character`: every text value of an item, lists and waivers included.
@@ -291,26 +357,26 @@ fn check_entry(
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         match e.field(field) {
             Some(FieldValue::Many(list)) => {
+                let mut seen = BTreeSet::new();
                 for (i, s) in list.iter().enumerate() {
-                    check_value(sink, file, &format!("{field}[{i}]"), s, allowed);
+                    let at = format!("{field}[{i}]");
+                    check_value(sink, file, &at, s, allowed);
+                    if !seen.insert(s) {
+                        let d = sink.at(
+                            Rule::DuplicateField,
+                            file,
+                            &at,
+                            format!("`{s}` is listed twice in `{field}`"),
+                        );
+                        sink.push(d);
+                    }
                 }
             }
             Some(FieldValue::One(v)) => check_value(sink, file, field, &v, allowed),
             None => {}
         }
     }
-    let mut seen_sub = BTreeSet::new();
-    for (i, s) in e.subdecisions.iter().enumerate() {
-        if !seen_sub.insert(s) {
-            let d = sink.at(
-                Rule::DuplicateField,
-                file,
-                &format!("subdecisions[{i}]"),
-                format!("sub-decision `{s}` is listed twice"),
-            );
-            sink.push(d);
-        }
-    }
+    check_judgements(sink, file, e);
     if e.year != 0 && (e.year < MIN_YEAR || e.year > cutoff.0) {
         let d = sink.at(
             Rule::YearRange,
@@ -768,7 +834,9 @@ fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
             continue;
         }
         let named = !v.missing.is_empty() || !v.unexpected.is_empty() || v.matching.len() <= 12;
-        let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
+        let who = if let Some((field, judged, of)) = v.coverage.as_ref().filter(|_| !v.covered()) {
+            format!("`{field}` is judged for only {judged} of the {of} entries the claim needs; it cannot hold by construction")
+        } else if !v.missing.is_empty() || !v.unexpected.is_empty() {
             let mut parts = Vec::new();
             if !v.missing.is_empty() {
                 parts.push(format!("no longer matching: {}", v.missing.join(", ")));

@@ -6,6 +6,7 @@ use crate::diag::Diagnostic;
 use crate::filter::{Fields, Filter};
 use crate::model::{Entry, Exclusion};
 use crate::rules::Rule;
+use crate::taxonomy::Taxonomy;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -14,7 +15,7 @@ pub const CLAIMS_PATH: &str = "corpus/claims.yaml";
 
 /// What a claim counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Over {
     /// Retained entries.
     #[default]
@@ -23,6 +24,12 @@ pub enum Over {
     Exclusions,
     /// Entries and records together (the audited pool).
     Audited,
+    /// The taxonomy's reward families.
+    RewardFamilies,
+    /// The taxonomy's credit units.
+    CreditUnits,
+    /// The taxonomy's orchestration sub-decisions.
+    Subdecisions,
 }
 
 /// The expected outcome: a comparison with a count, or an exact set of keys.
@@ -37,13 +44,27 @@ pub struct Expect {
     pub keys: Option<Vec<String>>,
 }
 
+/// The judged-tag coverage a claim needs: every entry matching `among` has
+/// `field` judged, or the claim fails instead of holding by construction.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coverage {
+    /// A judged tag: subdecisions, strict_credit or additional_credit_units.
+    pub field: String,
+    /// The entries that must all have it judged.
+    #[serde(default)]
+    pub among: Filter,
+}
+
 /// One claim of the ledger.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
     /// Stable id.
     pub id: String,
-    /// The sentence as the survey states it.
+    /// Where the claim comes from (an id of the taxonomy's claim_sources).
+    pub source: String,
+    /// The sentence, worded as its source words it.
     pub statement: String,
     /// What is counted.
     #[serde(default)]
@@ -53,8 +74,14 @@ pub struct Claim {
     pub filter: Filter,
     /// What the count must be.
     pub expect: Expect,
+    /// Judged-tag coverage the claim needs to mean anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
     /// What the claim does not mean.
     pub boundary: String,
+    /// A remark shown with the claim (for example, how two sources differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The ledger file.
@@ -96,6 +123,8 @@ pub fn parse_count(s: &str) -> Option<(Op, u64)> {
 pub struct Verdict {
     /// Claim id.
     pub id: String,
+    /// Where the claim comes from.
+    pub source: String,
     /// The statement.
     pub statement: String,
     /// The expectation as written (`== 84`, or the key list).
@@ -110,8 +139,19 @@ pub struct Verdict {
     pub missing: Vec<String>,
     /// For key-set claims: matching keys that were not expected.
     pub unexpected: Vec<String>,
+    /// Judged-tag coverage: (field, judged, of how many entries), when the claim declares one.
+    pub coverage: Option<(String, u64, u64)>,
     /// What the claim does not mean.
     pub boundary: String,
+    /// A remark shown with the claim.
+    pub note: Option<String>,
+}
+
+impl Verdict {
+    /// Whether the declared coverage is complete (true when none is declared).
+    pub fn covered(&self) -> bool {
+        self.coverage.as_ref().is_none_or(|(_, j, n)| j == n)
+    }
 }
 
 /// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
@@ -155,10 +195,48 @@ pub fn validate(
         if !ids.insert(&c.id) {
             problems.push(format!("claim id `{}` is used twice", c.id));
         }
+        let sources = tax
+            .and_then(|t| t.values("claim_source"))
+            .unwrap_or_default();
+        if tax.is_some() && !sources.contains(&c.source) {
+            problems.push(format!(
+                "claim `{}` names source `{}`, which is not one of the taxonomy's claim_sources ({})",
+                c.id,
+                c.source,
+                sources.join(", ")
+            ));
+        }
+        if let Some(cov) = &c.coverage {
+            if c.over != Over::Entries {
+                problems.push(format!(
+                    "claim `{}`: coverage applies to entries only",
+                    c.id
+                ));
+            }
+            if !crate::model::JUDGED_TAGS
+                .iter()
+                .any(|(t, _)| *t == cov.field)
+            {
+                problems.push(format!(
+                    "claim `{}`: coverage field `{}` is not a judged tag ({})",
+                    c.id,
+                    cov.field,
+                    crate::model::JUDGED_TAGS.map(|(t, _)| t).join(", ")
+                ));
+            }
+            for cond in &cov.among.conditions {
+                if !crate::fields::entry_filter_fields().any(|f| f == cond.field) {
+                    problems.push(format!(
+                        "claim `{}`: coverage filters on `{}`, which entries do not have",
+                        c.id, cond.field
+                    ));
+                }
+            }
+        }
         let fields: Vec<&str> = match c.over {
             Over::Entries => crate::fields::entry_filter_fields().collect(),
             Over::Exclusions => crate::fields::record_filter_fields().collect(),
-            Over::Audited => Vec::new(),
+            _ => Vec::new(),
         };
         for cond in &c.filter.conditions {
             if !fields.contains(&cond.field.as_str()) {
@@ -200,8 +278,13 @@ pub fn validate(
     out
 }
 
-/// Evaluates one claim on the entries and records of a corpus.
-pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Verdict {
+/// Evaluates one claim on the taxonomy, entries and records of a corpus.
+pub fn evaluate(
+    claim: &Claim,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Verdict {
     let mut matching: Vec<String> = match claim.over {
         Over::Entries => entries
             .iter()
@@ -218,8 +301,16 @@ pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Ve
             .map(|e| e.key.clone())
             .chain(records.iter().map(|x| x.record_id.clone()))
             .collect(),
+        Over::RewardFamilies => tax.reward_families.iter().map(|f| f.id.clone()).collect(),
+        Over::CreditUnits => tax.values("credit_granularity").unwrap_or_default(),
+        Over::Subdecisions => tax.values("subdecisions").unwrap_or_default(),
     };
     matching.sort();
+    let coverage = claim.coverage.as_ref().map(|cov| {
+        let among: Vec<&&Entry> = entries.iter().filter(|e| cov.among.matches(**e)).collect();
+        let judged = among.iter().filter(|e| e.is_judged(&cov.field)).count() as u64;
+        (cov.field.clone(), judged, among.len() as u64)
+    });
     let actual = matching.len() as u64;
     let (expected, holds, missing, unexpected) = match (&claim.expect.count, &claim.expect.keys) {
         (_, Some(keys)) => {
@@ -246,25 +337,35 @@ pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Ve
         }
         (None, None) => (String::new(), false, Vec::new(), Vec::new()),
     };
+    // A claim about a judged tag holds only when its coverage is complete.
+    let covered = coverage.as_ref().is_none_or(|(_, j, n)| j == n);
     Verdict {
         id: claim.id.clone(),
+        source: claim.source.clone(),
         statement: claim.statement.clone(),
         expected,
         actual,
-        holds,
+        holds: holds && covered,
         matching,
         missing,
         unexpected,
+        coverage,
         boundary: claim.boundary.clone(),
+        note: claim.note.clone(),
     }
 }
 
 /// Evaluates every claim.
-pub fn evaluate_all(ledger: &Ledger, entries: &[&Entry], records: &[&Exclusion]) -> Vec<Verdict> {
+pub fn evaluate_all(
+    ledger: &Ledger,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Vec<Verdict> {
     ledger
         .claims
         .iter()
-        .map(|c| evaluate(c, entries, records))
+        .map(|c| evaluate(c, tax, entries, records))
         .collect()
 }
 

@@ -39,6 +39,8 @@ pub struct Corpus {
     pub files: Vec<SourceFile>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
+    /// The survey's own facts (figures, Benchmark Gap) and their text, when present.
+    pub survey: Option<(crate::survey::Survey, String)>,
     /// The claims' verdicts, evaluated on first use and shared by every consumer.
     verdicts: OnceLock<Vec<Verdict>>,
     /// Problems found while loading.
@@ -54,6 +56,7 @@ impl Corpus {
             exclusions: Vec::new(),
             files: Vec::new(),
             claims: None,
+            survey: None,
             verdicts: OnceLock::new(),
             diagnostics: Vec::new(),
         }
@@ -78,9 +81,12 @@ impl Corpus {
     /// ledger), evaluated once however many outputs show them.
     pub fn verdicts(&self) -> &[Verdict] {
         self.verdicts.get_or_init(|| match &self.claims {
-            Some((ledger, _)) => {
-                crate::claims::evaluate_all(ledger, &self.entry_list(), &self.exclusion_list())
-            }
+            Some((ledger, _)) => crate::claims::evaluate_all(
+                ledger,
+                &self.taxonomy,
+                &self.entry_list(),
+                &self.exclusion_list(),
+            ),
             None => Vec::new(),
         })
     }

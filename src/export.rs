@@ -3,7 +3,7 @@
 
 use crate::fields::{self, Field, Kind, ENTRY, RECORD};
 use crate::filter::{FieldValue, Fields};
-use crate::import::LIST_SEPARATOR;
+use crate::import::{judged_list_cell, LIST_SEPARATOR};
 use crate::model::{Entry, Exclusion};
 
 fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
@@ -48,13 +48,26 @@ fn write_csv(table: &'static [Field], rows: &mut dyn Iterator<Item = Vec<String>
     csv_text(w)
 }
 
-/// Entries in the papers.csv layout, plus the columns it lacks (sub-decisions, strict credit, waivers).
+/// Entries in the papers.csv layout, plus the columns it lacks (judged tags
+/// and their sources, added_in, waivers).
 pub fn papers_csv(entries: &[&Entry]) -> String {
     let cols = csv_fields(&ENTRY);
     let mut rows = entries.iter().map(|e| {
         cols.iter()
-            .map(|f| match f.kind {
-                Kind::Waivers => waivers_cell(e),
+            .map(|f| match (f.kind, f.name) {
+                (Kind::Waivers, _) => waivers_cell(e),
+                // Judged tags keep "not judged" (empty) apart from a judged
+                // "none" (`[]`) or "no", so the round trip is exact.
+                (_, "subdecisions") => judged_list_cell(e.subdecisions.as_deref()),
+                (_, "additional_credit_units") => {
+                    judged_list_cell(e.additional_credit_units.as_deref())
+                }
+                (_, "strict_credit") => match e.strict_credit {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "",
+                }
+                .to_string(),
                 _ => csv_cell(f, *e),
             })
             .collect()

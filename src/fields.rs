@@ -110,7 +110,7 @@ use Column::{Extra, Reference as Col};
 use Kind::{Flag, Links, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
-pub const ENTRY: [Field; 22] = [
+pub const ENTRY: [Field; 27] = [
     field(
         "key",
         true,
@@ -192,12 +192,36 @@ pub const ENTRY: [Field; 22] = [
         "Written by `corpus verify --write`: the date (YYYY-MM-DD) the entry last agreed with its arXiv record.",
     ),
     field(
+        "additional_credit_units",
+        false,
+        Tags,
+        true,
+        Extra,
+        "Credit units beyond credit_granularity a source places the entry at; leave out when not judged.",
+    ),
+    field(
+        "additional_credit_units_source",
+        false,
+        Tags,
+        true,
+        Extra,
+        "Who judged additional_credit_units (judgement_sources in corpus/taxonomy.yaml); required with it.",
+    ),
+    field(
         "subdecisions",
         false,
         Tags,
         true,
         Extra,
-        "Orchestration sub-decisions the entry trains or designs.",
+        "Orchestration sub-decisions the entry trains or designs; [] = judged: none; leave out when not judged.",
+    ),
+    field(
+        "subdecisions_source",
+        false,
+        Tags,
+        true,
+        Extra,
+        "Who judged subdecisions (judgement_sources in corpus/taxonomy.yaml); required with it.",
     ),
     field(
         "strict_credit",
@@ -205,7 +229,23 @@ pub const ENTRY: [Field; 22] = [
         Flag,
         true,
         Extra,
-        "True where the entry has an explicit credit estimator.",
+        "true / false: whether the credit is strict (an explicit estimator); leave out when not judged.",
+    ),
+    field(
+        "strict_credit_source",
+        false,
+        Kind::Tag { na: false },
+        true,
+        Extra,
+        "Who judged strict_credit (judgement_sources in corpus/taxonomy.yaml); required with it.",
+    ),
+    field(
+        "added_in",
+        false,
+        Kind::Tag { na: false },
+        true,
+        Extra,
+        "The later screening round that added the entry (screening.additions); leave out for the main screening.",
     ),
     field(
         "one_liner",
@@ -393,8 +433,13 @@ mod tests {
             extra_columns(&ENTRY),
             [
                 "arxiv_verified_on",
+                "additional_credit_units",
+                "additional_credit_units_source",
                 "subdecisions",
+                "subdecisions_source",
                 "strict_credit",
+                "strict_credit_source",
+                "added_in",
                 "waivers"
             ]
         );
@@ -413,7 +458,12 @@ mod tests {
                 "scenario",
                 "is_core",
                 "verified",
-                "subdecisions"
+                "additional_credit_units",
+                "additional_credit_units_source",
+                "subdecisions",
+                "subdecisions_source",
+                "strict_credit_source",
+                "added_in"
             ]
         );
         assert_eq!(

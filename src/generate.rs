@@ -121,21 +121,27 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
             ),
         ));
     }
+    // A log by stage plus the later additions, as separate bars: the log
+    // does not record which stages a retained entry passed, so no funnel.
     let stage_counts = st.exclusion("stage");
-    let stages: Vec<(String, u64)> = tax
+    let mut log: Vec<Bar> = tax
         .screening
         .stages
         .iter()
-        .map(|s| {
-            (
-                s.id.clone(),
-                stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
-            )
+        .map(|s| Bar {
+            label: format!("excluded: {}", s.id),
+            value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
         })
         .collect();
+    if let Some(t) = st.count("added_in") {
+        log.extend(t.rows.iter().map(|(v, n)| Bar {
+            label: format!("added later: {v}"),
+            value: *n,
+        }));
+    }
     out.push((
-        "chart_screening_flow.svg".to_string(),
-        charts::screening_flow(st.audited, &stages, st.retained),
+        "chart_screening_log.svg".to_string(),
+        charts::bar_chart("Screening log: exclusions per stage; later additions", &log),
     ));
     out
 }
@@ -159,10 +165,12 @@ pub fn generate(
         charts: &chart_names,
         verdicts: corpus.verdicts(),
         traces: &traces,
+        survey: corpus.survey.as_ref().map(|(s, _)| s),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
-    let ctx = tera::Context::from_serialize(&view)
+    let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+    crate::provenance::extend_context(&mut ctx, corpus, &st, corpus.verdicts());
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)

@@ -11,6 +11,23 @@ use crate::model::{Entry, Exclusion};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// A judged list tag as one CSV cell: empty = not judged, `[]` = judged: none.
+pub fn judged_list_cell(list: Option<&[String]>) -> String {
+    match list {
+        None => String::new(),
+        Some([]) => crate::filter::EMPTY_LIST.to_string(),
+        Some(l) => l.join(LIST_SEPARATOR),
+    }
+}
+
+fn parse_judged_list(cell: &str) -> Option<Vec<String>> {
+    match cell {
+        "" => None,
+        crate::filter::EMPTY_LIST => Some(Vec::new()),
+        c => Some(split_list(c)),
+    }
+}
+
 /// Separator of several values (URLs, sub-decisions) in one CSV cell.
 pub const LIST_SEPARATOR: &str = " ; ";
 
@@ -193,8 +210,9 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         }
         let urls = split_list(&c("urls"));
         let strict = match c("strict_credit").to_lowercase().as_str() {
-            "" | "no" | "false" => false,
-            "yes" | "true" => true,
+            "" => None,
+            "no" | "false" => Some(false),
+            "yes" | "true" => Some(true),
             other => {
                 diags.push(row_diag(
                     file,
@@ -249,8 +267,13 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             is_core: c("is_core"),
             verified: c("verified"),
             arxiv_verified_on: Some(c("arxiv_verified_on")).filter(|d| !d.is_empty()),
-            subdecisions: split_list(&c("subdecisions")),
+            additional_credit_units: parse_judged_list(&c("additional_credit_units")),
+            additional_credit_units_source: split_list(&c("additional_credit_units_source")),
+            subdecisions: parse_judged_list(&c("subdecisions")),
+            subdecisions_source: split_list(&c("subdecisions_source")),
             strict_credit: strict,
+            strict_credit_source: Some(c("strict_credit_source")).filter(|s| !s.is_empty()),
+            added_in: Some(c("added_in")).filter(|s| !s.is_empty()),
             one_liner: c("one_liner"),
             notes: (!notes.is_empty()).then_some(notes),
             waivers,

@@ -208,6 +208,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     });
     corpus.add_exclusions(loaded);
     load_claims(root, opts.max_file_bytes, &mut corpus);
+    load_survey(root, opts.max_file_bytes, &mut corpus);
     Ok(corpus)
 }
 
@@ -233,6 +234,21 @@ fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Reads the survey facts (`corpus/survey.yaml`), when the root has them.
+fn load_survey(root: &Path, max: u64, corpus: &mut Corpus) {
+    let path = root.join(crate::survey::SURVEY_PATH);
+    if !path.exists() {
+        return;
+    }
+    let parsed = read_text(&path, crate::survey::SURVEY_PATH, max, None)
+        .map_err(|d| vec![d])
+        .and_then(|text| crate::survey::parse(&text).map(|s| (s, text)));
+    match parsed {
+        Ok(s) => corpus.survey = Some(s),
+        Err(d) => corpus.diagnostics.extend(d),
+    }
 }
 
 /// Reads and validates the claims ledger, when the root has one; a ledger
@@ -922,8 +938,13 @@ fn convert_entry(
         is_core: t("is_core"),
         verified: t("verified"),
         arxiv_verified_on: None,
-        subdecisions: Vec::new(),
-        strict_credit: false,
+        additional_credit_units: None,
+        additional_credit_units_source: Vec::new(),
+        subdecisions: None,
+        subdecisions_source: Vec::new(),
+        strict_credit: None,
+        strict_credit_source: None,
+        added_in: None,
         one_liner: t("one_liner"),
         notes: None,
         waivers: BTreeMap::new(),
@@ -933,8 +954,15 @@ fn convert_entry(
         arxiv_id: c.arxiv("arxiv_id"),
         arxiv_verified_on: c.text("arxiv_verified_on"),
         urls: c.list("urls").unwrap_or_default(),
-        subdecisions: c.list("subdecisions").unwrap_or_default(),
-        strict_credit: c.boolean("strict_credit").unwrap_or(false),
+        additional_credit_units: c.list("additional_credit_units"),
+        additional_credit_units_source: c
+            .list("additional_credit_units_source")
+            .unwrap_or_default(),
+        subdecisions: c.list("subdecisions"),
+        subdecisions_source: c.list("subdecisions_source").unwrap_or_default(),
+        strict_credit: c.boolean("strict_credit"),
+        strict_credit_source: c.text("strict_credit_source"),
+        added_in: c.text("added_in"),
         notes: c.text("notes"),
         waivers: c.mapping("waivers"),
         ..entry

@@ -45,12 +45,27 @@ pub struct Entry {
     /// When `corpus verify` last found the entry agreeing with its arXiv record (YYYY-MM-DD).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arxiv_verified_on: Option<String>,
-    /// Orchestration sub-decisions the entry trains or designs.
+    /// Further credit units beyond `credit_granularity`; None = not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_credit_units: Option<Vec<String>>,
+    /// Who judged `additional_credit_units`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub subdecisions: Vec<String>,
-    /// True where the entry has an explicit credit estimator.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub strict_credit: bool,
+    pub additional_credit_units_source: Vec<String>,
+    /// Orchestration sub-decisions the entry trains or designs; None = not judged, [] = judged: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subdecisions: Option<Vec<String>>,
+    /// Who judged `subdecisions`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subdecisions_source: Vec<String>,
+    /// Whether the credit is strict (an explicit estimator); None = not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict_credit: Option<bool>,
+    /// Who judged `strict_credit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict_credit_source: Option<String>,
+    /// The later screening round that added the entry; None = the main screening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added_in: Option<String>,
     /// A one-sentence summary in the project's words.
     pub one_liner: String,
     /// Optional remarks.
@@ -84,6 +99,51 @@ pub struct Exclusion {
     pub reason: String,
 }
 
+/// How a filter sees a judged tag nobody has judged (`strict_credit=not_judged`).
+pub const NOT_JUDGED: &str = "not_judged";
+
+/// Tags the project adds beyond the reference CSV, each with the field that
+/// names who judged it: (tag, source field).
+pub const JUDGED_TAGS: [(&str, &str); 3] = [
+    ("additional_credit_units", "additional_credit_units_source"),
+    ("subdecisions", "subdecisions_source"),
+    ("strict_credit", "strict_credit_source"),
+];
+
+impl Entry {
+    /// The entry's sub-decisions (empty when not judged).
+    pub fn subdecision_list(&self) -> &[String] {
+        self.subdecisions.as_deref().unwrap_or(&[])
+    }
+
+    /// Additional credit units (empty when not judged).
+    pub fn additional_units(&self) -> &[String] {
+        self.additional_credit_units.as_deref().unwrap_or(&[])
+    }
+
+    /// Whether a judged tag (one of JUDGED_TAGS) has been judged on this entry.
+    pub fn is_judged(&self, tag: &str) -> bool {
+        match tag {
+            "additional_credit_units" => self.additional_credit_units.is_some(),
+            "subdecisions" => self.subdecisions.is_some(),
+            "strict_credit" => self.strict_credit.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Whether the entry assigns credit at this unit, as its primary or an additional unit.
+    pub fn has_credit_unit(&self, unit: &str) -> bool {
+        self.credit_granularity == unit || self.additional_units().iter().any(|u| u == unit)
+    }
+}
+
+fn optional(v: &Option<String>) -> FieldValue<'_> {
+    match v {
+        Some(s) => FieldValue::One(s.as_str().into()),
+        None => FieldValue::Many(&[]),
+    }
+}
+
 impl Fields for Entry {
     fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         let one = |s: &str| Some(FieldValue::One(s.to_string().into()));
@@ -105,8 +165,25 @@ impl Fields for Entry {
             "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
             "verified" => Some(FieldValue::One(self.verified.as_str().into())),
             "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
-            "subdecisions" => Some(FieldValue::Many(&self.subdecisions)),
-            "strict_credit" => one(if self.strict_credit { "true" } else { "false" }),
+            "additional_credit_units" => Some(FieldValue::Many(
+                self.additional_credit_units.as_deref().unwrap_or(&[]),
+            )),
+            "additional_credit_units_source" => {
+                Some(FieldValue::Many(&self.additional_credit_units_source))
+            }
+            "subdecisions" => Some(FieldValue::Many(
+                self.subdecisions.as_deref().unwrap_or(&[]),
+            )),
+            "subdecisions_source" => Some(FieldValue::Many(&self.subdecisions_source)),
+            "strict_credit" => one(match self.strict_credit {
+                Some(true) => "true",
+                Some(false) => "false",
+                None => NOT_JUDGED,
+            }),
+            // An absent optional value holds nothing (rather than ""), so it
+            // is not counted and matches no value.
+            "strict_credit_source" => Some(optional(&self.strict_credit_source)),
+            "added_in" => Some(optional(&self.added_in)),
             "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),
             "notes" => Some(FieldValue::One(
                 self.notes.as_deref().unwrap_or_default().into(),

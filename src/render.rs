@@ -10,6 +10,7 @@ use crate::markdown::{anchor, code_span, escape_markdown, link_target};
 use crate::model::Entry;
 use crate::stats::Stats;
 use crate::stats_render;
+use crate::survey::Survey;
 use crate::taxonomy::Taxonomy;
 use crate::trace::Metrics;
 use serde::Serialize;
@@ -157,19 +158,31 @@ fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
     v
 }
 
-/// Up to `n` representative entries: core RL ones first, then newest.
-fn representatives(entries: &[&Entry], n: usize) -> Vec<String> {
-    let mut v = entries.to_vec();
-    let rank = |e: &Entry| (e.is_rl != "yes", e.is_core != "core");
-    v.sort_by(|a, b| {
-        rank(a)
-            .cmp(&rank(b))
-            .then(b.year.cmp(&a.year))
-            .then_with(|| a.key.cmp(&b.key))
-    });
-    v.iter()
-        .take(n)
-        .map(|e| escape_markdown(&e.title))
+/// The short name the README uses for an entry: the survey file's name for
+/// it, else the title up to its first colon, else the whole title.
+pub fn entry_name(survey: Option<&Survey>, e: &Entry) -> String {
+    if let Some(n) = survey.and_then(|s| s.names.iter().find(|n| n.key == e.key)) {
+        return n.name.clone();
+    }
+    match e.title.split_once(": ") {
+        Some((head, _)) if !head.is_empty() => head.to_string(),
+        _ => e.title.clone(),
+    }
+}
+
+/// The chosen representative entries (corpus/survey.yaml), by escaped short name.
+fn representatives(
+    survey: Option<&Survey>,
+    entries: &[&Entry],
+    field: &str,
+    value: &str,
+) -> Vec<String> {
+    let keys = survey
+        .map(|s| s.representatives(field, value))
+        .unwrap_or(&[]);
+    keys.iter()
+        .filter_map(|k| entries.iter().find(|e| &e.key == k))
+        .map(|e| escape_markdown(&entry_name(survey, e)))
         .collect()
 }
 
@@ -212,45 +225,6 @@ pub struct FieldView {
     pub field: String,
     /// Its allowed values.
     pub values: Vec<String>,
-}
-
-/// A credit unit with its broad and strict counts.
-#[derive(Debug, Clone, Serialize)]
-pub struct CreditUnitView {
-    /// Escaped unit id.
-    pub id: String,
-    /// Entries crediting this unit.
-    pub broad: u64,
-    /// Of those, entries with an explicit credit estimator.
-    pub strict: u64,
-}
-
-/// An orchestration sub-decision with its counts.
-#[derive(Debug, Clone, Serialize)]
-pub struct SubdecisionView {
-    /// The id as a code span.
-    pub id: String,
-    /// Escaped label.
-    pub label: String,
-    /// Escaped question it answers.
-    pub question: String,
-    /// Entries that train or design it.
-    pub count: u64,
-    /// Of those, RL-trained entries.
-    pub rl: usize,
-}
-
-/// A screening stage: records it excluded and what remained after it.
-#[derive(Debug, Clone, Serialize)]
-pub struct StageView {
-    /// Stage id.
-    pub id: String,
-    /// Escaped label.
-    pub label: String,
-    /// Records excluded at this stage.
-    pub count: u64,
-    /// Audited records remaining after it.
-    pub remaining: u64,
 }
 
 /// A value of the exclusion log with its count.
@@ -322,12 +296,6 @@ pub struct Context {
     pub families: Vec<FamilyView>,
     /// Tag fields and their values.
     pub fields: Vec<FieldView>,
-    /// Credit units.
-    pub credit_units: Vec<CreditUnitView>,
-    /// Orchestration sub-decisions.
-    pub subdecisions: Vec<SubdecisionView>,
-    /// Screening stages in flow order.
-    pub stages: Vec<StageView>,
     /// Sources of the exclusion log, most frequent first.
     pub sources: Vec<CountView>,
     /// Query families of the exclusion log, most frequent first.
@@ -355,6 +323,8 @@ pub struct Extras<'a> {
     pub verdicts: &'a [Verdict],
     /// The example traces' metrics, by file.
     pub traces: &'a [(String, Metrics)],
+    /// The survey's own facts (short names, representatives), when present.
+    pub survey: Option<&'a Survey>,
 }
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
@@ -400,7 +370,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 label: escape_markdown(&f.label),
                 feature: escape_markdown(f.feature.as_deref().unwrap_or("")),
                 count: count(form_count, &f.id),
-                examples: representatives(&of, 3),
+                examples: representatives(extras.survey, &of, "orchestration_form", &f.id),
             }
         })
         .collect();
@@ -421,7 +391,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 reward_types: f.reward_types.iter().map(|t| code_span(t)).collect(),
                 typical_credit: escape_markdown(&f.typical_credit),
                 count: count(fam_count, &f.id),
-                examples: representatives(&of, 3),
+                examples: representatives(extras.survey, &of, "reward_family", &f.id),
             }
         })
         .collect();
@@ -438,50 +408,6 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         })
         .collect();
 
-    let (credit, strict) = (st.count("credit_granularity"), st.count("strict_credit"));
-    let credit_units = tax
-        .credit_units
-        .iter()
-        .map(|u| CreditUnitView {
-            id: escape_markdown(&u.id),
-            broad: count(credit, &u.id),
-            strict: count(strict, &u.id),
-        })
-        .collect();
-
-    let sub_count = st.count("subdecisions");
-    let subdecisions = tax
-        .subdecisions
-        .iter()
-        .map(|s| SubdecisionView {
-            id: code_span(&s.id),
-            label: escape_markdown(&s.label),
-            question: escape_markdown(s.question.as_deref().unwrap_or("")),
-            count: count(sub_count, &s.id),
-            rl: entries
-                .iter()
-                .filter(|e| e.is_rl == "yes" && e.subdecisions.contains(&s.id))
-                .count(),
-        })
-        .collect();
-
-    let stage_count = st.exclusion("stage");
-    let mut remaining = st.audited;
-    let stages = tax
-        .screening
-        .stages
-        .iter()
-        .map(|s| {
-            let n = count(stage_count, &s.id);
-            remaining = remaining.saturating_sub(n);
-            StageView {
-                id: s.id.clone(),
-                label: escape_markdown(&s.label),
-                count: n,
-                remaining,
-            }
-        })
-        .collect();
     let sorted_rows = |name: &str| -> Vec<CountView> {
         st.exclusion(name)
             .map(|t| t.sorted())
@@ -504,9 +430,6 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         topologies,
         families,
         fields,
-        credit_units,
-        subdecisions,
-        stages,
         sources: sorted_rows("source"),
         query_families: sorted_rows("query_family"),
         stats_markdown: stats_render::markdown(st),

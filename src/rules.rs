@@ -75,11 +75,21 @@ pub enum Rule {
     ClaimBroken,
     /// `schema-modeline`: An entry file without the schema modeline on its first line.
     SchemaModeline,
+    /// `judgement-unsourced`: A judged tag without its source, or a source without its tag.
+    JudgementUnsourced,
+    /// `subdecisions-not-judged`: An RL or partly-RL entry whose sub-decisions are not judged.
+    SubdecisionsNotJudged,
+    /// `additional-unit-repeats-primary`: An additional credit unit that repeats credit_granularity.
+    AdditionalUnitRepeatsPrimary,
+    /// `survey-figure-membership`: An entry that disagrees with a survey figure naming it, or cites the figure for what it does not show.
+    SurveyFigureMembership,
+    /// `survey-reference`: A key in corpus/survey.yaml that is no entry or does not carry the tag it illustrates.
+    SurveyReference,
 }
 
 impl Rule {
     /// Every built-in rule.
-    pub const ALL: [Rule; 32] = [
+    pub const ALL: [Rule; 37] = [
         Rule::YamlSyntax,
         Rule::FileUnreadable,
         Rule::StrayFile,
@@ -112,6 +122,11 @@ impl Rule {
         Rule::ClaimInvalid,
         Rule::ClaimBroken,
         Rule::SchemaModeline,
+        Rule::JudgementUnsourced,
+        Rule::SubdecisionsNotJudged,
+        Rule::AdditionalUnitRepeatsPrimary,
+        Rule::SurveyFigureMembership,
+        Rule::SurveyReference,
     ];
 
     /// The stable id, as written in diagnostics, waivers and the taxonomy.
@@ -149,6 +164,11 @@ impl Rule {
             Rule::ClaimInvalid => "claim-invalid",
             Rule::ClaimBroken => "claim-broken",
             Rule::SchemaModeline => "schema-modeline",
+            Rule::JudgementUnsourced => "judgement-unsourced",
+            Rule::SubdecisionsNotJudged => "subdecisions-not-judged",
+            Rule::AdditionalUnitRepeatsPrimary => "additional-unit-repeats-primary",
+            Rule::SurveyFigureMembership => "survey-figure-membership",
+            Rule::SurveyReference => "survey-reference",
         }
     }
 
@@ -187,6 +207,11 @@ impl Rule {
             Rule::ClaimInvalid => Severity::Error,
             Rule::ClaimBroken => Severity::Error,
             Rule::SchemaModeline => Severity::Warning,
+            Rule::JudgementUnsourced => Severity::Error,
+            Rule::SubdecisionsNotJudged => Severity::Warning,
+            Rule::AdditionalUnitRepeatsPrimary => Severity::Error,
+            Rule::SurveyFigureMembership => Severity::Error,
+            Rule::SurveyReference => Severity::Error,
         }
     }
 
@@ -225,6 +250,11 @@ impl Rule {
             Rule::ClaimInvalid => "A claim of the ledger that is malformed.",
             Rule::ClaimBroken => "A claim of the ledger that does not hold on the data.",
             Rule::SchemaModeline => "An entry file without the schema modeline on its first line.",
+            Rule::JudgementUnsourced => "A judged tag without its source, or a source without its tag.",
+            Rule::SubdecisionsNotJudged => "An RL or partly-RL entry whose sub-decisions are not judged.",
+            Rule::AdditionalUnitRepeatsPrimary => "An additional credit unit that repeats credit_granularity.",
+            Rule::SurveyFigureMembership => "An entry that disagrees with a survey figure naming it, or cites the figure for what it does not show.",
+            Rule::SurveyReference => "A key in corpus/survey.yaml that is no entry or does not carry the tag it illustrates.",
         }
     }
 

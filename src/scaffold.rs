@@ -38,9 +38,12 @@ pub fn scaffold(
     out.push_str("# Fill in every empty field; `corpus check` lists the ones still missing.\n");
     for f in &ENTRY {
         let (field, required) = (f.name, f.required);
-        let hint = if f.is_tag() {
+        let hint = if f.is_tag() && f.required {
             let vals = tax.allowed(field).unwrap_or_default();
             format!("one of: {}", vals.join(" | "))
+        } else if f.is_tag() {
+            let vals = tax.allowed(field).unwrap_or_default();
+            format!("{} Values: {}", f.help, vals.join(" | "))
         } else {
             f.help.to_string()
         };
@@ -74,9 +77,16 @@ pub fn scaffold(
                 None => "[]".to_string(),
             },
             "category" => category.unwrap_or("").to_string(),
-            "subdecisions" => "[]".to_string(),
-            "strict_credit" => "false".to_string(),
-            "notes" | "waivers" | "arxiv_verified_on" => {
+            // Sub-decisions stay visible: every RL entry needs them judged.
+            "subdecisions" | "subdecisions_source" => String::new(),
+            "additional_credit_units"
+            | "additional_credit_units_source"
+            | "strict_credit"
+            | "strict_credit_source"
+            | "added_in"
+            | "notes"
+            | "waivers"
+            | "arxiv_verified_on" => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));
                 continue;
             }

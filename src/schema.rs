@@ -28,7 +28,16 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
                 json!({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^https?://[^\\s/]"}})
             }
             "subdecisions" => {
-                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values("subdecisions").unwrap_or_default()}})
+                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "additional_credit_units" => {
+                json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "additional_credit_units_source" | "subdecisions_source" => {
+                json!({"type": "array", "minItems": 1, "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
+            }
+            "strict_credit_source" | "added_in" => {
+                json!({"enum": tax.values(field).unwrap_or_default()})
             }
             "strict_credit" => json!({"type": "boolean"}),
             "arxiv_verified_on" => json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}),

@@ -230,7 +230,7 @@ fn entry_fields<'a>(tax: &'a Taxonomy, entries: &[&Entry]) -> Vec<FieldSpec<'a, 
             field: "subdecisions",
             label: "Orchestration sub-decisions",
             values: labelled(&tax.subdecisions),
-            of: Box::new(|e: &Entry| e.subdecisions.clone()),
+            of: Box::new(|e: &Entry| e.subdecisions.clone().unwrap_or_default()),
         },
         FieldSpec {
             field: "scenario",
@@ -369,6 +369,7 @@ fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
     tags.extend(
         e.subdecisions
             .iter()
+            .flatten()
             .map(|s| label_of(&tax.subdecisions, s)),
     );
     let reward = match tax.family_of(&e.reward_type) {

@@ -167,6 +167,10 @@ fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field:
     }
 }
 
+/// The row of a `*_judged` tally counting entries whose tag was judged.
+pub const JUDGED: &str = "judged";
+pub use crate::model::NOT_JUDGED;
+
 /// Computes every figure from entries and exclusion records.
 pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
     let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
@@ -193,14 +197,23 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         }
     }
     let mut strict = Counter::new(tax.allowed("credit_granularity").unwrap_or_default());
-    for e in entries.iter().filter(|e| e.strict_credit) {
+    for e in entries.iter().filter(|e| e.strict_credit == Some(true)) {
         strict.add(&e.credit_granularity);
     }
     counts.push(strict.finish("strict_credit"));
+    // The project's judged tags: what was judged, by whom, and what was not.
+    for (tag, _) in crate::model::JUDGED_TAGS {
+        let mut c = Counter::new(vec![JUDGED.to_string(), NOT_JUDGED.to_string()]);
+        for e in entries {
+            c.add(if e.is_judged(tag) { JUDGED } else { NOT_JUDGED });
+        }
+        counts.push(c.finish(&format!("{tag}_judged")));
+    }
     let crosstabs = vec![
         crosstab(tax, &records, "reward_type", "credit_granularity"),
         crosstab(tax, &records, "orchestration_form", "credit_granularity"),
         crosstab(tax, &records, "category", "verified"),
+        crosstab(tax, &records, "credit_granularity", "strict_credit"),
     ];
     let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
     let exclusions_t = fields::record_tags()

@@ -46,6 +46,11 @@ pub struct RewardFamily {
 pub struct Screening {
     /// Search cutoff date, YYYY-MM-DD.
     pub cutoff: String,
+    /// Date of the search protocol under which records were screened, YYYY-MM-DD.
+    pub screened: String,
+    /// Later screening rounds that added entries (values of `added_in`).
+    #[serde(default)]
+    pub additions: Vec<Value>,
     /// Stages in flow order.
     pub stages: Vec<Value>,
     /// Where records were found.
@@ -117,6 +122,10 @@ pub struct Taxonomy {
     pub scenario: Vec<Value>,
     /// Screening vocabulary and cutoff.
     pub screening: Screening,
+    /// Who may have judged a tag the project adds beyond the reference CSV.
+    pub judgement_sources: Vec<Value>,
+    /// Where a claim of the ledger may come from.
+    pub claim_sources: Vec<Value>,
     /// Consistency rules.
     pub rules: Vec<Rule>,
 }
@@ -151,6 +160,15 @@ impl Taxonomy {
             "stage" => ids(&self.screening.stages),
             "source" => self.screening.sources.clone(),
             "query_family" => self.screening.query_families.clone(),
+            "added_in" => ids(&self.screening.additions),
+            "claim_source" => ids(&self.claim_sources),
+            "strict_credit" => ["true", "false", crate::model::NOT_JUDGED]
+                .map(String::from)
+                .to_vec(),
+            "additional_credit_units" => ids(&self.credit_units),
+            "subdecisions_source" | "additional_credit_units_source" | "strict_credit_source" => {
+                ids(&self.judgement_sources)
+            }
             _ => return None,
         })
     }
@@ -263,11 +281,15 @@ impl Taxonomy {
                 }
             }
         }
-        if crate::dates::parse_date(&self.screening.cutoff).is_none() {
-            out.push(format!(
-                "screening.cutoff `{}` is not a YYYY-MM-DD date",
-                self.screening.cutoff
-            ));
+        for (name, date) in [
+            ("cutoff", &self.screening.cutoff),
+            ("screened", &self.screening.screened),
+        ] {
+            if crate::dates::parse_date(date).is_none() {
+                out.push(format!(
+                    "screening.{name} `{date}` is not a YYYY-MM-DD date"
+                ));
+            }
         }
         out
     }

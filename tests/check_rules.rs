@@ -61,8 +61,18 @@ fn copy_industry_as(t: &Tree, key: &str) -> String {
 const MODELINE: &str = "# yaml-language-server: $schema=../entry.schema.json";
 
 const LEDGER_HEAD: &str =
-    "claims:\n  - id: pool-size\n    statement: The pool holds three entries.\n    where: {}\n";
+    "claims:\n  - id: pool-size\n    source: this_project\n    statement: The pool holds three entries.\n    where: {}\n";
 const LEDGER_TAIL: &str = "    boundary: Only the fixture.\n";
+
+const SURVEY: &str = "corpus/survey.yaml";
+
+/// A survey file whose sub-decision figure names the fixture method at
+/// `level`, and whose one Benchmark Gap row cites `cited`.
+fn survey_naming_method(level: &str, cited: &str) -> String {
+    format!(
+        "paper:\n  title: A Fixture Survey\n  authors: [\"Doe, Jane\"]\n  year: 2026\n  arxiv_id: \"2601.00001\"\n  artifact: https://example.org/artifact\n  snapshot: \"2026-01-02\"\nfigures:\n  - id: subs\n    title: Sub-decisions\n    field: subdecisions\n    levels:\n      - value: {level}\n        entries: [relay-credit2025]\nmeasures_note: E1 is the task outcome.\nbenchmark_gap:\n  - domain: Math\n    benchmarks: {cited}\n    mas_native: \"No\"\n    measures: E1 only\n"
+    )
+}
 
 fn cases() -> Vec<Case> {
     vec![
@@ -385,7 +395,82 @@ fn cases() -> Vec<Case> {
             fires: |t| t.set(valid::METHOD, "orchestration_form", "NA"),
             file: valid::METHOD,
             field: Some("subdecisions"),
-            near_miss: |t| t.append(valid::CLASSICAL, "subdecisions: []\n"),
+            near_miss: |t| {
+                t.set(valid::METHOD, "orchestration_form", "NA");
+                t.set(valid::METHOD, "subdecisions", "[]");
+            },
+        },
+        // The project's judged tags
+        Case {
+            rule: "judgement-unsourced",
+            base: Tree::valid,
+            fires: |t| t.delete_field(valid::METHOD, "subdecisions_source"),
+            file: valid::METHOD,
+            field: Some("subdecisions"),
+            near_miss: |t| t.set(valid::METHOD, "subdecisions_source", "[contributor]"),
+        },
+        Case {
+            rule: "subdecisions-not-judged",
+            base: Tree::valid,
+            fires: |t| {
+                t.delete_field(valid::CLASSICAL, "subdecisions");
+                t.delete_field(valid::CLASSICAL, "subdecisions_source");
+            },
+            file: valid::CLASSICAL,
+            field: Some("is_rl"),
+            // Judged "none" is a judgement.
+            near_miss: |t| t.set(valid::CLASSICAL, "subdecisions_source", "[contributor]"),
+        },
+        Case {
+            rule: "additional-unit-repeats-primary",
+            base: Tree::valid,
+            fires: |t| {
+                t.append(
+                    valid::METHOD,
+                    "additional_credit_units: [turn]\nadditional_credit_units_source: [contributor]\n",
+                )
+            },
+            file: valid::METHOD,
+            field: Some("additional_credit_units"),
+            near_miss: |t| {
+                t.append(
+                    valid::METHOD,
+                    "additional_credit_units: [message]\nadditional_credit_units_source: [contributor]\n",
+                )
+            },
+        },
+        Case {
+            rule: "survey-figure-membership",
+            base: Tree::valid,
+            // The figure names the entry at a sub-decision it does not carry.
+            fires: |t| t.write(SURVEY, survey_naming_method("o1_spawn", "[]")),
+            file: valid::METHOD,
+            field: Some("subdecisions"),
+            near_miss: |t| {
+                t.write(SURVEY, survey_naming_method("o2_delegate", "[]"));
+                t.set(valid::METHOD, "subdecisions_source", "[survey_figure]");
+            },
+        },
+        Case {
+            rule: "survey-reference",
+            base: Tree::valid,
+            // A Benchmark Gap row cites a method entry as a benchmark.
+            fires: |t| {
+                t.write(
+                    SURVEY,
+                    survey_naming_method("o2_delegate", "[relay-credit2025]"),
+                )
+            },
+            file: SURVEY,
+            field: Some("benchmark_gap"),
+            near_miss: |t| {
+                t.write(SURVEY, survey_naming_method("o2_delegate", "[]"));
+                t.set(
+                    valid::METHOD,
+                    "subdecisions_source",
+                    "[survey_figure, project_reading]",
+                );
+            },
         },
         Case {
             rule: "strict-credit-without-unit",
@@ -675,8 +760,9 @@ fn errors_fail_a_check_without_strict() {
 // Waivers
 
 /// Warning rules that fire on an entry and so can be waived in it.
-const ENTRY_WARNINGS: [&str; 6] = [
+const ENTRY_WARNINGS: [&str; 7] = [
     "schema-modeline",
+    "subdecisions-not-judged",
     "credit-without-reward",
     "reward-without-rl",
     "classical-marl-not-rl",

@@ -55,11 +55,12 @@ fn retagging_one_entry_breaks_exactly_the_claims_it_moves() {
     assert_eq!(
         names,
         [
+            "claims.counterfactual-message-credit-sparse",
             "claims.message-credit-broad",
             "claims.message-credit-strict"
         ]
     );
-    let strict = &broken[1];
+    let strict = &broken[2];
     assert_eq!(strict.file, "corpus/claims.yaml");
     assert!(strict.line.is_some());
     assert!(
@@ -67,7 +68,7 @@ fn retagging_one_entry_breaks_exactly_the_claims_it_moves() {
         "{}",
         strict.message
     );
-    let broad = &broken[0];
+    let broad = &broken[1];
     assert!(
         broad.message.contains("expected == 2, found 1"),
         "{}",

@@ -85,6 +85,8 @@ fn a_filled_in_scaffold_passes_check() {
         ("scenario", "general"),
         ("is_core", "supporting"),
         ("verified", "partial"),
+        ("subdecisions", "[]"),
+        ("subdecisions_source", "[contributor]"),
         ("one_liner", "A paper written to test the scaffold."),
     ];
     let filled: String = text

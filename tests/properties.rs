@@ -626,6 +626,10 @@ fn claim() -> impl Strategy<Value = String> {
                     lines.push(format!("{name}: {v}"));
                 }
             }
+            // Every claim names its source; without one it is only invalid.
+            if !lines.is_empty() {
+                lines.push("source: this_project".into());
+            }
             if extra {
                 lines.push("unknown: field".into());
             }
@@ -770,9 +774,20 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         pick("scenario"),
         pick("is_core"),
         pick("verified"),
-        proptest::sample::subsequence(subs.clone(), 0..=subs.len()),
-        any::<bool>(),
+        proptest::option::of(proptest::sample::subsequence(subs.clone(), 0..=subs.len())),
+        proptest::option::of(any::<bool>()),
         proptest::option::of("20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"),
+    );
+    // The project's judged tags and their sources, drawn independently so
+    // the round trip also meets a source without its tag.
+    let sources = tax.values("subdecisions_source").unwrap();
+    let units = tax.values("additional_credit_units").unwrap();
+    let judged = (
+        proptest::option::of(proptest::sample::subsequence(units.clone(), 0..=3)),
+        proptest::sample::subsequence(sources.clone(), 0..=2),
+        proptest::sample::subsequence(sources.clone(), 0..=2),
+        proptest::option::of(proptest::sample::select(sources)),
+        proptest::option::of(pick("added_in")),
     );
     let texts = (
         key(),
@@ -787,7 +802,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         proptest::option::of(text(40, true)),
         proptest::collection::btree_map(proptest::sample::select(warnings), text(30, false), 0..3),
     );
-    (texts, tags).prop_map(
+    (texts, tags, judged).prop_map(
         |(
             (
                 key,
@@ -815,6 +830,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
                 strict_credit,
                 arxiv_verified_on,
             ),
+            (additional, additional_source, subdecisions_source, strict_source, added_in),
         )| Entry {
             key,
             title,
@@ -833,8 +849,13 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             is_core,
             verified,
             arxiv_verified_on,
+            additional_credit_units: additional,
+            additional_credit_units_source: additional_source,
             subdecisions,
+            subdecisions_source,
             strict_credit,
+            strict_credit_source: strict_source,
+            added_in,
             one_liner,
             notes,
             waivers,
@@ -939,11 +960,34 @@ fn make_valid(mut e: Entry, i: usize) -> Entry {
         e.is_core = "core".into();
     }
     if e.orchestration_form == "NA" {
-        e.subdecisions.clear();
+        if let Some(s) = e.subdecisions.as_mut() {
+            s.clear();
+        }
     }
     if e.credit_granularity == "NA" {
-        e.strict_credit = false;
+        e.strict_credit = e.strict_credit.map(|_| false);
     }
+    // A judged tag names its source, and a source names a judged tag.
+    let judged = |j: bool, src: Vec<String>| if j { src } else { Vec::new() };
+    if e.subdecisions.is_some() && e.subdecisions_source.is_empty() {
+        e.subdecisions_source = vec!["project_reading".into()];
+    }
+    e.subdecisions_source = judged(e.subdecisions.is_some(), e.subdecisions_source);
+    if let Some(units) = e.additional_credit_units.as_mut() {
+        units.retain(|u| *u != e.credit_granularity);
+        units.dedup();
+        if e.additional_credit_units_source.is_empty() {
+            e.additional_credit_units_source = vec!["contributor".into()];
+        }
+    }
+    e.additional_credit_units_source = judged(
+        e.additional_credit_units.is_some(),
+        e.additional_credit_units_source,
+    );
+    e.strict_credit_source = match e.strict_credit {
+        Some(_) => e.strict_credit_source.or(Some("spotcheck".into())),
+        None => None,
+    };
     e.year = e.year.rem_euclid(127) + 1900;
     // Unique titles, links and arXiv ids across entries (their normalised
     // forms must differ): the index makes them so.
@@ -1037,14 +1081,19 @@ fn counted_entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             tag(tax, "is_core"),
             tag(tax, "verified"),
             // Repeats allowed: a list item is counted each time it appears.
-            proptest::collection::vec(tag(tax, "subdecisions"), 0..4),
-            any::<bool>(),
+            proptest::option::of(proptest::collection::vec(tag(tax, "subdecisions"), 0..4)),
+            proptest::option::of(any::<bool>()),
+            proptest::option::of(proptest::collection::vec(
+                tag(tax, "additional_credit_units"),
+                0..3,
+            )),
+            proptest::option::of(tag(tax, "added_in")),
         ),
     )
         .prop_map(
             |(
                 (category, is_rl, reward_type, credit, form),
-                (scenario, core, verified, subs, strict),
+                (scenario, core, verified, subs, strict, additional, added_in),
             )| {
                 Entry {
                     category,
@@ -1057,6 +1106,8 @@ fn counted_entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
                     verified,
                     subdecisions: subs,
                     strict_credit: strict,
+                    additional_credit_units: additional,
+                    added_in,
                     ..Entry::default()
                 }
             },
@@ -1096,10 +1147,26 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
             let want = match t.name.as_str() {
                 // A list field: each entry counts once per item, so the
                 // column sums to the number of items, not of entries.
-                "subdecisions" => entries.iter().map(|e| e.subdecisions.len() as u64).sum(),
+                "subdecisions" => entries
+                    .iter()
+                    .map(|e| e.subdecision_list().len() as u64)
+                    .sum(),
+                "additional_credit_units" => entries
+                    .iter()
+                    .map(|e| e.additional_units().len() as u64)
+                    .sum(),
+                // Sources are not generated here: nothing to count.
+                "subdecisions_source"
+                | "additional_credit_units_source"
+                | "strict_credit_source" => 0,
+                // Only entries added in a later round carry `added_in`.
+                "added_in" => entries.iter().filter(|e| e.added_in.is_some()).count() as u64,
                 // Counts only the entries with an explicit credit estimator,
                 // by their credit unit.
-                "strict_credit" => entries.iter().filter(|e| e.strict_credit).count() as u64,
+                "strict_credit" => entries
+                    .iter()
+                    .filter(|e| e.strict_credit == Some(true))
+                    .count() as u64,
                 // Every single-valued field (and the reward families, one per
                 // entry, NA included) sums to the number of entries.
                 _ => n,

@@ -205,7 +205,15 @@ fn category_labels() -> Vec<(String, String)> {
 fn sections(md: &str) -> Vec<(String, Vec<String>)> {
     let item = Regex::new(r"^\d+\. \*\*(.+?)\*\* \(\d{4}\)").unwrap();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    // Only the subsections of "Papers by category" are categories.
+    let mut in_papers = false;
     for (_, line) in prose_lines(md) {
+        if line.starts_with("## ") {
+            in_papers = line.starts_with("## Papers by category");
+        }
+        if !in_papers {
+            continue;
+        }
         if let Some(h) = line.strip_prefix("### ") {
             out.push((rendered_text(h), Vec::new()));
         } else if line.starts_with("## ") || line.starts_with("# ") {
@@ -272,6 +280,12 @@ const HOSTILE_TITLE: &str =
 /// one-liner, rendered to README.md.
 fn hostile_readme() -> String {
     let t = Tree::valid_with_templates();
+    // The survey file names the method as a representative and in a figure.
+    t.write(
+        "corpus/survey.yaml",
+        "paper:\n  title: A Fixture Survey\n  authors: [\"Doe, Jane\"]\n  year: 2026\n  arxiv_id: \"2601.00001\"\n  artifact: https://example.org/artifact\n  snapshot: \"2026-01-02\"\nfigures:\n  - id: subs\n    title: Sub-decisions\n    field: subdecisions\n    levels:\n      - value: o2_delegate\n        entries: [relay-credit2025]\nmeasures_note: E1 is the task outcome.\nbenchmark_gap: []\nrepresentatives:\n  - {field: orchestration_form, value: centralized, entries: [relay-credit2025]}\n  - {field: reward_family, value: R1, entries: [relay-credit2025]}\n",
+    );
+    t.set(valid::METHOD, "subdecisions_source", "[survey_figure]");
     t.set(valid::METHOD, "title", &format!("'{HOSTILE_TITLE}'"));
     t.set(
         valid::METHOD,

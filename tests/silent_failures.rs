@@ -176,6 +176,7 @@ fn class03_unbalanced_braces_export_to_valid_bibtex() {
 
 const LEDGER: &str = "claims:
   - id: stop-decisions
+    source: this_project
     statement: Some entries learn when to stop.
     where: {subdecisions: o5_stp}
     expect: {count: \"== 0\"}
