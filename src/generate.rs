@@ -225,9 +225,11 @@ pub fn generate(
     Ok(files)
 }
 
-/// Whether this root publishes generated files at all (it has templates).
+/// Whether this root publishes generated files at all: it has templates, or
+/// a build left its manifest (then missing templates are a problem, not a
+/// data-only corpus).
 pub fn publishes(root: &Path) -> bool {
-    root.join(TEMPLATES_DIR).is_dir()
+    root.join(TEMPLATES_DIR).is_dir() || std::fs::symlink_metadata(root.join(MANIFEST)).is_ok()
 }
 
 /// Generated files whose content on disk differs from what `build` would write.

@@ -125,6 +125,29 @@ fn class02_out_force_refuses_a_fifo() {
     assert!(meta.file_type().is_fifo(), "the FIFO is left as it was");
 }
 
+/// Class 2: a device node at `--out` (here /dev/null itself) is refused, never swallowed or replaced.
+#[test]
+fn class02_out_force_refuses_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let t = Tree::valid();
+    let run = t.corpus(&[
+        "export",
+        "--format",
+        "json",
+        "--out",
+        "/dev/null",
+        "--force",
+    ]);
+    run.assert_code(2);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(!run.stderr.is_empty(), "the refusal is said");
+    let meta = std::fs::symlink_metadata("/dev/null").expect("still there");
+    assert!(
+        meta.file_type().is_char_device(),
+        "/dev/null is left a device"
+    );
+}
+
 /// Class 2: the same rule holds for every command that writes user files (`new --force`).
 #[test]
 fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
@@ -595,6 +618,22 @@ fn class10_check_reports_a_missing_readme_template() {
     run.assert_code(1);
     let d = run.single();
     assert!(d.message.contains("README.md.tera"), "{}", d.message);
+}
+
+/// Class 10: a root that has been built (its manifest is there) but lost its
+/// whole templates/ folder is not taken for a data-only corpus.
+#[test]
+fn class10_check_reports_a_missing_templates_folder() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    std::fs::remove_dir_all(t.path("templates")).expect("remove templates/");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert!(
+        run.stdout.contains("templates"),
+        "the missing templates are named: {}",
+        run.stdout
+    );
 }
 
 /// Class 10: hidden files among the entries are named, not silently skipped.
