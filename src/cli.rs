@@ -71,12 +71,14 @@ pub enum TraceCommand {
     Validate(TraceValidateArgs),
     /// Replay one trace into orchestration metrics.
     Metrics(TraceMetricsArgs),
+    /// Import OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
+    Import(TraceImportArgs),
 }
 
 /// Options of `corpus trace validate`.
 #[derive(Debug, Args)]
 pub struct TraceValidateArgs {
-    /// Trace files, or folders searched for .json files.
+    /// Trace files, or folders searched for .json files; - reads standard input.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -87,12 +89,73 @@ pub struct TraceValidateArgs {
 /// Options of `corpus trace metrics`.
 #[derive(Debug, Args)]
 pub struct TraceMetricsArgs {
-    /// The trace file.
+    /// The trace file; - reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+/// Formats `corpus trace import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImportFrom {
+    /// OTLP JSON of OpenTelemetry GenAI spans (one document, or JSON Lines).
+    Otlp,
+}
+
+/// Topologies a trace can record (the trace schema's `topology` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[allow(missing_docs)]
+pub enum Topology {
+    Centralized,
+    PlannerExecutorCritic,
+    Debate,
+    Swarm,
+    Hierarchical,
+    Harness,
+    Mixed,
+    Unknown,
+}
+
+/// Options of `corpus trace import`.
+#[derive(Debug, Args)]
+pub struct TraceImportArgs {
+    /// Input format.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        required_unless_present = "explain"
+    )]
+    pub from: Option<ImportFrom>,
+    /// OTLP JSON files (one document, or one per line); - reads standard input.
+    #[arg(value_name = "FILE", required_unless_present = "explain")]
+    pub files: Vec<PathBuf>,
+    /// Print how spans map to trace events and edges, then exit.
+    #[arg(long)]
+    pub explain: bool,
+    /// Write the trace to FILE instead of standard output (one trace only).
+    #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
+    pub out: Option<PathBuf>,
+    /// Write every trace to DIR/<trace_id>.json.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+    /// Import only the trace with this id (32 hex digits).
+    #[arg(long, value_name = "ID")]
+    pub trace_id: Option<String>,
+    /// The orchestrating agent (default: the outermost invoked agent).
+    #[arg(long, value_name = "NAME")]
+    pub orchestrator: Option<String>,
+    /// Topology to record in the trace (not inferred from spans).
+    #[arg(long, value_enum)]
+    pub topology: Option<Topology>,
+    /// Format of the diagnostics, written to standard error.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Options of `corpus agreement`.
@@ -902,8 +965,9 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
     use crate::trace;
     let max = cli.max_file_size.max(trace::DEFAULT_MAX_BYTES);
     match t {
+        TraceCommand::Import(a) => import_outcome(a, cwd, max),
         TraceCommand::Validate(a) => {
-            let paths: Vec<PathBuf> = a.paths.iter().map(|p| cwd.join(p)).collect();
+            let paths: Vec<PathBuf> = a.paths.iter().map(|p| stdin_or(cwd, p)).collect();
             let files = match trace::collect_inputs(&paths) {
                 Ok(f) => f,
                 Err(e) => return Outcome::fail(2, e),
@@ -941,11 +1005,13 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
             }
         }
         TraceCommand::Metrics(a) => {
-            let path = cwd.join(&a.file);
+            let path = stdin_or(cwd, &a.file);
             let label = a.file.display().to_string();
-            let bytes = match trace::read_limited(&path, &label, max) {
+            let bytes = match trace::read_input(&path, &label, max) {
                 Ok(b) => b,
-                Err(d) if !path.is_file() => return Outcome::fail(2, d.message),
+                Err(d) if !path.is_file() && path != Path::new(trace::STDIN) => {
+                    return Outcome::fail(2, d.message)
+                }
                 Err(d) => {
                     return Outcome {
                         code: 1,
@@ -990,5 +1056,61 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                 stderr: String::new(),
             }
         }
+    }
+}
+
+/// `-` stays standard input; any other path is taken from the working directory.
+fn stdin_or(cwd: &Path, p: &Path) -> PathBuf {
+    if p == Path::new(crate::trace::STDIN) {
+        p.to_path_buf()
+    } else {
+        cwd.join(p)
+    }
+}
+
+fn import_outcome(a: &TraceImportArgs, cwd: &Path, max: u64) -> Outcome {
+    use crate::trace::{self, otlp};
+    if a.explain {
+        return Outcome {
+            code: 0,
+            stdout: otlp::explain(),
+            stderr: String::new(),
+        };
+    }
+    let mut inputs = Vec::new();
+    for f in &a.files {
+        let label = if f == Path::new(trace::STDIN) {
+            "<stdin>".to_string()
+        } else {
+            f.display().to_string()
+        };
+        match trace::read_input(&stdin_or(cwd, f), &label, max) {
+            Ok(bytes) => inputs.push(otlp::Input { label, bytes }),
+            Err(d) => return Outcome::fail(2, format!("{label}: {}", d.message)),
+        }
+    }
+    let destination = match (&a.out, &a.out_dir) {
+        (Some(f), _) => otlp::Destination::File(cwd.join(f)),
+        (None, Some(d)) => otlp::Destination::Dir(cwd.join(d)),
+        (None, None) => otlp::Destination::Stdout,
+    };
+    let topology = a.topology.and_then(|t| {
+        clap::ValueEnum::to_possible_value(&t).map(|v| v.get_name().replace('-', "_"))
+    });
+    let req = otlp::Request {
+        destination,
+        force: a.force,
+        trace_id: a.trace_id.clone(),
+        options: otlp::Options {
+            orchestrator: a.orchestrator.clone(),
+            topology,
+        },
+        format: a.format,
+    };
+    let r = otlp::run(&inputs, &req);
+    Outcome {
+        code: r.code,
+        stdout: r.stdout,
+        stderr: r.stderr,
     }
 }

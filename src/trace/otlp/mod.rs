@@ -1,0 +1,501 @@
+//! Imports OpenTelemetry traces (OTLP JSON of GenAI spans) into the survey's
+//! orchestration trace format: one trace per OTLP trace id, each checked by
+//! the same validator as `corpus trace validate` before it is handed back.
+//!
+//! `decode` reads OTLP JSON into compact spans, `mapping` holds the table of
+//! what each span becomes, `build` turns one trace id's spans into a trace.
+//! This module ties them together, locates every problem in its input (file,
+//! line, column, JSON pointer, span id) and writes the requested outputs.
+
+mod build;
+mod decode;
+mod mapping;
+
+pub use build::Options;
+pub use mapping::explain;
+
+use crate::diag::{Diagnostic, Severity};
+use crate::report::{self, Format, Sources};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// Diagnostics of one rule in one input shown at most; the rest are counted.
+const MAX_PER_RULE: usize = 50;
+
+/// One input: its label for messages and its bytes.
+pub struct Input {
+    /// File name as given, or `<stdin>`.
+    pub label: String,
+    /// The OTLP JSON.
+    pub bytes: Vec<u8>,
+}
+
+/// One imported trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedTrace {
+    /// Hex trace id (also the trace's `trace_id`).
+    pub trace_id: String,
+    /// The trace, as JSON text.
+    pub text: String,
+    /// Events in it.
+    pub events: usize,
+    /// Edges in it.
+    pub edges: usize,
+}
+
+/// What an import produced.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Imported {
+    /// Traces that imported cleanly and validate, by trace id.
+    pub traces: Vec<ImportedTrace>,
+    /// Every problem, located.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Trace ids seen.
+    pub trace_ids: usize,
+    /// Spans read.
+    pub spans: usize,
+    /// Spans that map to no event, by operation (or span name).
+    pub unmapped: BTreeMap<String, usize>,
+    /// Links to spans of other traces.
+    pub cross_trace_links: usize,
+}
+
+impl Imported {
+    /// One line saying what was read and what it became.
+    pub fn summary(&self) -> String {
+        let events: usize = self.traces.iter().map(|t| t.events).sum();
+        let edges: usize = self.traces.iter().map(|t| t.edges).sum();
+        let mut s = format!(
+            "imported {} of {} trace(s) from {} span(s): {events} events, {edges} edges",
+            self.traces.len(),
+            self.trace_ids,
+            self.spans
+        );
+        let skipped: usize = self.unmapped.values().sum();
+        if skipped > 0 {
+            let mut by_count: Vec<(&String, &usize)> = self.unmapped.iter().collect();
+            by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let shown: Vec<String> = by_count
+                .iter()
+                .take(10)
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let more = if by_count.len() > 10 {
+                format!(", {} more kinds", by_count.len() - 10)
+            } else {
+                String::new()
+            };
+            s.push_str(&format!(
+                "; {skipped} span(s) map to no event ({}{more})",
+                shown.join(", ")
+            ));
+        }
+        if self.cross_trace_links > 0 {
+            s.push_str(&format!(
+                "; {} link(s) to other traces not carried over",
+                self.cross_trace_links
+            ));
+        }
+        s
+    }
+}
+
+/// A problem before it is located: input index, position of the span (if
+/// any), an extra pointer suffix, and the diagnostic without a location.
+struct Pending {
+    input: u32,
+    pos: Option<decode::Pos>,
+    suffix: String,
+    diag: Diagnostic,
+}
+
+/// Imports every input; traces are returned sorted by trace id.
+pub fn import(inputs: &[Input], opts: &Options) -> Imported {
+    let mut out = Imported::default();
+    let mut spans: Vec<(decode::Span, decode::Pos)> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let decoded = decode::decode(k as u32, &input.bytes);
+        for p in decoded.problems {
+            pending.push(Pending {
+                input: k as u32,
+                pos: None,
+                suffix: String::new(),
+                diag: Diagnostic::new("otlp-json", Severity::Error, &input.label, p.message)
+                    .at(p.line, p.column)
+                    .help(p.help),
+            });
+        }
+        if decoded.documents == 0 && pending.iter().all(|p| p.input != k as u32) {
+            pending.push(Pending {
+                input: k as u32,
+                pos: None,
+                suffix: String::new(),
+                diag: Diagnostic::new(
+                    "otlp-empty",
+                    Severity::Error,
+                    &input.label,
+                    "the input holds no OTLP document",
+                )
+                .help("pass OTLP JSON: one document, or one document per line"),
+            });
+        }
+        spans.extend(decoded.spans);
+    }
+    out.spans = spans.len();
+
+    // Decoding problems of single spans.
+    let mut bad_trace: HashMap<u128, bool> = HashMap::new();
+    for (span, pos) in &spans {
+        let label = &inputs[pos.input as usize].label;
+        for p in &span.problems {
+            let (rule, severity, suffix, message, help) = match p {
+                decode::SpanProblem::BadId { field, value } => (
+                    "otlp-span-id",
+                    Severity::Error,
+                    format!("/{field}"),
+                    format!("{field} \"{value}\" is not a non-zero hex id of the right length"),
+                    "trace ids are 32 hex digits, span ids 16; the trace was not imported",
+                ),
+                decode::SpanProblem::BadRef { field, value } => (
+                    "otlp-span-id",
+                    Severity::Warning,
+                    format!("/{field}"),
+                    format!("{field} \"{value}\" is not a hex id of the right length; it is ignored"),
+                    "trace ids are 32 hex digits, span ids 16",
+                ),
+                decode::SpanProblem::BadTime { field } => (
+                    "otlp-span-time",
+                    Severity::Error,
+                    format!("/{field}"),
+                    format!("{field} is missing or not a positive integer of nanoseconds"),
+                    "write times as decimal strings of nanoseconds since the epoch; the trace was not imported",
+                ),
+                decode::SpanProblem::AttrType { index, key, detail } => (
+                    "otlp-attribute-type",
+                    Severity::Warning,
+                    format!("/attributes/{index}/value"),
+                    format!("attribute `{key}`: {detail}; the attribute is ignored"),
+                    "an AnyValue holds one of stringValue, boolValue, intValue, doubleValue, arrayValue, kvlistValue, bytesValue",
+                ),
+            };
+            if severity == Severity::Error {
+                bad_trace.insert(span.trace, true);
+            }
+            let message = format!("span {:016x}: {message}", span.id);
+            pending.push(Pending {
+                input: pos.input,
+                pos: Some(*pos),
+                suffix,
+                diag: Diagnostic::new(rule, severity, label, message).help(help),
+            });
+        }
+    }
+
+    // Group by trace id (a trace may be spread over documents and files).
+    let mut groups: BTreeMap<u128, Vec<u32>> = BTreeMap::new();
+    for (i, (span, _)) in spans.iter().enumerate() {
+        if span.trace != 0 {
+            groups.entry(span.trace).or_default().push(i as u32);
+        }
+    }
+    out.trace_ids = groups.len();
+    let mut problems = Vec::new();
+    for (trace, members) in &groups {
+        let built = build::build(&spans, members, opts, &mut problems);
+        let Some(built) = built else { continue };
+        for (k, v) in &built.unmapped {
+            *out.unmapped.entry(k.clone()).or_insert(0) += v;
+        }
+        out.cross_trace_links += built.cross_trace_links;
+        if bad_trace.contains_key(trace) {
+            continue;
+        }
+        // The same checks as `corpus trace validate`: an import never hands back a trace that fails them.
+        let label = format!("{}.json", built.trace_id);
+        match crate::trace::validate_and_parse(&label, built.text.as_bytes()) {
+            Ok(_) => out.traces.push(ImportedTrace {
+                trace_id: built.trace_id,
+                text: built.text,
+                events: built.events,
+                edges: built.edges,
+            }),
+            Err(diags) => {
+                let first = members[0];
+                let pos = spans[first as usize].1;
+                for d in diags.into_iter().take(MAX_PER_RULE) {
+                    pending.push(Pending {
+                        input: pos.input,
+                        pos: None,
+                        suffix: String::new(),
+                        diag: Diagnostic::new(
+                            "otlp-invalid-result",
+                            Severity::Error,
+                            &inputs[pos.input as usize].label,
+                            format!(
+                                "trace {} would break the trace rules ({}: {}); it was not written",
+                                built.trace_id, d.rule, d.message
+                            ),
+                        )
+                        .help("this is a bug in the importer; please report it with the input"),
+                    });
+                }
+            }
+        }
+    }
+    for p in problems {
+        let (input, pos) = match p.span {
+            Some(g) => {
+                let pos = spans[g as usize].1;
+                (pos.input, Some(pos))
+            }
+            None => (0, None),
+        };
+        let label = inputs.get(input as usize).map_or("", |i| i.label.as_str());
+        pending.push(Pending {
+            input,
+            pos,
+            suffix: String::new(),
+            diag: Diagnostic::new(p.rule, p.severity, label, p.message).help(p.help),
+        });
+    }
+    out.diagnostics = locate(inputs, cap(pending));
+    crate::diag::sort(&mut out.diagnostics);
+    out
+}
+
+/// Keeps at most MAX_PER_RULE diagnostics per (input, rule) and says how many more there were.
+fn cap(pending: Vec<Pending>) -> Vec<Pending> {
+    let mut seen: HashMap<(u32, String), usize> = HashMap::new();
+    let mut kept = Vec::new();
+    for p in pending {
+        let n = seen.entry((p.input, p.diag.rule.clone())).or_insert(0);
+        *n += 1;
+        if *n <= MAX_PER_RULE {
+            kept.push(p);
+        }
+    }
+    let mut over: Vec<((u32, String), usize)> = seen
+        .into_iter()
+        .filter(|(_, n)| *n > MAX_PER_RULE)
+        .collect();
+    over.sort();
+    for ((input, rule), n) in over {
+        let severity = kept
+            .iter()
+            .find(|p| p.input == input && p.diag.rule == rule)
+            .map_or(Severity::Error, |p| p.diag.severity);
+        let file = kept
+            .iter()
+            .find(|p| p.input == input)
+            .map_or(String::new(), |p| p.diag.file.clone());
+        kept.push(Pending {
+            input,
+            pos: None,
+            suffix: String::new(),
+            diag: Diagnostic::new(
+                rule.clone(),
+                severity,
+                file,
+                format!(
+                    "{} more `{rule}` problem(s) like the ones above",
+                    n - MAX_PER_RULE
+                ),
+            ),
+        });
+    }
+    kept
+}
+
+/// Gives every span diagnostic its line, column and JSON pointer.
+fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic> {
+    // Group pointers by document so each document is scanned once.
+    let mut by_doc: BTreeMap<(u32, usize), Vec<usize>> = BTreeMap::new();
+    for (k, p) in pending.iter().enumerate() {
+        if let Some(pos) = p.pos {
+            by_doc.entry((p.input, pos.doc_start)).or_default().push(k);
+        }
+    }
+    let mut places: Vec<Option<(usize, usize)>> = vec![None; pending.len()];
+    let mut pointers: Vec<Option<String>> = vec![None; pending.len()];
+    for ((input, start), ks) in by_doc {
+        let bytes = &inputs[input as usize].bytes;
+        let Some(doc) = bytes.get(start..) else {
+            continue;
+        };
+        let ptrs: Vec<String> = ks
+            .iter()
+            .map(|&k| {
+                let p = &pending[k];
+                let pos = p.pos.expect("grouped by position");
+                format!("{}{}", pos.pointer(), p.suffix)
+            })
+            .collect();
+        let refs: Vec<&str> = ptrs.iter().map(String::as_str).collect();
+        let found = crate::trace::locate::locate(doc, &refs);
+        // The first line of a document may start mid-line.
+        let line_start = bytes[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let lead = String::from_utf8_lossy(&bytes[line_start..start])
+            .chars()
+            .count();
+        for ((&k, place), ptr) in ks.iter().zip(found).zip(ptrs) {
+            let doc_line = pending[k].pos.map_or(1, |p| p.doc_line);
+            places[k] = place.map(|(l, c)| {
+                let col = if l == 1 { c + lead } else { c };
+                (doc_line + l - 1, col)
+            });
+            pointers[k] = Some(ptr);
+        }
+    }
+    pending
+        .into_iter()
+        .zip(places.into_iter().zip(pointers))
+        .map(|(p, (place, ptr))| {
+            let mut d = p.diag;
+            if let Some(ptr) = ptr {
+                d = d.field(ptr);
+            }
+            if let Some((l, c)) = place {
+                d = d.at(l, c);
+            }
+            d
+        })
+        .collect()
+}
+
+/// Where `corpus trace import` writes its traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output: one trace.
+    Stdout,
+    /// One file: one trace.
+    File(PathBuf),
+    /// A folder: `<trace_id>.json` per trace.
+    Dir(PathBuf),
+}
+
+/// A `corpus trace import` run, as plain data.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Where the traces go.
+    pub destination: Destination,
+    /// Overwrite existing files.
+    pub force: bool,
+    /// Import only this trace id.
+    pub trace_id: Option<String>,
+    /// Mapping choices.
+    pub options: Options,
+    /// Format of the diagnostics (on standard error).
+    pub format: Format,
+}
+
+/// The result of a run: exit code and the text of each stream.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Run {
+    /// 0 clean, 1 problems in the input, 2 could not run.
+    pub code: i32,
+    /// The trace, when written to standard output.
+    pub stdout: String,
+    /// Diagnostics and the summary.
+    pub stderr: String,
+}
+
+/// Imports the inputs and writes the traces where the request says.
+pub fn run(inputs: &[Input], req: &Request) -> Run {
+    let mut imported = import(inputs, &req.options);
+    if let Some(want) = &req.trace_id {
+        let want = want.to_ascii_lowercase();
+        let before = imported.traces.len();
+        imported.traces.retain(|t| t.trace_id == want);
+        if imported.traces.is_empty() && before > 0 {
+            return Run {
+                code: 1,
+                stdout: String::new(),
+                stderr: format!(
+                    "error: no imported trace has id {want}; --trace-id takes one of the 32-digit hex ids in the input\n"
+                ),
+            };
+        }
+    }
+    let mut sources = Sources::new();
+    if req.format == Format::Human {
+        for i in inputs {
+            if imported
+                .diagnostics
+                .iter()
+                .any(|d| d.file == i.label && d.line.is_some())
+            {
+                if let Ok(text) = std::str::from_utf8(&i.bytes) {
+                    sources.insert(i.label.as_str(), text);
+                }
+            }
+        }
+    }
+    let summary = format!(
+        "{}\n{}",
+        imported.summary(),
+        report::summary(&imported.diagnostics, 0, "import")
+    );
+    let mut stderr = report::render(&imported.diagnostics, req.format, &sources, Some(&summary));
+    let failed = imported.diagnostics.iter().any(|d| d.fails(false));
+    let mut code = i32::from(failed);
+    let mut stdout = String::new();
+    let n = imported.traces.len();
+    let many = || {
+        let ids: Vec<&str> = imported
+            .traces
+            .iter()
+            .take(10)
+            .map(|t| t.trace_id.as_str())
+            .collect();
+        format!(
+            "error: the input holds {n} traces ({}{}); pick one with --trace-id, or write them all with --out-dir DIR\n",
+            ids.join(", "),
+            if n > 10 { ", …" } else { "" }
+        )
+    };
+    match &req.destination {
+        Destination::Stdout | Destination::File(_) if n > 1 => {
+            stderr.push_str(&many());
+            code = 2;
+        }
+        Destination::Stdout => {
+            if let Some(t) = imported.traces.first() {
+                stdout = t.text.clone();
+            }
+        }
+        Destination::File(path) => {
+            if let Some(t) = imported.traces.first() {
+                let files = vec![(path.clone(), t.text.clone())];
+                if let Err(e) = crate::files::write_new_files(&files, req.force) {
+                    stderr.push_str(&format!("error: {e}\n"));
+                    code = 2;
+                }
+            }
+        }
+        Destination::Dir(dir) => {
+            let files: Vec<(PathBuf, String)> = imported
+                .traces
+                .iter()
+                .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
+                .collect();
+            if let Err(e) = crate::files::write_new_files(&files, req.force) {
+                stderr.push_str(&format!("error: {e}\n"));
+                code = 2;
+            }
+        }
+    }
+    if n == 0 && code == 0 {
+        // Nothing to hand back is a problem in the input, even without an error.
+        stderr.push_str("error: no trace was imported\n");
+        code = 1;
+    }
+    Run {
+        code,
+        stdout,
+        stderr,
+    }
+}
