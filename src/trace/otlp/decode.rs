@@ -732,11 +732,32 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
                 multi = true;
             }
             Some(Err(e)) => {
-                let (eline, ecol) = (line + e.line().saturating_sub(1), e.column());
+                let rest = &bytes[at..];
+                // serde_json puts an error on a line break at column 0 of the next line.
+                let eline = if e.column() == 0 {
+                    e.line().saturating_sub(1)
+                } else {
+                    e.line()
+                }
+                .max(1);
+                let line_start = nth_line_start(rest, eline);
+                let next_line = rest[line_start..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map(|i| line_start + i + 1);
+                let column = if e.column() == 0 {
+                    let end = next_line.map_or(rest.len(), |n| n - 1);
+                    String::from_utf8_lossy(&rest[line_start..end])
+                        .chars()
+                        .count()
+                        + 1
+                } else {
+                    e.column()
+                };
                 out.problems.push(DocProblem {
                     message: json_message(&e),
-                    line: eline,
-                    column: ecol.max(1),
+                    line: line + eline - 1,
+                    column,
                     help: if e.is_data() {
                         "OTLP JSON nests spans as resourceSpans[].scopeSpans[].spans[]; see `corpus trace import --explain`"
                     } else {
@@ -744,22 +765,9 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
                     },
                 });
                 // Only line-delimited input can be resumed: go on at the next line.
-                let rest = &bytes[at..];
-                let skip_lines = e.line().max(1);
-                let mut seen = 0;
-                let mut next = None;
-                for (i, &b) in rest.iter().enumerate() {
-                    if b == b'\n' {
-                        seen += 1;
-                        if seen == skip_lines {
-                            next = Some(i + 1);
-                            break;
-                        }
-                    }
-                }
-                match next {
-                    Some(n) if multi || e.line() == 1 => {
-                        line += skip_lines;
+                match next_line {
+                    Some(n) if multi || eline == 1 => {
+                        line += eline;
                         at += n;
                         multi = true;
                     }
@@ -770,6 +778,18 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
         }
     }
     out
+}
+
+/// Byte offset where 1-based line `n` of `b` starts.
+fn nth_line_start(b: &[u8], n: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    b.iter()
+        .enumerate()
+        .filter(|(_, &c)| c == b'\n')
+        .nth(n - 2)
+        .map_or(b.len(), |(i, _)| i + 1)
 }
 
 fn count_newlines(b: &[u8]) -> usize {

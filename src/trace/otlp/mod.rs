@@ -237,7 +237,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                                 built.trace_id, d.rule, d.message
                             ),
                         )
-                        .help("this is a bug in the importer; please report it with the input"),
+                        .help("the spans (or the --orchestrator chosen) describe something the trace format forbids; fix the spans, or report an importer bug with the input"),
                     });
                 }
             }
