@@ -43,7 +43,7 @@ fn through_stdin(cmd: &[&str], trace: &str) -> (i32, String) {
 }
 
 /// Imports a fixture, checks it validates from standard input, and returns its metrics.
-fn imported_metrics(path: &PathBuf) -> (Value, Value) {
+fn imported_metrics(path: &std::path::Path) -> (Value, Value) {
     let (code, trace, stderr) = import(&[path.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
     let (code, report) = through_stdin(&["validate", "-"], &trace);
