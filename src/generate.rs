@@ -189,6 +189,29 @@ pub fn generate(
         })
         .collect();
     ctx.insert("trace_examples", &traces);
+    let imported: Vec<serde_json::Value> = corpus
+        .otlp_examples
+        .iter()
+        .map(|(file, spans, m)| {
+            serde_json::json!({
+                "file": render::code_span(file),
+                "spans": spans,
+                "events": m.events,
+                "edges": m.edges,
+                "by_type": m.events_by_type.iter().filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", "),
+                "agents": m.agents,
+                "spawned_agents": m.spawned_agents,
+                "max_fan_out": m.max_fan_out,
+                "makespan": m.makespan,
+                "critical_steps": m.critical_steps,
+                "parallelism": format!("{:.2}", m.parallelism),
+                "tokens": m.tokens,
+                "untrusted_pairs": m.untrusted_pair_count,
+            })
+        })
+        .collect();
+    ctx.insert("trace_imports", &imported);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)

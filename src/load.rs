@@ -196,6 +196,8 @@ pub struct Corpus {
     pub files: Vec<SourceFile>,
     /// Example traces shipped with the corpus (traces/examples/*.json) and their metrics.
     pub trace_examples: Vec<(String, crate::trace::Metrics)>,
+    /// OTLP examples (traces/otlp/*.json): file, spans read, and the metrics of each imported trace.
+    pub otlp_examples: Vec<(String, usize, crate::trace::Metrics)>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
     /// Problems found while loading.
@@ -389,6 +391,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     });
     corpus.add_exclusions(loaded);
     load_trace_examples(root, &mut corpus);
+    load_otlp_examples(root, &mut corpus);
     match crate::claims::load(root, opts.max_file_bytes) {
         Ok(Some((ledger, text))) => {
             let problems = crate::claims::validate(&ledger, &text);
@@ -436,6 +439,57 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
                 .trace_examples
                 .push((rel, crate::trace::metrics(&t, &families))),
             Err(d) => corpus.diagnostics.extend(d),
+        }
+    }
+}
+
+/// Folder of OTLP examples, relative to the root.
+pub const OTLP_EXAMPLES_DIR: &str = "traces/otlp";
+
+/// Imports the OTLP examples as `corpus trace import` would and replays the
+/// traces, so the README shows an imported trace and `check` keeps it importable.
+fn load_otlp_examples(root: &Path, corpus: &mut Corpus) {
+    use crate::trace::{self, otlp};
+    let dir = root.join(OTLP_EXAMPLES_DIR);
+    if !dir.is_dir() {
+        return;
+    }
+    let files = match trace::collect_inputs(&[dir]) {
+        Ok(f) => f,
+        Err(e) => {
+            let d = diag(
+                "file-unreadable",
+                Some(&corpus.taxonomy),
+                OTLP_EXAMPLES_DIR,
+                e,
+            );
+            corpus.diagnostics.push(d);
+            return;
+        }
+    };
+    let families = corpus.taxonomy.channel_families();
+    for f in files {
+        let label = rel_path(root, &f);
+        let bytes = match trace::read_limited(&f, &label, trace::DEFAULT_MAX_BYTES) {
+            Ok(b) => b,
+            Err(d) => {
+                corpus.diagnostics.push(d);
+                continue;
+            }
+        };
+        let input = otlp::Input {
+            label: label.clone(),
+            bytes,
+        };
+        let imported = otlp::import(std::slice::from_ref(&input), &otlp::Options::default());
+        corpus.diagnostics.extend(imported.diagnostics);
+        for t in imported.traces {
+            if let Ok(parsed) = trace::parse(&label, t.text.as_bytes()) {
+                let m = trace::metrics(&parsed, &families);
+                corpus
+                    .otlp_examples
+                    .push((label.clone(), imported.spans, m));
+            }
         }
     }
 }
@@ -507,6 +561,7 @@ impl Corpus {
             files: Vec::new(),
             claims: None,
             trace_examples: Vec::new(),
+            otlp_examples: Vec::new(),
             diagnostics: Vec::new(),
         }
     }

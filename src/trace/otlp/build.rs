@@ -12,7 +12,8 @@ use super::mapping::{self, Role};
 use crate::diag::Severity;
 use crate::trace::{EdgeKind, EventKind};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Choices the conventions leave open, made by the user.
 #[derive(Debug, Clone, Default)]
@@ -162,7 +163,8 @@ struct Ctx {
 }
 
 struct Scope {
-    pending: Vec<u32>,
+    /// Returns not yet aggregated, earliest first: (time, event).
+    pending: BinaryHeap<Reverse<(u64, u32)>>,
     model_calls: u32,
     unmapped: u32,
     /// The return event to annotate with the counts, if the scope is a delegation.
@@ -420,7 +422,7 @@ pub(crate) fn build(
     ];
     let mut rep: Vec<u32> = vec![NONE; n];
     let mut scopes: Vec<Scope> = vec![Scope {
-        pending: Vec::new(),
+        pending: BinaryHeap::new(),
         model_calls: 0,
         unmapped: 0,
         ret: NONE,
@@ -513,7 +515,7 @@ pub(crate) fn build(
                                     let r = push(&mut events, r);
                                     me = Mapped { entry: d, exit: r };
                                     scopes.push(Scope {
-                                        pending: Vec::new(),
+                                        pending: BinaryHeap::new(),
                                         model_calls: 0,
                                         unmapped: 0,
                                         ret: r,
@@ -563,15 +565,18 @@ pub(crate) fn build(
                     Some(op) => {
                         // A model call: aggregate what has returned, else a step.
                         let scope = &mut scopes[ctx.scope as usize];
-                        let (ready, waiting): (Vec<u32>, Vec<u32>) = scope
-                            .pending
-                            .iter()
-                            .partition(|&&r| events[r as usize].t <= s.start);
+                        let mut ready = Vec::new();
+                        while let Some(&Reverse((t, r))) = scope.pending.peek() {
+                            if t > s.start {
+                                break;
+                            }
+                            scope.pending.pop();
+                            ready.push(r);
+                        }
                         if ready.is_empty() {
                             scope.model_calls += 1;
                             label = Some(format!("{} (model step)", op.name));
                         } else {
-                            scope.pending = waiting;
                             let a = ev(s, "aggregate", s.start, EventKind::Aggregate, ctx.agent);
                             let a = push(&mut events, a);
                             for r in ready {
@@ -637,7 +642,10 @@ pub(crate) fn build(
                     let (calls, skipped, ret) = (sc.model_calls, sc.unmapped, sc.ret);
                     events[ret as usize].model_calls = calls;
                     events[ret as usize].unmapped = skipped;
-                    scopes[ctx.scope as usize].pending.push(me.exit);
+                    let t = events[me.exit as usize].t;
+                    scopes[ctx.scope as usize]
+                        .pending
+                        .push(Reverse((t, me.exit)));
                 }
             }
         }

@@ -22,6 +22,9 @@ use std::path::PathBuf;
 /// Diagnostics of one rule in one input shown at most; the rest are counted.
 const MAX_PER_RULE: usize = 50;
 
+/// Depth of a span in a document: resourceSpans/i/scopeSpans/j/spans/k.
+const SPAN_DEPTH: usize = 6;
+
 /// One input: its label for messages and its bytes.
 pub struct Input {
     /// File name as given, or `<stdin>`.
@@ -332,7 +335,8 @@ fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic> {
             })
             .collect();
         let refs: Vec<&str> = ptrs.iter().map(String::as_str).collect();
-        let found = crate::trace::locate::locate(doc, &refs);
+        // Index down to the spans arrays: pointers into one large array cost one scan of it.
+        let found = crate::trace::locate::locate_indexed(doc, &refs, SPAN_DEPTH);
         // The first line of a document may start mid-line.
         let line_start = bytes[..start]
             .iter()
