@@ -413,7 +413,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     };
     match &cli.command {
         Command::Check(a) => cmd_check(&root, opts, a),
-        Command::Import(a) => cmd_import(&root, a),
+        Command::Import(a) => cmd_import(&root, opts, a),
         Command::Build(a) => cmd_publish(&root, opts, Part::All, a.check),
         Command::Render(a) => cmd_publish(&root, opts, Part::Readme, a.check),
         Command::Stats(a) if a.write => cmd_publish(&root, opts, Part::Stats, a.check),
@@ -607,7 +607,7 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
     }
 }
 
-fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
+fn cmd_import(root: &Path, opts: LoadOptions, a: &ImportArgs) -> Outcome {
     use crate::import;
     if a.papers.is_none() && a.excluded.is_none() {
         return Outcome::fail(
@@ -619,7 +619,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
     let mut diags = Vec::new();
     let mut counts = (0, 0);
     if let Some(p) = &a.papers {
-        let text = match import::read_csv(p) {
+        let text = match import::read_csv(p, opts.max_file_bytes) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(2, e),
         };
@@ -635,7 +635,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
         }
     }
     if let Some(p) = &a.excluded {
-        let text = match import::read_csv(p) {
+        let text = match import::read_csv(p, opts.max_file_bytes) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(2, e),
         };
@@ -678,7 +678,7 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
         Ok(c) => c,
         Err(o) => return o,
     };
-    let Some((ledger, _)) = &corpus.claims else {
+    if corpus.claims.is_none() {
         let problems: Vec<Diagnostic> = corpus
             .diagnostics
             .iter()
@@ -696,12 +696,12 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
             stdout: report::render(&problems, Format::Human, &sources(&corpus), None),
             stderr: String::new(),
         };
-    };
-    let verdicts = crate::claims::evaluate_all(ledger, &corpus);
+    }
+    let verdicts = corpus.verdicts();
     let code = i32::from(verdicts.iter().any(|v| !v.holds));
     let stdout = match a.format {
-        TableFormat::Table => crate::claims::table(&verdicts, a.verbose),
-        TableFormat::Json => serde_json::to_string_pretty(&verdicts).unwrap_or_default() + "\n",
+        TableFormat::Table => crate::claims::table(verdicts, a.verbose),
+        TableFormat::Json => serde_json::to_string_pretty(verdicts).unwrap_or_default() + "\n",
     };
     Outcome {
         code,
@@ -714,9 +714,9 @@ fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
     use crate::filter::{Condition, Filter};
     let mut filter = Filter::default();
     let known: Vec<&str> = if a.exclusions {
-        crate::model::exclusion_filter_fields().collect()
+        crate::fields::record_filter_fields().collect()
     } else {
-        crate::model::entry_filter_fields().collect()
+        crate::fields::entry_filter_fields().collect()
     };
     for c in &a.conditions {
         match Condition::parse_assignment(c) {
@@ -988,7 +988,7 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                 for f in &files {
                     let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
                     if diags.iter().any(|d| d.file == label && d.line.is_some()) {
-                        if let Some(b) = crate::files::read_regular(f, 64 * 1024 * 1024) {
+                        if let Ok(b) = crate::reader::read_bytes(f, max) {
                             texts.push((label, String::from_utf8_lossy(&b).into_owned()));
                         }
                     }
@@ -1032,7 +1032,10 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
             };
             // The corpus's own taxonomy when run inside one, else the shipped one.
             let (tax_label, tax_text) = match find_root(cli.root.as_deref(), cwd) {
-                Ok(root) => match std::fs::read_to_string(root.join(load::TAXONOMY_PATH)) {
+                Ok(root) => match crate::reader::read_text(
+                    &root.join(load::TAXONOMY_PATH),
+                    cli.max_file_size,
+                ) {
                     Ok(t) => (root.join(load::TAXONOMY_PATH).display().to_string(), t),
                     Err(e) => return Outcome::fail(2, format!("{}: {e}", root.display())),
                 },
@@ -1089,28 +1092,59 @@ fn import_outcome(a: &TraceImportArgs, cwd: &Path, max: u64) -> Outcome {
             Err(d) => return Outcome::fail(2, format!("{label}: {}", d.message)),
         }
     }
+    let topology = a.topology.and_then(|t| {
+        clap::ValueEnum::to_possible_value(&t).map(|v| v.get_name().replace('-', "_"))
+    });
+    let options = otlp::Options {
+        orchestrator: a.orchestrator.clone(),
+        topology,
+    };
+    let mut imported = otlp::import(&inputs, &options);
+    if let Some(id) = &a.trace_id {
+        if let Err(e) = imported.select(id) {
+            return Outcome::fail(1, e);
+        }
+    }
+    // Standard output carries the trace, so diagnostics and the summary go to standard error.
+    let sources: Sources = inputs
+        .iter()
+        .filter(|i| {
+            a.format == Format::Human
+                && imported
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.file == i.label && d.line.is_some())
+        })
+        .filter_map(|i| Some((i.label.as_str(), std::str::from_utf8(&i.bytes).ok()?)))
+        .collect();
+    let summary = format!(
+        "{}\n{}",
+        imported.summary(),
+        report::summary(&imported.diagnostics, 0, "import")
+    );
+    let mut stderr = report::render(&imported.diagnostics, a.format, &sources, Some(&summary));
     let destination = match (&a.out, &a.out_dir) {
         (Some(f), _) => otlp::Destination::File(cwd.join(f)),
         (None, Some(d)) => otlp::Destination::Dir(cwd.join(d)),
         (None, None) => otlp::Destination::Stdout,
     };
-    let topology = a.topology.and_then(|t| {
-        clap::ValueEnum::to_possible_value(&t).map(|v| v.get_name().replace('-', "_"))
-    });
-    let req = otlp::Request {
-        destination,
-        force: a.force,
-        trace_id: a.trace_id.clone(),
-        options: otlp::Options {
-            orchestrator: a.orchestrator.clone(),
-            topology,
-        },
-        format: a.format,
+    let mut code = i32::from(imported.diagnostics.iter().any(|d| d.fails(false)));
+    let stdout = match imported.deliver(&destination, a.force) {
+        Ok(text) => text,
+        Err(e) => {
+            stderr.push_str(&format!("error: {e}\n"));
+            code = 2;
+            String::new()
+        }
     };
-    let r = otlp::run(&inputs, &req);
+    if imported.traces.is_empty() && code == 0 {
+        // Nothing to hand back is a problem in the input, even without an error.
+        stderr.push_str("error: no trace was imported\n");
+        code = 1;
+    }
     Outcome {
-        code: r.code,
-        stdout: r.stdout,
-        stderr: r.stderr,
+        code,
+        stdout,
+        stderr,
     }
 }

@@ -15,7 +15,6 @@ pub use build::Options;
 pub use mapping::explain;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::report::{self, Format, Sources};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
@@ -381,125 +380,56 @@ pub enum Destination {
     Dir(PathBuf),
 }
 
-/// A `corpus trace import` run, as plain data.
-#[derive(Debug, Clone)]
-pub struct Request {
-    /// Where the traces go.
-    pub destination: Destination,
-    /// Overwrite existing files.
-    pub force: bool,
-    /// Import only this trace id.
-    pub trace_id: Option<String>,
-    /// Mapping choices.
-    pub options: Options,
-    /// Format of the diagnostics (on standard error).
-    pub format: Format,
-}
-
-/// The result of a run: exit code and the text of each stream.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Run {
-    /// 0 clean, 1 problems in the input, 2 could not run.
-    pub code: i32,
-    /// The trace, when written to standard output.
-    pub stdout: String,
-    /// Diagnostics and the summary.
-    pub stderr: String,
-}
-
-/// Imports the inputs and writes the traces where the request says.
-pub fn run(inputs: &[Input], req: &Request) -> Run {
-    let mut imported = import(inputs, &req.options);
-    if let Some(want) = &req.trace_id {
-        let want = want.to_ascii_lowercase();
-        let before = imported.traces.len();
-        imported.traces.retain(|t| t.trace_id == want);
-        if imported.traces.is_empty() && before > 0 {
-            return Run {
-                code: 1,
-                stdout: String::new(),
-                stderr: format!(
-                    "error: no imported trace has id {want}; --trace-id takes one of the 32-digit hex ids in the input\n"
-                ),
-            };
+impl Imported {
+    /// Keeps only the trace with this id (any case); an error names what is there.
+    pub fn select(&mut self, trace_id: &str) -> Result<(), String> {
+        let want = trace_id.to_ascii_lowercase();
+        let before = self.traces.len();
+        self.traces.retain(|t| t.trace_id == want);
+        if self.traces.is_empty() && before > 0 {
+            return Err(format!(
+                "no imported trace has id {want}; --trace-id takes one of the 32-digit hex ids in the input"
+            ));
         }
+        Ok(())
     }
-    let mut sources = Sources::new();
-    if req.format == Format::Human {
-        for i in inputs {
-            if imported
-                .diagnostics
+
+    /// Writes the traces to `destination`; returns the text for standard
+    /// output (empty unless that is the destination), or why nothing was written.
+    pub fn deliver(&self, destination: &Destination, force: bool) -> Result<String, String> {
+        let n = self.traces.len();
+        let files: Vec<(PathBuf, String)> = match destination {
+            Destination::Stdout | Destination::File(_) if n > 1 => {
+                let ids: Vec<&str> = self
+                    .traces
+                    .iter()
+                    .take(10)
+                    .map(|t| t.trace_id.as_str())
+                    .collect();
+                return Err(format!(
+                    "the input holds {n} traces ({}{}); pick one with --trace-id, or write them all with --out-dir DIR",
+                    ids.join(", "),
+                    if n > 10 { ", …" } else { "" }
+                ));
+            }
+            Destination::Stdout => {
+                return Ok(self
+                    .traces
+                    .first()
+                    .map_or(String::new(), |t| t.text.clone()))
+            }
+            Destination::File(path) => self
+                .traces
                 .iter()
-                .any(|d| d.file == i.label && d.line.is_some())
-            {
-                if let Ok(text) = std::str::from_utf8(&i.bytes) {
-                    sources.insert(i.label.as_str(), text);
-                }
-            }
-        }
-    }
-    let summary = format!(
-        "{}\n{}",
-        imported.summary(),
-        report::summary(&imported.diagnostics, 0, "import")
-    );
-    let mut stderr = report::render(&imported.diagnostics, req.format, &sources, Some(&summary));
-    let failed = imported.diagnostics.iter().any(|d| d.fails(false));
-    let mut code = i32::from(failed);
-    let mut stdout = String::new();
-    let n = imported.traces.len();
-    let many = || {
-        let ids: Vec<&str> = imported
-            .traces
-            .iter()
-            .take(10)
-            .map(|t| t.trace_id.as_str())
-            .collect();
-        format!(
-            "error: the input holds {n} traces ({}{}); pick one with --trace-id, or write them all with --out-dir DIR\n",
-            ids.join(", "),
-            if n > 10 { ", …" } else { "" }
-        )
-    };
-    match &req.destination {
-        Destination::Stdout | Destination::File(_) if n > 1 => {
-            stderr.push_str(&many());
-            code = 2;
-        }
-        Destination::Stdout => {
-            if let Some(t) = imported.traces.first() {
-                stdout = t.text.clone();
-            }
-        }
-        Destination::File(path) => {
-            if let Some(t) = imported.traces.first() {
-                let files = vec![(path.clone(), t.text.clone())];
-                if let Err(e) = crate::files::write_new_files(&files, req.force) {
-                    stderr.push_str(&format!("error: {e}\n"));
-                    code = 2;
-                }
-            }
-        }
-        Destination::Dir(dir) => {
-            let files: Vec<(PathBuf, String)> = imported
+                .map(|t| (path.clone(), t.text.clone()))
+                .collect(),
+            Destination::Dir(dir) => self
                 .traces
                 .iter()
                 .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
-                .collect();
-            if let Err(e) = crate::files::write_new_files(&files, req.force) {
-                stderr.push_str(&format!("error: {e}\n"));
-                code = 2;
-            }
-        }
-    }
-    if n == 0 && code == 0 {
-        // Nothing to hand back is a problem in the input, even without an error.
-        stderr.push_str("error: no trace was imported\n");
-        code = 1;
-    }
-    Run {
-        code,
-        stdout,
-        stderr,
+                .collect(),
+        };
+        crate::files::write_new_files(&files, force)?;
+        Ok(String::new())
     }
 }
