@@ -45,6 +45,8 @@ pub(crate) struct Built {
     pub unmapped: BTreeMap<String, usize>,
     /// Links to spans of other traces, not carried over.
     pub cross_trace_links: usize,
+    /// Events that carry the error of a failed span.
+    pub errors: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -533,7 +535,19 @@ pub(crate) fn build(
                         }
                     }
                     Some(op) if op.role == Role::Tool => {
-                        let tool = subject(s, op).unwrap_or("unnamed_tool");
+                        let tool = subject(s, op).unwrap_or_else(|| {
+                            problem(
+                                global(i),
+                                "otlp-no-tool",
+                                Severity::Warning,
+                                format!(
+                                    "execute_tool span {:016x} names no tool; it is imported as `unnamed_tool`",
+                                    s.id
+                                ),
+                                "set gen_ai.tool.name on the span",
+                            );
+                            "unnamed_tool"
+                        });
                         let tool = names.get(tool);
                         let mut c = ev(s, "call", s.start, EventKind::ToolCall, ctx.agent);
                         c.tool = Some(tool);
@@ -834,5 +848,6 @@ pub(crate) fn build(
         edges: edge_list.len(),
         unmapped,
         cross_trace_links,
+        errors: events.iter().filter(|e| e.error.is_some()).count(),
     })
 }

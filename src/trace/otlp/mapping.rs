@@ -120,7 +120,7 @@ pub(crate) fn operation(name: &str) -> Option<&'static Operation> {
 /// How the rest of a span is carried over: (OTLP / GenAI, survey trace).
 pub(crate) const RULES: &[(&str, &str)] = &[
     ("trace id (traceId)", "one survey trace per trace id; trace_id = the hex trace id"),
-    ("gen_ai.conversation.id of the earliest root span", "task_id (else the trace id)"),
+    ("gen_ai.conversation.id", "task_id: the first one met walking the span tree from its earliest root (else the trace id)"),
     ("service.name of the earliest root span's resource", "system"),
     ("enclosing agent", "the agent of the nearest invoke_agent/invoke_workflow ancestor; spans with none act for the orchestrator"),
     ("orchestrator (a choice the conventions leave open)", "--orchestrator NAME, else the agent of the earliest invoke_agent/invoke_workflow span with no agent ancestor, else service.name; its events carry role: orchestrator"),
@@ -134,7 +134,7 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     ("error.type, or status code ERROR with its message", "error on the tool_result or return event of the span"),
     ("topology", "--topology VALUE (not inferred)"),
     ("rewards", "none: OpenTelemetry spans carry no reward; rewards is {}"),
-    ("spans that map to no event", "counted by operation (or span name) in the summary; listed on the return event of the enclosing delegation as unmapped_spans"),
+    ("spans that map to no event", "counted by operation (or span name) in the summary, and on the return event of the enclosing delegation (unmapped_spans)"),
     ("agents are never stopped by a span", "no despawn events"),
 ];
 

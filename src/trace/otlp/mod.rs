@@ -60,6 +60,8 @@ pub struct Imported {
     pub unmapped: BTreeMap<String, usize>,
     /// Links to spans of other traces.
     pub cross_trace_links: usize,
+    /// Events that carry the error of a failed tool run or agent invocation.
+    pub errors: usize,
 }
 
 impl Imported {
@@ -90,6 +92,12 @@ impl Imported {
             s.push_str(&format!(
                 "; {skipped} span(s) map to no event ({}{more})",
                 shown.join(", ")
+            ));
+        }
+        if self.errors > 0 {
+            s.push_str(&format!(
+                "; {} failed span(s) kept as `error` on their events",
+                self.errors
             ));
         }
         if self.cross_trace_links > 0 {
@@ -210,6 +218,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
             *out.unmapped.entry(k.clone()).or_insert(0) += v;
         }
         out.cross_trace_links += built.cross_trace_links;
+        out.errors += built.errors;
         if bad_trace.contains_key(trace) {
             continue;
         }
@@ -431,5 +440,185 @@ impl Imported {
         };
         crate::files::write_new_files(&files, force)?;
         Ok(String::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every import rule fires on a small input built here and stays quiet on a clean one.
+
+    use super::*;
+    use serde_json::{json, Value};
+
+    const TRACE: &str = "00000000000000000000000000000abc";
+
+    /// A span of TRACE: id and parent as small numbers, times in seconds.
+    fn span(id: u64, parent: Option<u64>, op: &str, who: &str, start: u64, end: u64) -> Value {
+        let mut attrs = vec![json!({"key": "gen_ai.operation.name", "value": {"stringValue": op}})];
+        let key = if op == "execute_tool" {
+            "gen_ai.tool.name"
+        } else {
+            "gen_ai.agent.name"
+        };
+        if !who.is_empty() {
+            attrs.push(json!({"key": key, "value": {"stringValue": who}}));
+        }
+        let mut s = json!({
+            "traceId": TRACE,
+            "spanId": format!("{id:016x}"),
+            "name": op,
+            "startTimeUnixNano": (1_000_000_000_000 + start * 1_000_000_000).to_string(),
+            "endTimeUnixNano": (1_000_000_000_000 + end * 1_000_000_000).to_string(),
+            "attributes": attrs,
+        });
+        if let Some(p) = parent {
+            s["parentSpanId"] = json!(format!("{p:016x}"));
+        }
+        s
+    }
+
+    fn doc(spans: Vec<Value>) -> Input {
+        let v = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+        Input {
+            label: "in.json".into(),
+            bytes: serde_json::to_vec_pretty(&v).unwrap(),
+        }
+    }
+
+    /// A clean trace: an orchestrator delegating one tool-using worker.
+    fn clean() -> Vec<Value> {
+        vec![
+            span(1, None, "invoke_agent", "lead", 0, 10),
+            span(2, Some(1), "invoke_agent", "worker", 1, 8),
+            span(3, Some(2), "execute_tool", "search", 2, 4),
+        ]
+    }
+
+    fn rules(spans: Vec<Value>) -> Vec<String> {
+        import(&[doc(spans)], &Options::default())
+            .diagnostics
+            .into_iter()
+            .map(|d| d.rule)
+            .collect()
+    }
+
+    fn fires(rule: &str, edit: impl FnOnce(&mut Vec<Value>)) {
+        assert!(!rules(clean()).contains(&rule.to_string()));
+        let mut spans = clean();
+        edit(&mut spans);
+        let got = rules(spans);
+        assert!(got.contains(&rule.to_string()), "{rule} not in {got:?}");
+    }
+
+    #[test]
+    fn the_clean_trace_imports_without_diagnostics() {
+        let out = import(&[doc(clean())], &Options::default());
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        assert_eq!(out.traces.len(), 1);
+        assert_eq!(out.traces[0].events, 4);
+    }
+
+    #[test]
+    fn span_rules_fire() {
+        fires("otlp-span-id", |s| s[1]["spanId"] = json!("12"));
+        fires("otlp-span-time", |s| {
+            s[2].as_object_mut().unwrap().remove("endTimeUnixNano");
+        });
+        fires("otlp-attribute-type", |s| {
+            s[0]["attributes"][0]["value"] = json!({"stringValue": 7})
+        });
+        fires("otlp-duplicate-span", |s| {
+            s[2]["spanId"] = s[1]["spanId"].clone()
+        });
+        fires("otlp-missing-parent", |s| {
+            s[1]["parentSpanId"] = json!("00000000000000ff")
+        });
+        fires("otlp-parent-cycle", |s| {
+            s[0]["parentSpanId"] = json!(format!("{:016x}", 3))
+        });
+        fires("otlp-clock", |s| {
+            s[2]["startTimeUnixNano"] = json!("999000000000")
+        });
+        fires("otlp-no-agent", |s| {
+            s[1]["attributes"].as_array_mut().unwrap().truncate(1);
+        });
+        fires("otlp-no-tool", |s| {
+            s[2]["attributes"].as_array_mut().unwrap().truncate(1);
+            s[2]["name"] = json!("execute_tool");
+        });
+        fires("otlp-link-dropped", |s| {
+            s[2]["links"] = json!([{"traceId": TRACE, "spanId": "00000000000000ee"}])
+        });
+        fires("otlp-no-events", |s| {
+            for span in s.iter_mut() {
+                span["attributes"][0]["value"] = json!({"stringValue": "embeddings"});
+            }
+        });
+    }
+
+    #[test]
+    fn document_rules_fire() {
+        let bad = |text: &str| -> Vec<String> {
+            let input = Input {
+                label: "x".into(),
+                bytes: text.as_bytes().to_vec(),
+            };
+            import(&[input], &Options::default())
+                .diagnostics
+                .into_iter()
+                .map(|d| d.rule)
+                .collect()
+        };
+        assert_eq!(bad(""), ["otlp-empty"]);
+        assert_eq!(bad("{\"resourceSpans\": ["), ["otlp-json"]);
+        assert_eq!(bad("{\"events\": []}"), ["otlp-json"]);
+    }
+
+    #[test]
+    fn a_forbidden_result_is_reported_not_written() {
+        // The chosen orchestrator acts before the span that creates it: the
+        // built trace breaks trace-act-before-spawn and is held back.
+        let spans = vec![
+            span(1, None, "invoke_agent", "lead", 0, 10),
+            span(2, Some(1), "create_agent", "boss", 1, 2),
+        ];
+        let opts = Options {
+            orchestrator: Some("boss".into()),
+            topology: None,
+        };
+        let out = import(&[doc(spans)], &opts);
+        assert!(out.traces.is_empty());
+        let d = &out.diagnostics[0];
+        assert_eq!(d.rule, "otlp-invalid-result");
+        assert!(
+            d.message.contains("trace-act-before-spawn"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn diagnostics_are_capped_per_rule() {
+        let mut spans = clean();
+        for k in 0..(MAX_PER_RULE as u64 + 5) {
+            let mut s = span(100 + k, Some(1), "chat", "", 1, 2);
+            s["attributes"][0]["value"] = json!({"floatValue": 1});
+            spans.push(s);
+        }
+        let out = import(&[doc(spans)], &Options::default());
+        let n = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "otlp-attribute-type")
+            .count();
+        assert_eq!(n, MAX_PER_RULE + 1);
+        assert!(out.diagnostics.iter().any(|d| d.message.contains("5 more")));
+        // Each shown one is located at its own span, by line.
+        let located = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "otlp-attribute-type" && d.line.is_some() && d.field.is_some())
+            .count();
+        assert_eq!(located, MAX_PER_RULE);
     }
 }
