@@ -104,20 +104,6 @@ pub enum ImportFrom {
     Otlp,
 }
 
-/// Topologies a trace can record (the trace schema's `topology` values).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[allow(missing_docs)]
-pub enum Topology {
-    Centralized,
-    PlannerExecutorCritic,
-    Debate,
-    Swarm,
-    Hierarchical,
-    Harness,
-    Mixed,
-    Unknown,
-}
-
 /// Options of `corpus trace import`.
 #[derive(Debug, Args)]
 pub struct TraceImportArgs {
@@ -150,9 +136,9 @@ pub struct TraceImportArgs {
     /// The orchestrating agent (default: the outermost invoked agent).
     #[arg(long, value_name = "NAME")]
     pub orchestrator: Option<String>,
-    /// Topology to record in the trace (not inferred from spans).
-    #[arg(long, value_enum)]
-    pub topology: Option<Topology>,
+    /// Topology to record in the trace, a value of the trace schema (not inferred from spans).
+    #[arg(long, value_name = "TOPOLOGY", value_parser = topology_value)]
+    pub topology: Option<String>,
     /// Format of the diagnostics, written to standard error.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -1062,6 +1048,16 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
     }
 }
 
+/// A `--topology` value: one the trace schema allows.
+fn topology_value(s: &str) -> Result<String, String> {
+    let allowed = crate::trace::topologies();
+    if allowed.iter().any(|t| t == s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("expected one of {}", allowed.join(", ")))
+    }
+}
+
 /// `-` stays standard input; any other path is taken from the working directory.
 fn stdin_or(cwd: &Path, p: &Path) -> PathBuf {
     if p == Path::new(crate::trace::STDIN) {
@@ -1092,12 +1088,9 @@ fn import_outcome(a: &TraceImportArgs, cwd: &Path, max: u64) -> Outcome {
             Err(d) => return Outcome::fail(2, format!("{label}: {}", d.message)),
         }
     }
-    let topology = a.topology.and_then(|t| {
-        clap::ValueEnum::to_possible_value(&t).map(|v| v.get_name().replace('-', "_"))
-    });
     let options = otlp::Options {
         orchestrator: a.orchestrator.clone(),
-        topology,
+        topology: a.topology.clone(),
     };
     let mut imported = otlp::import(&inputs, &options);
     if let Some(id) = &a.trace_id {

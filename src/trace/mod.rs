@@ -368,6 +368,19 @@ pub fn validate_file(path: &Path, label: &str, max_bytes: u64) -> Vec<Diagnostic
     }
 }
 
+/// The `topology` values the trace schema allows, in its order.
+pub fn topologies() -> Vec<String> {
+    let schema: serde_json::Value = serde_json::from_str(schema::SCHEMA_TEXT).unwrap_or_default();
+    schema["properties"]["topology"]["enum"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The path that stands for standard input.
 pub const STDIN: &str = "-";
 

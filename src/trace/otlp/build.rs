@@ -52,6 +52,8 @@ pub(crate) struct Built {
 const NONE: u32 = u32::MAX;
 
 struct Ev {
+    /// Local index of the span it stands for.
+    local: u32,
     span: u64,
     suffix: &'static str,
     t: u64,
@@ -439,7 +441,8 @@ pub(crate) fn build(
         events.push(ev);
         events.len() as u32 - 1
     }
-    let ev = |s: &Span, suffix, t, kind, agent| Ev {
+    let ev = |s: &Span, local: usize, suffix, t, kind, agent| Ev {
+        local: local as u32,
         span: s.id,
         suffix,
         t,
@@ -495,7 +498,7 @@ pub(crate) fn build(
                                 let who = names.get(who);
                                 if op.role == Role::Create {
                                     let mut e =
-                                        ev(s, "spawn", s.start, EventKind::Spawn, ctx.agent);
+                                        ev(s, i, "spawn", s.start, EventKind::Spawn, ctx.agent);
                                     e.to = Some(who);
                                     let k = push(&mut events, e);
                                     me = Mapped { entry: k, exit: k };
@@ -503,6 +506,7 @@ pub(crate) fn build(
                                 } else if who != ctx.agent {
                                     let mut d = ev(
                                         s,
+                                        i,
                                         "delegate",
                                         s.start,
                                         EventKind::OrchestratorDecision,
@@ -510,7 +514,7 @@ pub(crate) fn build(
                                     );
                                     d.to = Some(who);
                                     let d = push(&mut events, d);
-                                    let mut r = ev(s, "return", s.end, EventKind::Return, who);
+                                    let mut r = ev(s, i, "return", s.end, EventKind::Return, who);
                                     r.from = Some(who);
                                     r.to = Some(ctx.agent);
                                     r.error = s.error.clone();
@@ -549,10 +553,10 @@ pub(crate) fn build(
                             "unnamed_tool"
                         });
                         let tool = names.get(tool);
-                        let mut c = ev(s, "call", s.start, EventKind::ToolCall, ctx.agent);
+                        let mut c = ev(s, i, "call", s.start, EventKind::ToolCall, ctx.agent);
                         c.tool = Some(tool);
                         let c = push(&mut events, c);
-                        let mut r = ev(s, "result", s.end, EventKind::ToolResult, tool);
+                        let mut r = ev(s, i, "result", s.end, EventKind::ToolResult, tool);
                         r.tool = Some(tool);
                         r.trusted = Some(false);
                         r.error = s.error.clone();
@@ -567,6 +571,7 @@ pub(crate) fn build(
                     Some(op) if op.role == Role::Plan => {
                         let p = ev(
                             s,
+                            i,
                             "plan",
                             s.start,
                             EventKind::OrchestratorDecision,
@@ -591,7 +596,7 @@ pub(crate) fn build(
                             scope.model_calls += 1;
                             label = Some(format!("{} (model step)", op.name));
                         } else {
-                            let a = ev(s, "aggregate", s.start, EventKind::Aggregate, ctx.agent);
+                            let a = ev(s, i, "aggregate", s.start, EventKind::Aggregate, ctx.agent);
                             let a = push(&mut events, a);
                             for r in ready {
                                 edges.push((r, a, EdgeKind::Aggregate));
@@ -723,6 +728,40 @@ pub(crate) fn build(
                 );
             }
         }
+    }
+
+    // An agent cannot act before the span that creates it.
+    let mut created: HashMap<u32, u64> = HashMap::new();
+    for e in &events {
+        if e.kind == EventKind::Spawn {
+            if let Some(to) = e.to {
+                let t = created.entry(to).or_insert(e.t);
+                *t = (*t).min(e.t);
+            }
+        }
+    }
+    let mut early = false;
+    for e in &events {
+        if let Some(&t) = created.get(&e.agent) {
+            if e.t < t {
+                early = true;
+                problem(
+                    global(e.local as usize),
+                    "otlp-act-before-create",
+                    Severity::Error,
+                    format!(
+                        "agent \"{}\" acts in span {:016x} {} ns before the create_agent span that creates it",
+                        names.names[e.agent as usize],
+                        e.span,
+                        t - e.t
+                    ),
+                    "an agent exists from its creation on; fix the times or the agent names (or --orchestrator); the trace was not imported",
+                );
+            }
+        }
+    }
+    if early {
+        return None;
     }
 
     if events.is_empty() {

@@ -107,7 +107,7 @@ pub(crate) const OPERATIONS: &[Operation] = &[
     Operation {
         name: "plan",
         role: Role::Plan,
-        subject: &[keys::AGENT_NAME, keys::AGENT_ID],
+        subject: &[],
         yields: "orchestrator_decision by the enclosing agent at the span's start",
     },
 ];
@@ -138,10 +138,29 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     ("agents are never stopped by a span", "no despawn events"),
 ];
 
+/// Text indented by six spaces and wrapped before column 80.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && 6 + line.len() + 1 + word.len() > 79 {
+            out.push_str(&format!("      {line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&format!("      {line}\n"));
+    out
+}
+
 /// The mapping as text, for `corpus trace import --explain`.
 pub fn explain() -> String {
     let mut out = String::from(
-        "How `corpus trace import --from otlp` maps OpenTelemetry GenAI spans to the survey's trace.\n\
+        "How `corpus trace import --from otlp` maps OpenTelemetry GenAI spans\n\
+         to the survey's orchestration trace.\n\
          Input: OTLP JSON (resourceSpans -> scopeSpans -> spans), one document or JSON Lines.\n\n\
          gen_ai.operation.name:\n",
     );
@@ -151,18 +170,20 @@ pub fn explain() -> String {
         } else {
             format!(" [subject: {}]", o.subject.join(", else "))
         };
-        out.push_str(&format!("  {}{subject}\n      {}\n", o.name, o.yields));
+        out.push_str(&format!("  {}{subject}\n{}", o.name, wrap(o.yields)));
     }
     out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\nEverything else:\n");
     for (from, to) in RULES {
-        out.push_str(&format!("  {from}\n      {to}\n"));
+        out.push_str(&format!("  {from}\n{}", wrap(to)));
     }
     out.push_str(
-        "\nDiagnostics: a span with a malformed id or time, a duplicate span id, a cycle\n\
-         through parent ids, a clock running backwards (a span ending before it starts, or\n\
-         starting before its parent) are errors: that trace is not written and the exit\n\
-         code is 1. A missing parent (the span is imported as a root), an attribute of an\n\
-         unknown AnyValue type (it is ignored) and an unusable link are warnings.\n",
+        "\nDiagnostics: a malformed span id or time, a duplicate span id, a cycle through\n\
+         parent ids, a clock running backwards (a span ending before it starts, or\n\
+         starting before its parent) and an agent acting before the span that creates it\n\
+         are errors: that trace is not written and the exit code is 1. A missing parent\n\
+         (the span is imported as a root), an attribute of an unknown AnyValue type (it\n\
+         is ignored), an agent or tool span without a name, an unusable link and a trace\n\
+         with no mapped span are warnings.\n",
     );
     out
 }
