@@ -37,10 +37,6 @@ pub struct Corpus {
     pub exclusions: Vec<LoadedExclusion>,
     /// Every data file read, by index.
     pub files: Vec<SourceFile>,
-    /// Example traces shipped with the corpus (traces/examples/*.json) and their metrics.
-    pub trace_examples: Vec<(String, crate::trace::Metrics)>,
-    /// OTLP examples (traces/otlp/*.json): file, spans read, and the metrics of each imported trace.
-    pub otlp_examples: Vec<(String, usize, crate::trace::Metrics)>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
     /// The claims' verdicts, evaluated on first use and shared by every consumer.
@@ -59,8 +55,6 @@ impl Corpus {
             files: Vec::new(),
             claims: None,
             verdicts: OnceLock::new(),
-            trace_examples: Vec::new(),
-            otlp_examples: Vec::new(),
             diagnostics: Vec::new(),
         }
     }

@@ -192,8 +192,16 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
             .collect(),
     );
     let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
-    flatten("", &stats::of_corpus(old).to_json(), &mut of);
-    flatten("", &stats::of_corpus(new).to_json(), &mut nf);
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(old)),
+        &mut of,
+    );
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(new)),
+        &mut nf,
+    );
     let mut cells: Vec<&String> = of.keys().chain(nf.keys()).collect();
     cells.sort();
     cells.dedup();

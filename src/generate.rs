@@ -9,6 +9,8 @@ use crate::reader::{self, ReadError};
 use crate::render;
 use crate::rules::Rule;
 use crate::stats::{self, Stats};
+use crate::stats_render;
+use crate::trace::Trace;
 use std::path::Path;
 
 /// Folder of templates, relative to the root.
@@ -133,77 +135,29 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
     out
 }
 
-/// Computes the generated files of a part from a corpus and its templates.
+/// Computes the generated files of a part from a corpus, its templates
+/// and its valid example traces (replayed here, for the README).
 pub fn generate(
     corpus: &Corpus,
     templates: &[(String, String)],
+    examples: &[(String, Trace)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
     let mut files = Vec::new();
     let tera = render::tera(templates)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
-    let entries = corpus.entry_list();
-    let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
     let chart_files = charts(corpus, &st);
-    let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
-    ctx.insert("charts", &chart_names);
-    let verdicts = corpus.verdicts();
-    let claim_rows: Vec<serde_json::Value> = verdicts
-        .iter()
-        .map(|v| {
-            serde_json::json!({
-                "id": crate::markdown::code_span(&v.id),
-                "statement": crate::markdown::escape_markdown(&v.statement),
-                "expected": crate::markdown::code_span(&v.expected),
-                "actual": v.actual,
-                "holds": v.holds,
-                "boundary": crate::markdown::escape_markdown(&v.boundary),
-            })
-        })
-        .collect();
-    ctx.insert("claims", &claim_rows);
-    let traces: Vec<serde_json::Value> = corpus
-        .trace_examples
-        .iter()
-        .map(|(file, m)| {
-            serde_json::json!({
-                "file": crate::markdown::code_span(file),
-                "topology": crate::markdown::escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
-                "events": m.events,
-                "agents": m.agents,
-                "max_fan_out": m.max_fan_out,
-                "makespan": m.makespan,
-                "critical_steps": m.critical_steps,
-                "parallelism": format!("{:.2}", m.parallelism),
-                "untrusted_pairs": m.untrusted_pair_count,
-            })
-        })
-        .collect();
-    ctx.insert("trace_examples", &traces);
-    let imported: Vec<serde_json::Value> = corpus
-        .otlp_examples
-        .iter()
-        .map(|(file, spans, m)| {
-            serde_json::json!({
-                "file": crate::markdown::code_span(file),
-                "spans": spans,
-                "events": m.events,
-                "edges": m.edges,
-                "by_type": m.events_by_type.iter().filter(|(_, n)| **n > 0)
-                    .map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", "),
-                "agents": m.agents,
-                "spawned_agents": m.spawned_agents,
-                "max_fan_out": m.max_fan_out,
-                "makespan": m.makespan,
-                "critical_steps": m.critical_steps,
-                "parallelism": format!("{:.2}", m.parallelism),
-                "tokens": m.tokens,
-                "untrusted_pairs": m.untrusted_pair_count,
-            })
-        })
-        .collect();
-    ctx.insert("trace_imports", &imported);
+    let chart_names: Vec<String> = chart_files.iter().map(|(n, _)| n.clone()).collect();
+    let traces = crate::examples::metrics(examples, &corpus.taxonomy);
+    let extras = render::Extras {
+        charts: &chart_names,
+        verdicts: corpus.verdicts(),
+        traces: &traces,
+    };
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
+    let ctx = tera::Context::from_serialize(&view)
+        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)
@@ -218,9 +172,9 @@ pub fn generate(
         }
         files.push(Generated {
             path: format!("{STATS_DIR}/stats.json"),
-            content: st.json_text(),
+            content: stats_render::json_text(&st),
         });
-        for (stem, text) in st.csv_tables() {
+        for (stem, text) in stats_render::csv_tables(&st) {
             files.push(Generated {
                 path: format!("{STATS_DIR}/{stem}.csv"),
                 content: text,
@@ -308,7 +262,12 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
 }
 
 /// `stale-generated` diagnostics for a root (none when it has no templates).
-pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagnostic> {
+pub fn stale_diagnostics(
+    root: &Path,
+    corpus: &Corpus,
+    examples: &[(String, Trace)],
+    part: Part,
+) -> Vec<Diagnostic> {
     if !publishes(root) {
         return Vec::new();
     }
@@ -317,7 +276,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
         Ok(t) => t,
         Err(d) => return vec![d],
     };
-    let files = match generate(corpus, &templates, part) {
+    let files = match generate(corpus, &templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 pub const KEY_PATTERN: &str = r"^[a-z0-9]+(-[a-z0-9]+)*$";
 
 /// The pattern of an exclusion record id (the file stem of exclusions/ID.yaml).
-pub const RECORD_ID_PATTERN: &str = r"^E\d{3,}$";
+pub const RECORD_ID_PATTERN: &str = r"^E[0-9]{3,}$";
 
 /// How a key is described to a contributor.
 pub const KEY_RULE: &str = "lowercase letters, digits and single dashes";
@@ -51,7 +51,8 @@ pub fn suggest_key(k: &str) -> String {
 pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
     static NEW: OnceLock<Regex> = OnceLock::new();
     static OLD: OnceLock<Regex> = OnceLock::new();
-    let (yy, mm) = if let Some(c) = regex(&NEW, r"^(\d{2})(\d{2})\.(\d{4,5})(v\d+)?$").captures(id)
+    let (yy, mm) = if let Some(c) =
+        regex(&NEW, r"^([0-9]{2})([0-9]{2})\.([0-9]{4,5})(v[0-9]+)?$").captures(id)
     {
         // Five-digit numbers started in January 2015; before that, four.
         let five = c[3].len() == 5;
@@ -62,7 +63,7 @@ pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
     } else {
         let c = regex(
             &OLD,
-            r"^[a-z][a-z\-]*(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$",
+            r"^[a-z][a-z\-]*(\.[A-Z]{2})?/([0-9]{2})([0-9]{2})[0-9]{3}(v[0-9]+)?$",
         )
         .captures(id)?;
         (c[2].parse::<i64>().ok()?, c[3].parse::<u32>().ok()?)
@@ -89,7 +90,7 @@ pub fn valid_identifier(s: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     regex(
         &R,
-        r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[\w.\-]+/[\w.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$",
+        r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[A-Za-z0-9_.\-]+/[A-Za-z0-9_.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$",
     )
     .is_match(s)
 }

@@ -204,8 +204,6 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
     });
     corpus.add_exclusions(loaded);
-    load_trace_examples(root, &mut corpus);
-    load_otlp_examples(root, &mut corpus);
     load_claims(root, opts.max_file_bytes, &mut corpus);
     Ok(corpus)
 }
@@ -229,94 +227,6 @@ fn load_claims(root: &Path, max: u64, corpus: &mut Corpus) {
             corpus.diagnostics.extend(problems);
         }
         Err(d) => corpus.diagnostics.extend(d),
-    }
-}
-
-/// Folder of example traces, relative to the root.
-pub const TRACE_EXAMPLES_DIR: &str = "traces/examples";
-
-/// Validates the example traces and replays the valid ones into metrics, so
-/// the README can show them and `check` keeps them valid.
-fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
-    let dir = root.join(TRACE_EXAMPLES_DIR);
-    if !dir.is_dir() {
-        return;
-    }
-    let files = match crate::trace::collect_inputs(&[dir]) {
-        Ok(f) => f,
-        Err(e) => {
-            corpus.diagnostics.push(diag(
-                Rule::FileUnreadable,
-                Some(&corpus.taxonomy),
-                TRACE_EXAMPLES_DIR,
-                e,
-            ));
-            return;
-        }
-    };
-    let families = corpus.taxonomy.channel_families();
-    for f in files {
-        let rel = rel_path(root, &f);
-        let checked = crate::trace::read_limited(&f, &rel, crate::trace::DEFAULT_MAX_BYTES)
-            .map_err(|d| vec![d])
-            .and_then(|b| crate::trace::validate_and_parse(&rel, &b));
-        match checked {
-            Ok(t) => corpus
-                .trace_examples
-                .push((rel, crate::trace::metrics(&t, &families))),
-            Err(d) => corpus.diagnostics.extend(d),
-        }
-    }
-}
-
-/// Folder of OTLP examples, relative to the root.
-pub const OTLP_EXAMPLES_DIR: &str = "traces/otlp";
-
-/// Imports the OTLP examples as `corpus trace import` would and replays the
-/// traces, so the README shows an imported trace and `check` keeps it importable.
-fn load_otlp_examples(root: &Path, corpus: &mut Corpus) {
-    use crate::trace::{self, otlp};
-    let dir = root.join(OTLP_EXAMPLES_DIR);
-    if !dir.is_dir() {
-        return;
-    }
-    let files = match trace::collect_inputs(&[dir]) {
-        Ok(f) => f,
-        Err(e) => {
-            let d = diag(
-                Rule::FileUnreadable,
-                Some(&corpus.taxonomy),
-                OTLP_EXAMPLES_DIR,
-                e,
-            );
-            corpus.diagnostics.push(d);
-            return;
-        }
-    };
-    let families = corpus.taxonomy.channel_families();
-    for f in files {
-        let label = rel_path(root, &f);
-        let bytes = match trace::read_limited(&f, &label, trace::DEFAULT_MAX_BYTES) {
-            Ok(b) => b,
-            Err(d) => {
-                corpus.diagnostics.push(d);
-                continue;
-            }
-        };
-        let input = otlp::Input {
-            label: label.clone(),
-            bytes,
-        };
-        let imported = otlp::import(std::slice::from_ref(&input), &otlp::Options::default());
-        corpus.diagnostics.extend(imported.diagnostics);
-        for t in imported.traces {
-            if let Ok(parsed) = trace::parse(&label, t.text.as_bytes()) {
-                let m = trace::metrics(&parsed, &families);
-                corpus
-                    .otlp_examples
-                    .push((label.clone(), imported.spans, m));
-            }
-        }
     }
 }
 

@@ -74,6 +74,28 @@ pub fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The `corpus` binary with `--root ROOT`, for assert_cmd's assertions.
+pub fn corpus_cmd(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    c.arg("--root").arg(root);
+    c
+}
+
+/// How many `.yaml` files a folder of the repository holds (for tests that
+/// must follow the shipped data rather than pin its current size).
+pub fn yaml_files(rel: &str) -> usize {
+    std::fs::read_dir(repo().join(rel))
+        .unwrap_or_else(|e| panic!("list {rel}: {e}"))
+        .filter(|e| {
+            e.as_ref()
+                .expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".yaml")
+        })
+        .count()
+}
+
 /// A corpus root in a temporary directory, removed when dropped.
 pub struct Tree {
     dir: TempDir,
@@ -97,6 +119,27 @@ impl Tree {
             t.path("corpus/taxonomy.yaml"),
         )
         .expect("copy taxonomy");
+        t
+    }
+
+    /// A root holding only the repository's taxonomy.
+    pub fn taxonomy_only() -> Tree {
+        let t = Tree::empty();
+        std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
+        std::fs::copy(
+            repo().join("corpus/taxonomy.yaml"),
+            t.path("corpus/taxonomy.yaml"),
+        )
+        .expect("copy taxonomy");
+        t
+    }
+
+    /// A copy of the shipped data alone: corpus/ and exclusions/.
+    pub fn data_copy() -> Tree {
+        let t = Tree::empty();
+        for d in ["corpus", "exclusions"] {
+            copy_tree(&repo().join(d), &t.path(d));
+        }
         t
     }
 
