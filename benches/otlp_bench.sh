@@ -68,7 +68,7 @@ for n in $sizes; do
   bytes=$(wc -c <"$in")
   spans=$(( (n - 1) / 42 * 42 + 1 ))
   rm -f "$out"
-  timed import "$spans" "$bytes" "$bin" --max-file-size 2000000000 trace import --from otlp "$in" --out "$out"
+  timed import "$spans" "$bytes" "$bin" trace import --max-trace-size 2000000000 --from otlp "$in" --out "$out"
   out_bytes=$(wc -c <"$out")
-  timed validate "$spans" "$out_bytes" "$bin" --max-file-size 2000000000 trace validate "$out"
+  timed validate "$spans" "$out_bytes" "$bin" trace validate --max-trace-size 2000000000 "$out"
 done

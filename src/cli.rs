@@ -22,13 +22,15 @@ use std::path::{Path, PathBuf};
     version,
     about,
     long_about = None,
-    after_help = "Exit status: 0 clean, 1 problems found, 2 could not run (bad usage, no corpus root)."
+    after_help = "Exit status: 0 clean; 1 problems in the data (the output says which); 2 could not run \
+(bad usage, no corpus root or no usable taxonomy, a file that cannot be read or written, \
+standard output that cannot be written). A closed pipe stops the output quietly."
 )]
 pub struct Cli {
     /// Corpus root (default: nearest ancestor holding corpus/taxonomy.yaml).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Largest data file to read, in bytes.
+    /// Largest corpus data file (entry, record, taxonomy, claims, annotations) to read, in bytes; traces have --max-trace-size.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
     /// What to do.
@@ -66,6 +68,10 @@ pub enum Command {
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(TraceCommand),
+    /// Check every link of the entries, records and README (dead, moved, timed out).
+    Links(crate::links::LinksArgs),
+    /// Compare entries' title, first author and year with their arXiv records.
+    Verify(crate::verify::VerifyArgs),
 }
 
 /// The `corpus trace` subcommands.
@@ -88,6 +94,17 @@ pub struct TraceValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
+}
+
+/// The size limit of trace files, shared by the trace subcommands.
+#[derive(Debug, Args)]
+pub struct TraceLimit {
+    /// Largest trace file to read, in bytes (traces are larger than data files, so they have their own limit).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::DEFAULT_MAX_BYTES)]
+    pub max_trace_size: u64,
 }
 
 /// Options of `corpus trace metrics`.
@@ -99,6 +116,9 @@ pub struct TraceMetricsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
 }
 
 /// Formats `corpus trace import` reads.
@@ -146,6 +166,9 @@ pub struct TraceImportArgs {
     /// Format of the diagnostics, written to standard error.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Size limit for input files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
 }
 
 /// Options of `corpus agreement`.
@@ -172,6 +195,12 @@ pub struct NewArgs {
     /// Overwrite an existing file.
     #[arg(long)]
     pub force: bool,
+    /// Fill title, first author and year from the arXiv API (needs --arxiv).
+    #[arg(long, requires = "arxiv")]
+    pub fetch: bool,
+    /// The arXiv API endpoint used by --fetch.
+    #[arg(long, value_name = "URL", default_value = crate::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
 }
 
 /// Options of `corpus export`.
@@ -298,12 +327,17 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
 
 /// `corpus trace …`: traces come from agent logs anywhere on disk, so they need no corpus root.
 fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
-    let max = cli.max_file_size.max(crate::trace::DEFAULT_MAX_BYTES);
     match t {
-        TraceCommand::Validate(a) => commands::trace::validate(&a.paths, a.format, max, cwd),
-        TraceCommand::Metrics(a) => {
-            commands::trace::metrics(&a.file, a.format, max, cli.root.as_deref(), cwd)
+        TraceCommand::Validate(a) => {
+            commands::trace::validate(&a.paths, a.format, a.limit.max_trace_size, cwd)
         }
+        TraceCommand::Metrics(a) => commands::trace::metrics(
+            &a.file,
+            a.format,
+            a.limit.max_trace_size,
+            cli.root.as_deref(),
+            cwd,
+        ),
         TraceCommand::Import(a) if a.explain => Ok(commands::trace::explain()),
         TraceCommand::Import(a) => commands::trace::import(
             &a.files,
@@ -318,7 +352,7 @@ fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
                 trace_id: a.trace_id.as_deref(),
                 format: a.format,
             },
-            max,
+            a.limit.max_trace_size,
             cwd,
         ),
     }
@@ -362,6 +396,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
             a.arxiv.as_deref(),
             a.category.as_deref(),
             a.force,
+            a.fetch.then_some(a.arxiv_api.as_str()),
         ),
         Command::Schema => commands::schema::run(root, opts),
         Command::Export(a) => commands::export::run(
@@ -375,5 +410,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
         ),
         Command::Agreement(a) => commands::agreement::run(root, opts, &a.file, a.format, cwd),
         Command::Trace(t) => trace(cli, t, cwd),
+        Command::Links(a) => commands::links::run(root, opts, cwd, a),
+        Command::Verify(a) => commands::verify::run(root, opts, a),
     }
 }

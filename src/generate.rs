@@ -22,6 +22,11 @@ pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 /// List of the files `build` generated under stats/, so it removes only its own.
 pub const MANIFEST: &str = "stats/.generated";
 
+/// The generated awesome list, relative to the root.
+pub const README: &str = "README.md";
+/// Its template, in the templates folder.
+pub const README_TEMPLATE: &str = "README.md.tera";
+
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
@@ -203,10 +208,10 @@ pub fn generate(
             content: crate::schema::entry_schema_text(&corpus.taxonomy),
         });
     }
-    if part != Part::Stats && has("README.md.tera") {
+    if part != Part::Stats && has(README_TEMPLATE) {
         files.push(Generated {
-            path: "README.md".to_string(),
-            content: render_one("README.md.tera")?,
+            path: README.to_string(),
+            content: render_one(README_TEMPLATE)?,
         });
     }
     Ok(files)
@@ -276,39 +281,67 @@ pub fn stale_diagnostics(
         Ok(t) => t,
         Err(d) => return vec![d],
     };
+    // Without its template README.md would silently go unchecked.
+    let missing_template =
+        (part != Part::Stats && !templates.iter().any(|(n, _)| n == README_TEMPLATE)).then(|| {
+            let rel = format!("{TEMPLATES_DIR}/{README_TEMPLATE}");
+            Diagnostic::new(
+                Rule::StaleGenerated.id(),
+                severity,
+                rel.clone(),
+                format!("`{rel}` is missing, so {README} can be neither generated nor checked"),
+            )
+            .help("restore the template (`git checkout -- templates/`)")
+        });
     let files = match generate(corpus, &templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
-    let mut out: Vec<Diagnostic> = stale(root, &files)
-        .into_iter()
-        .map(|f| {
-            let what = if root.join(&f.path).exists() {
-                "is out of date"
-            } else {
-                "is missing"
-            };
-            Diagnostic::new(
-                Rule::StaleGenerated.id(),
-                severity,
-                f.path.clone(),
-                format!("generated file `{}` {what}", f.path),
-            )
-            .help("run `corpus build` and commit the result")
-        })
-        .collect();
-    for p in leftovers(root, &files) {
-        out.push(
-            Diagnostic::new(
-                Rule::StaleGenerated.id(),
-                severity,
-                p.clone(),
-                format!("`{p}` is no longer generated"),
-            )
-            .help("run `corpus build` to remove it"),
-        );
-    }
+    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
+    out.extend(stale_files(root, &files, severity));
     out
+}
+
+/// One `stale-generated` diagnostic for every generated file that differs
+/// from what a build would write, or none: every stale file has the same
+/// cause and the same fix, and twenty copies of it would bury the other
+/// problems.
+fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<Diagnostic> {
+    let mut stale: Vec<&str> = stale(root, files)
+        .into_iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    // The README first: it is what readers see, so the diagnostic points there.
+    stale.sort_by_key(|p| *p != README);
+    let gone = leftovers(root, files);
+    let first = stale
+        .first()
+        .copied()
+        .or(gone.first().map(String::as_str))?;
+    let mut parts = Vec::new();
+    if !stale.is_empty() {
+        let (n, verb) = if stale.len() == 1 {
+            ("generated file".to_string(), "is")
+        } else {
+            (format!("{} generated files", stale.len()), "are")
+        };
+        parts.push(format!(
+            "{n} {verb} out of date or missing: {}",
+            stale.join(", ")
+        ));
+    }
+    if !gone.is_empty() {
+        parts.push(format!("no longer generated: {}", gone.join(", ")));
+    }
+    Some(
+        Diagnostic::new(
+            Rule::StaleGenerated.id(),
+            severity,
+            first.to_string(),
+            parts.join("; "),
+        )
+        .help("run `corpus build` and commit the result"),
+    )
 }
 
 /// What a build did.

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod agreement;
+pub mod arxiv;
 pub mod charts;
 pub mod check;
 pub mod claims;
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod closest;
 pub mod commands;
 pub mod corpus;
+pub mod csv_guard;
 pub mod dates;
 pub mod diag;
 pub mod diff;
@@ -26,8 +28,11 @@ pub mod fields;
 pub mod files;
 pub mod filter;
 pub mod generate;
+pub mod git;
+pub mod http;
 pub mod ids;
 pub mod import;
+pub mod links;
 pub mod load;
 pub mod markdown;
 pub mod model;
@@ -42,3 +47,4 @@ pub mod stats;
 pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
+pub mod verify;

@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn run(root: &Path, opts: LoadOptions, file: &Path, format: TableFormat, cwd: &Path) -> Result {
     let text = agreement::read_input(&cwd.join(file), opts.max_file_bytes)
         .map_err(|e| Outcome::fail(2, e))?;
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     let label = file.display().to_string();
     let result = agreement::parse(&label, &text)
         .and_then(|anns| agreement::compare(&label, &anns, &corpus.entry_list(), &corpus.taxonomy));
@@ -26,9 +26,14 @@ pub fn run(root: &Path, opts: LoadOptions, file: &Path, format: TableFormat, cwd
                 "{} problem(s) in the annotations; nothing was compared",
                 diags.len()
             );
+            // With --format json every stdout line is JSON: one diagnostic per line.
+            let report_format = match format {
+                TableFormat::Table => Format::Human,
+                TableFormat::Json => Format::Json,
+            };
             Err(Outcome::with_code(
                 1,
-                report::render(&diags, Format::Human, &src, Some(&summary)),
+                report::render(&diags, report_format, &src, Some(&summary)),
             ))
         }
     }

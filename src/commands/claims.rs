@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Prints each claim with its expected and actual count; fails when one does not hold.
 pub fn run(root: &Path, opts: LoadOptions, verbose: bool, format: TableFormat) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     if corpus.claims.is_none() {
         let problems: Vec<Diagnostic> = corpus
             .diagnostics
@@ -19,13 +19,18 @@ pub fn run(root: &Path, opts: LoadOptions, verbose: bool, format: TableFormat) -
             .collect();
         if problems.is_empty() {
             return Err(Outcome::fail(
-                1,
+                2,
                 format!("no claims ledger at {CLAIMS_PATH}"),
             ));
         }
+        // With --format json every stdout line is JSON: one diagnostic per line.
+        let report_format = match format {
+            TableFormat::Table => Format::Human,
+            TableFormat::Json => Format::Json,
+        };
         return Err(Outcome::with_code(
             1,
-            report::render(&problems, Format::Human, &sources(&corpus), None),
+            report::render(&problems, report_format, &sources(&corpus), None),
         ));
     }
     let verdicts = corpus.verdicts();

@@ -37,7 +37,7 @@ pub fn run(
             p
         }
         (None, Some(rev)) => {
-            snapshot = crate::diff::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+            snapshot = crate::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
             snapshot.root()
         }
         (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),
@@ -57,9 +57,13 @@ pub fn run(
         DiffFormat::Markdown => crate::diff::markdown(&d),
         DiffFormat::Json => json_text(&d),
     };
-    let mut out = Outcome::ok(stdout);
+    // Files of the new side that fail to load make the diff incomplete: the
+    // run fails (1) so that a job summary built on it does not pass quietly.
+    let new_errors = new.diagnostics.iter().filter(|d| d.fails(false)).count();
+    let mut out = Outcome::with_code(i32::from(new_errors > 0), stdout);
     if unreadable > 0 {
-        out.stderr = format!("warning: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n");
+        let level = if new_errors > 0 { "error" } else { "warning" };
+        out.stderr = format!("{level}: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n");
     }
     Ok(out)
 }

@@ -4,13 +4,12 @@
 use super::{load_checked, Outcome, Result};
 use crate::check;
 use crate::load::LoadOptions;
-use crate::report::Format;
 use std::path::Path;
 
 /// Export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
-    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions).
+    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions); a cell a spreadsheet would run as a formula (= + - @) gets a leading ', which import removes.
     Csv,
     /// Entries and records as one JSON document.
     Json,
@@ -29,7 +28,7 @@ pub fn run(
     force: bool,
     cwd: &Path,
 ) -> Result {
-    let (corpus, _) = load_checked(root, opts, Format::Human)?;
+    let (corpus, _) = load_checked(root, opts, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them before exporting")));
@@ -48,7 +47,7 @@ pub fn run(
         return Ok(Outcome::ok(text));
     };
     crate::files::write_new_files(&[(cwd.join(p), text)], force)
-        .map_err(|e| Outcome::fail(1, e))?;
+        .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code: 0,
         stdout: String::new(),

@@ -65,7 +65,7 @@ pub fn run(
             report::render(&diags, Format::Human, &Sources::new(), Some(&summary)),
         ));
     }
-    let n = crate::files::write_new_files(&files, force).map_err(|e| Outcome::fail(1, e))?;
+    let n = crate::files::write_new_files(&files, force).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "imported {} entries and {} exclusion records ({n} files written)\n",
         counts.0, counts.1

@@ -4,7 +4,6 @@ use super::{json_text, load_corpus, Outcome, Result};
 use crate::fields;
 use crate::filter::{Condition, Filter};
 use crate::load::LoadOptions;
-use crate::report::Format;
 use std::path::Path;
 
 /// Output format of `corpus list`.
@@ -53,7 +52,15 @@ pub fn run(
     format: ListFormat,
 ) -> Result {
     let filter = parse_conditions(conditions, exclusions).map_err(|e| Outcome::fail(2, e))?;
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
+    // A value outside the vocabulary would answer "0 matching" as if that were a finding.
+    let problems = corpus.taxonomy.filter_problems(&filter);
+    if !problems.is_empty() {
+        return Err(Outcome::fail(
+            2,
+            format!("--where: {}", problems.join("\nerror: --where: ")),
+        ));
+    }
     let stdout = if exclusions {
         let items: Vec<&crate::model::Exclusion> = corpus
             .exclusion_list()

@@ -8,12 +8,14 @@ pub mod claims;
 pub mod diff;
 pub mod export;
 pub mod import;
+pub mod links;
 pub mod list;
 pub mod new;
 pub mod publish;
 pub mod schema;
 pub mod stats;
 pub mod trace;
+pub mod verify;
 
 use crate::corpus::Corpus;
 use crate::load::{self, LoadError, LoadOptions};
@@ -107,23 +109,36 @@ pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<Pat
 }
 
 /// Loads a corpus, turning a load failure into the outcome to return.
+///
+/// `report` is the diagnostics format of a command whose output is the
+/// diagnostics (`check`): they go to stdout in that format. Every other
+/// command prints data on stdout, so its load problems go to stderr as text
+/// and a machine format on stdout is never mixed with prose.
 pub fn load_corpus(
     root: &Path,
     opts: LoadOptions,
-    format: Format,
+    report: Option<Format>,
 ) -> std::result::Result<Corpus, Outcome> {
     match load::load(root, opts) {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
-        Err(LoadError::Taxonomy(diags)) => Err(Outcome::with_code(
-            1,
-            report::render(
+        // Without a usable taxonomy nothing can be checked: the run could not happen.
+        Err(LoadError::Taxonomy(diags)) => {
+            let text = report::render(
                 &diags,
-                format,
+                report.unwrap_or(Format::Human),
                 &Sources::new(),
                 Some("the taxonomy must be fixed before anything else can be checked"),
-            ),
-        )),
+            );
+            Err(match report {
+                Some(_) => Outcome::with_code(2, text),
+                None => Outcome {
+                    code: 2,
+                    stdout: String::new(),
+                    stderr: text,
+                },
+            })
+        }
     }
 }
 
@@ -133,9 +148,9 @@ pub fn load_corpus(
 pub fn load_checked(
     root: &Path,
     opts: LoadOptions,
-    format: Format,
+    report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Trace)>), Outcome> {
-    let mut corpus = load_corpus(root, opts, format)?;
+    let mut corpus = load_corpus(root, opts, report)?;
     let examples = crate::examples::read(root, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
     Ok((corpus, examples.traces))

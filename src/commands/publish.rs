@@ -13,7 +13,7 @@ use std::path::Path;
 /// Checks the corpus at `root`, then writes the generated files of `part`
 /// (or, with `check_only`, fails when one of them is stale).
 pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
-    let (corpus, examples) = load_checked(root, opts, Format::Human)?;
+    let (corpus, examples) = load_checked(root, opts, None)?;
     let rep = check::check(&corpus);
     if rep.errors() > 0 {
         let errors: Vec<Diagnostic> = rep
@@ -32,7 +32,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         });
     }
     let templates = generate::read_templates(root)
-        .map_err(|d| Outcome::fail(1, format!("{}: {}", d.file, d.message)))?;
+        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
         return Err(Outcome::fail(
             2,
@@ -44,11 +44,11 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         ));
     }
     let files = generate::generate(&corpus, &templates, &examples, part)
-        .map_err(|d| Outcome::fail(1, format!("{}: {}", d.file, d.message)))?;
+        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));
     }
-    let w = generate::write(root, &files).map_err(|e| Outcome::fail(1, e))?;
+    let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
     let mut out = String::new();
     for p in &w.changed {
         out.push_str(&format!("wrote {p}\n"));

@@ -2,12 +2,11 @@
 
 use super::{load_corpus, Outcome, Result};
 use crate::load::LoadOptions;
-use crate::report::Format;
 use std::path::Path;
 
 /// Prints the entry schema generated from the taxonomy at `root`.
 pub fn run(root: &Path, opts: LoadOptions) -> Result {
-    let corpus = load_corpus(root, opts, Format::Human)?;
+    let corpus = load_corpus(root, opts, None)?;
     Ok(Outcome::ok(crate::schema::entry_schema_text(
         &corpus.taxonomy,
     )))

@@ -3,7 +3,6 @@
 use super::{load_checked, Outcome, Result};
 use crate::check;
 use crate::load::LoadOptions;
-use crate::report::Format;
 use crate::stats;
 use crate::stats_render;
 use std::path::Path;
@@ -24,7 +23,7 @@ pub enum StatsFormat {
 
 /// Prints the figures of the corpus at `root`; warns (but counts) when the data has errors.
 pub fn run(root: &Path, opts: LoadOptions, format: StatsFormat) -> Result {
-    let (corpus, _) = load_checked(root, opts, Format::Human)?;
+    let (corpus, _) = load_checked(root, opts, None)?;
     let st = stats::of_corpus(&corpus);
     let stdout = match format {
         StatsFormat::Table => stats_render::table(&st),

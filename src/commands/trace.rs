@@ -59,22 +59,42 @@ pub fn metrics(
 ) -> Result {
     let path = stdin_or(cwd, file);
     let label = file.display().to_string();
+    // Problems go to stderr: stdout holds the metrics, JSON with --format json.
+    let on_stderr = |text: String| Outcome {
+        code: 1,
+        stdout: String::new(),
+        stderr: text,
+    };
     let bytes = trace::read_input(&path, &label, max).map_err(|d| {
         if path.is_file() || path == Path::new(trace::STDIN) {
-            Outcome::with_code(
-                1,
-                report::render(&[d], Format::Human, &Sources::new(), None),
-            )
+            on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
         } else {
             Outcome::fail(2, d.message)
         }
     })?;
-    let tr = trace::parse(&label, &bytes).map_err(|diags| {
-        Outcome::with_code(
-            1,
-            report::render(&diags, Format::Human, &Sources::new(), None),
-        )
-    })?;
+    // Figures of a trace that breaks the schema or the graph rules (a cycle,
+    // a dangling parent, time running backwards) would be made up: refuse
+    // with the diagnostics `trace validate` gives.
+    let problems = trace::validate_bytes(&label, &bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let mut src = Sources::new();
+    src.insert(label.as_str(), &text);
+    if problems.iter().any(|d| d.fails(false)) {
+        let summary = report::summary(&problems, 0, "no metrics for an invalid trace");
+        return Err(on_stderr(report::render(
+            &problems,
+            Format::Human,
+            &src,
+            Some(&summary),
+        )));
+    }
+    let warnings = if problems.is_empty() {
+        String::new()
+    } else {
+        report::render(&problems, Format::Human, &src, None)
+    };
+    let tr = trace::parse(&label, &bytes)
+        .map_err(|diags| on_stderr(report::render(&diags, Format::Human, &src, None)))?;
     let (tax_label, tax_text) = match find_root(root, cwd) {
         Ok(root) => {
             let path = root.join(load::TAXONOMY_PATH);
@@ -90,10 +110,22 @@ pub fn metrics(
     let taxonomy = crate::taxonomy::Taxonomy::from_yaml(&tax_text)
         .map_err(|e| Outcome::fail(2, format!("{tax_label}: {e}")))?;
     let m = trace::metrics(&tr, &taxonomy.channel_families());
-    Ok(Outcome::ok(match format {
+    let overflow = m.non_finite();
+    if !overflow.is_empty() {
+        return Err(Outcome::fail(
+            1,
+            format!(
+                "{label}: {} overflow (the trace's numbers are too large to add or divide); no metrics printed",
+                overflow.join(", ")
+            ),
+        ));
+    }
+    let mut out = Outcome::ok(match format {
         TableFormat::Table => trace::metrics_table(&m),
         TableFormat::Json => json_text(&m),
-    }))
+    });
+    out.stderr = warnings;
+    Ok(out)
 }
 
 /// `-` stays standard input; any other path is taken from the working directory.

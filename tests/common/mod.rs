@@ -17,6 +17,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use assert_cmd::Command;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -111,14 +113,8 @@ impl Tree {
 
     /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.
     pub fn fixture(name: &str) -> Tree {
-        let t = Tree::empty();
+        let t = Tree::taxonomy_only();
         copy_tree(&fixture_dir(name), t.root());
-        std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
-        std::fs::copy(
-            repo().join("corpus/taxonomy.yaml"),
-            t.path("corpus/taxonomy.yaml"),
-        )
-        .expect("copy taxonomy");
         t
     }
 
@@ -272,6 +268,30 @@ impl Tree {
         run_in(self.root(), Some(self.root()), args)
     }
 
+    /// `corpus --root <root> <args>` run in this process through the
+    /// library's command line (the same parsing and dispatch as the binary,
+    /// without starting it): for tests of a rule rather than of the binary.
+    pub fn corpus_in_process(&self, args: &[&str]) -> Run {
+        use clap::Parser;
+        let root = self.root().to_string_lossy().into_owned();
+        let mut argv = vec!["corpus", "--root", root.as_str()];
+        argv.extend(args);
+        let cli = corpus::cli::Cli::try_parse_from(argv).expect("valid arguments");
+        let out = corpus::cli::run(&cli, self.root());
+        Run {
+            code: Some(out.code),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
+    }
+
+    /// `check --format json <args>` on this root, in process.
+    pub fn check_in_process(&self, args: &[&str]) -> Run {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend(args);
+        self.corpus_in_process(&all)
+    }
+
     /// `corpus --root <root> check --format json <args>`.
     pub fn check(&self, args: &[&str]) -> Run {
         let mut all = vec!["check", "--format", "json"];
@@ -420,4 +440,21 @@ pub fn severity_of(rule: &str) -> String {
         .find(|(id, _)| id == rule)
         .map(|(_, s)| s)
         .unwrap_or_else(|| panic!("rule `{rule}` is not in the taxonomy"))
+}
+
+/// A `corpus --root <root> <args>` command to run with chosen streams
+/// (standard output to /dev/full, a pipe closed early, …).
+pub fn raw_command(root: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_corpus"));
+    cmd.current_dir(root).arg("--root").arg(root).args(args);
+    cmd
+}
+
+/// Creates a named pipe (FIFO) at `path`.
+pub fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
 }
