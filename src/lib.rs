@@ -48,3 +48,4 @@ pub mod stats_render;
 pub mod taxonomy;
 pub mod trace;
 pub mod verify;
+pub mod visible;
