@@ -347,6 +347,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Agreement(a) => a.format == TableFormat::Table,
         Command::Trace(TraceCommand::Validate(a)) => a.format == Format::Human,
         Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
+        Command::Trace(TraceCommand::Import(a)) => a.explain,
         Command::Links(a) => matches!(
             a.format,
             crate::links::LinkFormat::Human | crate::links::LinkFormat::Markdown

@@ -307,6 +307,8 @@ pub struct TraceView {
 pub struct ImportView {
     /// The OTLP file as a code span.
     pub file: String,
+    /// The OTLP file's root-relative path, for a command line.
+    pub path: String,
     /// Events in the trace.
     pub events: usize,
     /// Edges in the trace.
@@ -563,6 +565,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             .filter(|(file, _)| crate::examples::is_imported(file))
             .map(|(file, m)| ImportView {
                 file: code_span(file),
+                path: file.clone(),
                 events: m.events,
                 edges: m.edges,
                 by_type: m
