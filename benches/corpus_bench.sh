@@ -81,7 +81,7 @@ for n in "${sizes[@]}"; do
   series floor bash -c "cd '$root' && tar cf - corpus exclusions | cat >/dev/null"
   floor=$med
   row "$n" "read floor"
-  for cmd in "build" "check --strict" "stats --format json"; do
+  for cmd in "build" "check --strict" "stats --format json" "site"; do
     # shellcheck disable=SC2086
     series "$cmd" "$bin" --root "$root" $cmd
     row "$n" "${cmd%% *}"

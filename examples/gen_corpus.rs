@@ -75,7 +75,7 @@ fn main() {
     std::fs::create_dir_all(root.join("exclusions")).unwrap();
     std::fs::create_dir_all(root.join("templates")).unwrap();
     std::fs::write(root.join("corpus/taxonomy.yaml"), &tax_text).unwrap();
-    for t in ["README.md.tera", "STATS.md.tera"] {
+    for t in ["README.md.tera", "STATS.md.tera", "site.html.tera"] {
         std::fs::copy(
             manifest.join("templates").join(t),
             root.join("templates").join(t),

@@ -65,6 +65,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
     Agreement(AgreementArgs),
+    /// Write the browsable, filterable page of the corpus: one self-contained HTML file.
+    Site(SiteArgs),
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(TraceCommand),
@@ -169,6 +171,17 @@ pub struct TraceImportArgs {
     /// Size limit for input files.
     #[command(flatten)]
     pub limit: TraceLimit,
+}
+
+/// Options of `corpus site`.
+#[derive(Debug, Args)]
+pub struct SiteArgs {
+    /// Folder to write index.html into (default: site/ under the corpus root).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace an index.html that `corpus site` did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Options of `corpus agreement`.
@@ -354,7 +367,11 @@ fn human_stdout(command: &Command) -> bool {
         ),
         Command::Verify(a) => a.format == Format::Human,
         Command::Export(_) | Command::Schema => false,
-        Command::Build(_) | Command::Render(_) | Command::Import(_) | Command::New(_) => true,
+        Command::Build(_)
+        | Command::Render(_)
+        | Command::Import(_)
+        | Command::New(_)
+        | Command::Site(_) => true,
     }
 }
 
@@ -442,6 +459,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
             cwd,
         ),
         Command::Agreement(a) => commands::agreement::run(root, opts, &a.file, a.format, cwd),
+        Command::Site(a) => commands::site::run(root, opts, a.out.as_deref(), a.force, cwd),
         Command::Trace(t) => trace(cli, t, cwd),
         Command::Links(a) => commands::links::run(root, opts, cwd, a),
         Command::Verify(a) => commands::verify::run(root, opts, a),

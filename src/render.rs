@@ -375,6 +375,8 @@ pub struct Context {
     pub trace_examples: Vec<TraceView>,
     /// The traces imported from the OTLP examples.
     pub trace_imports: Vec<ImportView>,
+    /// Where GitHub Pages publishes the page `corpus site` writes.
+    pub pages_url: String,
 }
 
 /// What the templates show besides the entries and the figures.
@@ -601,6 +603,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
+        pages_url: crate::publish::pages_url(),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod list;
 pub mod new;
 pub mod publish;
 pub mod schema;
+pub mod site;
 pub mod stats;
 pub mod trace;
 pub mod verify;

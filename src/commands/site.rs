@@ -1,0 +1,75 @@
+//! `corpus site`: check, render the page, and write `OUT/index.html`
+//! atomically, never over a file this command did not write.
+
+use super::{load_checked, Outcome, Result};
+use crate::check;
+use crate::generate;
+use crate::load::LoadOptions;
+use crate::site::{self, GENERATOR, PAGE, TEMPLATE};
+use std::path::Path;
+
+/// Writes the page of a corpus without errors into `out` (relative to
+/// `cwd`; default `site/` under the root).
+///
+/// An existing page is replaced only when this command wrote it (it carries
+/// [`GENERATOR`]) or with `force`; anything other than a regular file at the
+/// page's path is refused, and so is a corpus with errors.
+pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd: &Path) -> Result {
+    let (corpus, _) = load_checked(root, opts, None)?;
+    let errors = check::check(&corpus).errors();
+    if errors > 0 {
+        return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
+    }
+    let templates = generate::read_templates(root).map_err(|d| Outcome::fail(2, d.message))?;
+    let Some((_, template)) = templates.iter().find(|(n, _)| n == TEMPLATE) else {
+        return Err(Outcome::fail(
+            2,
+            format!(
+                "no page template: {}/{TEMPLATE} is missing",
+                generate::TEMPLATES_DIR
+            ),
+        ));
+    };
+    let html = site::page(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
+    let dir = match out {
+        Some(p) => cwd.join(p),
+        None => root.join(site::DEFAULT_OUT),
+    };
+    let path = dir.join(PAGE);
+    if let Ok(meta) = std::fs::symlink_metadata(&path) {
+        if !meta.is_file() {
+            return Err(Outcome::fail(
+                2,
+                format!(
+                    "{}: not a regular file; nothing was written",
+                    path.display()
+                ),
+            ));
+        }
+        let ours = crate::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
+            .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
+        if !ours && !force {
+            return Err(Outcome::fail(
+                2,
+                format!(
+                    "{} exists and was not written by `corpus site`; left untouched (pass --force to replace it)",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| crate::files::write_atomic(&path, html.as_bytes()))
+        .map_err(|e| Outcome::fail(2, format!("cannot write {}: {e}", path.display())))?;
+    Ok(Outcome {
+        code: 0,
+        stdout: String::new(),
+        stderr: format!(
+            "wrote {} ({} KiB: {} entries, {} exclusion records)\n",
+            path.display(),
+            html.len().div_ceil(1024),
+            corpus.entries.len(),
+            corpus.exclusions.len()
+        ),
+    })
+}
