@@ -83,12 +83,14 @@ pub enum TraceCommand {
     Validate(TraceValidateArgs),
     /// Replay one trace into orchestration metrics.
     Metrics(TraceMetricsArgs),
+    /// Import OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
+    Import(TraceImportArgs),
 }
 
 /// Options of `corpus trace validate`.
 #[derive(Debug, Args)]
 pub struct TraceValidateArgs {
-    /// Trace files, or folders searched for .json files.
+    /// Trace files, or folders searched for .json files; - reads standard input.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -110,13 +112,63 @@ pub struct TraceLimit {
 /// Options of `corpus trace metrics`.
 #[derive(Debug, Args)]
 pub struct TraceMetricsArgs {
-    /// The trace file.
+    /// The trace file; - reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
     /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
+}
+
+/// Formats `corpus trace import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImportFrom {
+    /// OTLP JSON of OpenTelemetry GenAI spans (one document, or JSON Lines).
+    Otlp,
+}
+
+/// Options of `corpus trace import`.
+#[derive(Debug, Args)]
+pub struct TraceImportArgs {
+    /// Input format.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        required_unless_present = "explain"
+    )]
+    pub from: Option<ImportFrom>,
+    /// OTLP JSON files (one document, or one per line); - reads standard input.
+    #[arg(value_name = "FILE", required_unless_present = "explain")]
+    pub files: Vec<PathBuf>,
+    /// Print how spans map to trace events and edges, then exit.
+    #[arg(long)]
+    pub explain: bool,
+    /// Write the trace to FILE instead of standard output (one trace only).
+    #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
+    pub out: Option<PathBuf>,
+    /// Write every trace to DIR/<trace_id>.json.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+    /// Import only the trace with this id (32 hex digits).
+    #[arg(long, value_name = "ID")]
+    pub trace_id: Option<String>,
+    /// The orchestrating agent (default: the outermost invoked agent).
+    #[arg(long, value_name = "NAME")]
+    pub orchestrator: Option<String>,
+    /// Topology to record in the trace, a value of the trace schema (not inferred from spans).
+    #[arg(long, value_name = "TOPOLOGY", value_parser = topology_value)]
+    pub topology: Option<String>,
+    /// Format of the diagnostics, written to standard error.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Size limit for input files.
     #[command(flatten)]
     pub limit: TraceLimit,
 }
@@ -271,6 +323,16 @@ pub struct ImportArgs {
     pub force: bool,
 }
 
+/// A `--topology` value: one the trace schema allows.
+fn topology_value(s: &str) -> Result<String, String> {
+    let allowed = crate::trace::topologies();
+    if allowed.iter().any(|t| t == s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("expected one of {}", allowed.join(", ")))
+    }
+}
+
 /// Runs a parsed command line from the given working directory.
 pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     let mut out = dispatch(cli, cwd).unwrap_or_else(|stopped| stopped);
@@ -298,6 +360,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Agreement(a) => a.format == TableFormat::Table,
         Command::Trace(TraceCommand::Validate(a)) => a.format == Format::Human,
         Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
+        Command::Trace(TraceCommand::Import(a)) => a.explain,
         Command::Links(a) => matches!(
             a.format,
             crate::links::LinkFormat::Human | crate::links::LinkFormat::Markdown
@@ -323,6 +386,23 @@ fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
             a.format,
             a.limit.max_trace_size,
             cli.root.as_deref(),
+            cwd,
+        ),
+        TraceCommand::Import(a) if a.explain => Ok(commands::trace::explain()),
+        TraceCommand::Import(a) => commands::trace::import(
+            &a.files,
+            crate::trace::otlp::Options {
+                orchestrator: a.orchestrator.clone(),
+                topology: a.topology.clone(),
+            },
+            &commands::trace::ImportOutput {
+                out: a.out.as_deref(),
+                out_dir: a.out_dir.as_deref(),
+                force: a.force,
+                trace_id: a.trace_id.as_deref(),
+                format: a.format,
+            },
+            a.limit.max_trace_size,
             cwd,
         ),
     }

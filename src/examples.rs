@@ -1,6 +1,7 @@
-//! The example traces a corpus ships (`traces/examples/*.json`): validated
-//! whenever the corpus is checked, so they cannot rot, and replayed into
-//! metrics only where those are shown (the README).
+//! The example traces a corpus ships (`traces/examples/*.json`, and OTLP
+//! spans in `traces/otlp/*.json` imported as `corpus trace import` would):
+//! validated whenever the corpus is checked, so they cannot rot, and replayed
+//! into metrics only where those are shown (the README).
 
 use crate::diag::Diagnostic;
 use crate::load::rel_path;
@@ -11,6 +12,14 @@ use std::path::Path;
 
 /// Folder of example traces, relative to the root.
 pub const TRACE_EXAMPLES_DIR: &str = "traces/examples";
+
+/// Folder of OTLP examples, relative to the root; each is imported for the README.
+pub const OTLP_EXAMPLES_DIR: &str = "traces/otlp";
+
+/// Whether an example (by root-relative path) was imported from OTLP spans.
+pub fn is_imported(rel: &str) -> bool {
+    rel.starts_with(OTLP_EXAMPLES_DIR)
+}
 
 /// The valid example traces by root-relative path, and the problems of the others.
 #[derive(Debug, Clone, Default)]
@@ -24,24 +33,7 @@ pub struct Examples {
 /// Reads and validates the example traces below `root` (none when it has no such folder).
 pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
     let mut out = Examples::default();
-    let dir = root.join(TRACE_EXAMPLES_DIR);
-    if !dir.is_dir() {
-        return out;
-    }
-    let files = match trace::collect_inputs(&[dir]) {
-        Ok(f) => f,
-        Err(e) => {
-            let severity = tax.severity_of(Rule::FileUnreadable);
-            out.diagnostics.push(Diagnostic::new(
-                Rule::FileUnreadable.id(),
-                severity,
-                TRACE_EXAMPLES_DIR,
-                e,
-            ));
-            return out;
-        }
-    };
-    for f in files {
+    for f in files_below(root, TRACE_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
         let checked = trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES)
             .map_err(|d| vec![d])
@@ -51,7 +43,48 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             Err(d) => out.diagnostics.extend(d),
         }
     }
+    for f in files_below(root, OTLP_EXAMPLES_DIR, tax, &mut out) {
+        let rel = rel_path(root, &f);
+        let bytes = match trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES) {
+            Ok(b) => b,
+            Err(d) => {
+                out.diagnostics.push(d);
+                continue;
+            }
+        };
+        let input = trace::otlp::Input {
+            label: rel.clone(),
+            bytes,
+        };
+        let imported = trace::otlp::import(&[input], &trace::otlp::Options::default());
+        out.diagnostics.extend(imported.diagnostics);
+        for t in imported.traces {
+            match trace::validate_and_parse(&rel, t.text.as_bytes()) {
+                Ok(parsed) => out.traces.push((rel.clone(), parsed)),
+                Err(d) => out.diagnostics.extend(d),
+            }
+        }
+    }
     out
+}
+
+/// The .json files below `root/dir` (none when there is no such folder).
+fn files_below(
+    root: &Path,
+    dir: &str,
+    tax: &Taxonomy,
+    out: &mut Examples,
+) -> Vec<std::path::PathBuf> {
+    let full = root.join(dir);
+    if !full.is_dir() {
+        return Vec::new();
+    }
+    trace::collect_inputs(&[full]).unwrap_or_else(|e| {
+        let severity = tax.severity_of(Rule::FileUnreadable);
+        out.diagnostics
+            .push(Diagnostic::new(Rule::FileUnreadable.id(), severity, dir, e));
+        Vec::new()
+    })
 }
 
 /// Each valid example replayed into orchestration metrics.

@@ -121,6 +121,19 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// Standard input, no more than `max` bytes (for a `-` argument).
+pub fn read_stdin(max: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::TooLarge { size: None, max });
+    }
+    Ok(bytes)
+}
+
 /// Bytes as UTF-8 text without a leading byte-order mark.
 pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
     let text = String::from_utf8(bytes).map_err(|e| {

@@ -276,6 +276,37 @@ pub struct TraceView {
     pub untrusted_pairs: usize,
 }
 
+/// One trace imported from OTLP spans, for the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportView {
+    /// The OTLP file as a code span.
+    pub file: String,
+    /// The OTLP file's root-relative path, for a command line.
+    pub path: String,
+    /// Events in the trace.
+    pub events: usize,
+    /// Edges in the trace.
+    pub edges: usize,
+    /// Events by type, the types that occur: "2 spawn, 3 tool_call".
+    pub by_type: String,
+    /// Agents in the trace.
+    pub agents: usize,
+    /// Agents spawned.
+    pub spawned_agents: usize,
+    /// Largest fan-out.
+    pub max_fan_out: usize,
+    /// Wall-clock span of the events.
+    pub makespan: f64,
+    /// Steps on the critical path.
+    pub critical_steps: usize,
+    /// Average parallelism, two decimals.
+    pub parallelism: String,
+    /// Tokens.
+    pub tokens: f64,
+    /// (untrusted event, return/aggregate) pairs.
+    pub untrusted_pairs: usize,
+}
+
 /// Everything the README and STATS templates can use: one typed value,
 /// every piece of data text already escaped for Markdown.
 #[derive(Debug, Clone, Serialize)]
@@ -310,6 +341,8 @@ pub struct Context {
     pub claims: Vec<ClaimView>,
     /// The example traces with their metrics.
     pub trace_examples: Vec<TraceView>,
+    /// The traces imported from the OTLP examples.
+    pub trace_imports: Vec<ImportView>,
     /// Where GitHub Pages publishes the page `corpus site` writes.
     pub pages_url: String,
 }
@@ -451,9 +484,36 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 boundary: escape_markdown(&v.boundary),
             })
             .collect(),
+        trace_imports: extras
+            .traces
+            .iter()
+            .filter(|(file, _)| crate::examples::is_imported(file))
+            .map(|(file, m)| ImportView {
+                file: code_span(file),
+                path: file.clone(),
+                events: m.events,
+                edges: m.edges,
+                by_type: m
+                    .events_by_type
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                agents: m.agents,
+                spawned_agents: m.spawned_agents,
+                max_fan_out: m.max_fan_out,
+                makespan: m.makespan,
+                critical_steps: m.critical_steps,
+                parallelism: format!("{:.2}", m.parallelism),
+                tokens: m.tokens,
+                untrusted_pairs: m.untrusted_pair_count,
+            })
+            .collect(),
         trace_examples: extras
             .traces
             .iter()
+            .filter(|(file, _)| !crate::examples::is_imported(file))
             .map(|(file, m)| TraceView {
                 file: code_span(file),
                 topology: escape_markdown(m.topology.as_deref().unwrap_or("unknown")),

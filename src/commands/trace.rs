@@ -1,6 +1,7 @@
-//! `corpus trace validate` and `corpus trace metrics`: orchestration traces
-//! checked against the trace schema, or replayed into metrics. Traces come
-//! from agent logs anywhere on disk, so neither needs a corpus root.
+//! `corpus trace validate`, `metrics` and `import`: orchestration traces
+//! checked against the trace schema, replayed into metrics, or imported from
+//! OpenTelemetry spans. Traces come from agent logs anywhere on disk, so none
+//! needs a corpus root. `-` reads standard input.
 
 use super::{find_root, json_text, Outcome, Result, TableFormat};
 use crate::load;
@@ -13,14 +14,14 @@ const BUILTIN_TAXONOMY: &str = include_str!("../../corpus/taxonomy.yaml");
 
 /// Validates the trace files found at `paths` (files, or folders searched for .json).
 pub fn validate(paths: &[PathBuf], format: Format, max: u64, cwd: &Path) -> Result {
-    let paths: Vec<PathBuf> = paths.iter().map(|p| cwd.join(p)).collect();
+    let paths: Vec<PathBuf> = paths.iter().map(|p| stdin_or(cwd, p)).collect();
     let files = trace::collect_inputs(&paths).map_err(|e| Outcome::fail(2, e))?;
     let mut diags = Vec::new();
     // Each file is read once; its text is kept for snippets only when it has located problems.
     let mut texts: Vec<(String, String)> = Vec::new();
     for f in &files {
         let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
-        let found = match trace::read_limited(f, &label, max) {
+        let found = match trace::read_input(f, &label, max) {
             Ok(bytes) => {
                 let found = trace::validate_bytes(&label, &bytes);
                 if format == Format::Human && found.iter().any(|d| d.line.is_some()) {
@@ -56,7 +57,7 @@ pub fn metrics(
     root: Option<&Path>,
     cwd: &Path,
 ) -> Result {
-    let path = cwd.join(file);
+    let path = stdin_or(cwd, file);
     let label = file.display().to_string();
     // Problems go to stderr: stdout holds the metrics, JSON with --format json.
     let on_stderr = |text: String| Outcome {
@@ -64,8 +65,8 @@ pub fn metrics(
         stdout: String::new(),
         stderr: text,
     };
-    let bytes = trace::read_limited(&path, &label, max).map_err(|d| {
-        if path.is_file() {
+    let bytes = trace::read_input(&path, &label, max).map_err(|d| {
+        if path.is_file() || path == Path::new(trace::STDIN) {
             on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
         } else {
             Outcome::fail(2, d.message)
@@ -129,4 +130,106 @@ pub fn metrics(
     });
     out.stderr = warnings;
     Ok(out)
+}
+
+/// `-` stays standard input; any other path is taken from the working directory.
+fn stdin_or(cwd: &Path, p: &Path) -> PathBuf {
+    if p == Path::new(trace::STDIN) {
+        p.to_path_buf()
+    } else {
+        cwd.join(p)
+    }
+}
+
+/// The mapping from OpenTelemetry GenAI spans to trace events and edges.
+pub fn explain() -> Outcome {
+    Outcome::ok(trace::otlp::explain())
+}
+
+/// Where and how `corpus trace import` writes.
+#[derive(Debug, Clone, Copy)]
+pub struct ImportOutput<'a> {
+    /// One trace to this file.
+    pub out: Option<&'a Path>,
+    /// Every trace to DIR/<trace_id>.json.
+    pub out_dir: Option<&'a Path>,
+    /// Overwrite existing files.
+    pub force: bool,
+    /// Keep only this trace id.
+    pub trace_id: Option<&'a str>,
+    /// Format of the diagnostics (on standard error).
+    pub format: Format,
+}
+
+/// Imports OTLP JSON files as orchestration traces; diagnostics and the
+/// summary go to standard error, since standard output may carry the trace.
+pub fn import(
+    files: &[PathBuf],
+    options: trace::otlp::Options,
+    output: &ImportOutput,
+    max: u64,
+    cwd: &Path,
+) -> Result {
+    use trace::otlp;
+    let mut inputs = Vec::new();
+    for f in files {
+        let label = if f == Path::new(trace::STDIN) {
+            "<stdin>".to_string()
+        } else {
+            f.display().to_string()
+        };
+        let bytes = trace::read_input(&stdin_or(cwd, f), &label, max)
+            .map_err(|d| Outcome::fail(2, format!("{label}: {}", d.message)))?;
+        inputs.push(otlp::Input { label, bytes });
+    }
+    let mut imported = otlp::import(&inputs, &options);
+    if let Some(id) = output.trace_id {
+        imported.select(id).map_err(|e| Outcome::fail(1, e))?;
+    }
+    let sources: Sources = inputs
+        .iter()
+        .filter(|i| {
+            output.format == Format::Human
+                && imported
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.file == i.label && d.line.is_some())
+        })
+        .filter_map(|i| Some((i.label.as_str(), std::str::from_utf8(&i.bytes).ok()?)))
+        .collect();
+    let summary = format!(
+        "{}\n{}",
+        imported.summary(),
+        report::summary(&imported.diagnostics, 0, "import")
+    );
+    let mut stderr = report::render(
+        &imported.diagnostics,
+        output.format,
+        &sources,
+        Some(&summary),
+    );
+    let destination = match (output.out, output.out_dir) {
+        (Some(f), _) => otlp::Destination::File(cwd.join(f)),
+        (None, Some(d)) => otlp::Destination::Dir(cwd.join(d)),
+        (None, None) => otlp::Destination::Stdout,
+    };
+    let mut code = i32::from(imported.diagnostics.iter().any(|d| d.fails(false)));
+    let stdout = match imported.deliver(&destination, output.force) {
+        Ok(text) => text,
+        Err(e) => {
+            stderr.push_str(&format!("error: {e}\n"));
+            code = 2;
+            String::new()
+        }
+    };
+    if imported.traces.is_empty() && code == 0 {
+        // Nothing to hand back is a problem in the input, even without an error.
+        stderr.push_str("error: no trace was imported\n");
+        code = 1;
+    }
+    Ok(Outcome {
+        code,
+        stdout,
+        stderr,
+    })
 }

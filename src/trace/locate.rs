@@ -26,6 +26,16 @@ const INDEXED_DEPTH: usize = 2;
 /// A pointer that does not resolve in the text gets `None`. The text must be
 /// JSON that has already parsed; anything else gives `None`, never a panic.
 pub(crate) fn locate(text: &[u8], pointers: &[&str]) -> Vec<Option<(usize, usize)>> {
+    locate_indexed(text, pointers, INDEXED_DEPTH)
+}
+
+/// Like [`locate`], indexing every container a pointer enters above `depth`
+/// (so many pointers into one big array scan it once, not once each).
+pub(crate) fn locate_indexed(
+    text: &[u8],
+    pointers: &[&str],
+    depth: usize,
+) -> Vec<Option<(usize, usize)>> {
     if pointers.is_empty() {
         return Vec::new();
     }
@@ -36,8 +46,8 @@ pub(crate) fn locate(text: &[u8], pointers: &[&str]) -> Vec<Option<(usize, usize
         .iter()
         .map(|p| {
             let mut pos = root;
-            for (depth, token) in split(p)?.iter().enumerate() {
-                pos = if depth < INDEXED_DEPTH {
+            for (level, token) in split(p)?.iter().enumerate() {
+                pos = if level < depth {
                     let index = indexes.entry(pos).or_insert_with(|| scanner.index(pos));
                     match index {
                         Index::Object(members) => *members.get(token.as_str())?,

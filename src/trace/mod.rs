@@ -16,6 +16,7 @@
 mod graph;
 mod locate;
 mod metrics;
+pub mod otlp;
 mod parse;
 mod schema;
 
@@ -404,12 +405,50 @@ pub fn validate_and_parse(file: &str, bytes: &[u8]) -> Result<Trace, Vec<Diagnos
     Err(diags)
 }
 
-/// Read (refusing files over max_bytes before reading) and validate one file.
+/// Read (refusing files over max_bytes before reading) and validate one file; `-` is standard input.
 pub fn validate_file(path: &Path, label: &str, max_bytes: u64) -> Vec<Diagnostic> {
-    match read_limited(path, label, max_bytes) {
+    match read_input(path, label, max_bytes) {
         Ok(bytes) => validate_bytes(label, &bytes),
         Err(d) => vec![d],
     }
+}
+
+/// The `topology` values the trace schema allows, in its order.
+pub fn topologies() -> Vec<String> {
+    let schema: serde_json::Value = serde_json::from_str(schema::SCHEMA_TEXT).unwrap_or_default();
+    schema["properties"]["topology"]["enum"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The path that stands for standard input.
+pub const STDIN: &str = "-";
+
+/// Reads a trace input: standard input for `-`, else the file (see [`read_limited`]).
+pub fn read_input(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, Diagnostic> {
+    if path.as_os_str() != STDIN {
+        return read_limited(path, label, max_bytes);
+    }
+    crate::reader::read_stdin(max_bytes).map_err(|e| match e {
+        crate::reader::ReadError::TooLarge { .. } => Diagnostic::new(
+            "trace-too-large",
+            Severity::Error,
+            label,
+            format!("standard input is over the limit of {max_bytes} bytes"),
+        )
+        .help("split the input, or raise the size limit with --max-file-size"),
+        e => Diagnostic::new(
+            "trace-unreadable",
+            Severity::Error,
+            label,
+            format!("cannot read standard input: {e}"),
+        ),
+    })
 }
 
 /// Reads a whole file unless it is larger than `max_bytes`, through the
@@ -447,6 +486,10 @@ pub fn read_limited(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>,
 pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in paths {
+        if path.as_os_str() == STDIN {
+            out.push(path.clone());
+            continue;
+        }
         let meta =
             std::fs::metadata(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         if !meta.is_dir() {
