@@ -198,7 +198,7 @@ pub fn generate(
         if has("STATS.md.tera") {
             files.push(Generated {
                 path: format!("{STATS_DIR}/STATS.md"),
-                content: render_one("STATS.md.tera")?,
+                content: crate::markdown_layout::layout(&render_one("STATS.md.tera")?),
             });
         }
         files.push(Generated {
@@ -237,7 +237,7 @@ pub fn generate(
     if part != Part::Stats && has("README.md.tera") {
         files.push(Generated {
             path: "README.md".to_string(),
-            content: render_one("README.md.tera")?,
+            content: crate::markdown_layout::layout(&render_one("README.md.tera")?),
         });
     }
     Ok(files)

@@ -22,6 +22,7 @@ pub mod filter;
 pub mod generate;
 pub mod import;
 pub mod load;
+pub mod markdown_layout;
 pub mod model;
 pub mod render;
 pub mod report;

@@ -201,9 +201,12 @@ fn category_labels() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The numbered entries of each `### heading` section: heading -> titles as shown.
+/// An entry line in awesome-list form, `- [Title](url) - …`; captures the title as written.
+const ENTRY_ITEM: &str = r"^- \[((?:\\.|[^\\\]])+)\]\(https?://[^)]*\) - ";
+
+/// The entries of each `### heading` section: heading -> titles as shown.
 fn sections(md: &str) -> Vec<(String, Vec<String>)> {
-    let item = Regex::new(r"^\d+\. \*\*(.+?)\*\* \(\d{4}\)").unwrap();
+    let item = Regex::new(ENTRY_ITEM).unwrap();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for (_, line) in prose_lines(md) {
         if let Some(h) = line.strip_prefix("### ") {
@@ -285,7 +288,7 @@ fn hostile_readme() -> String {
 
 fn hostile_entry_line(md: &str) -> String {
     md.lines()
-        .find(|l| l.contains("Pipes") && Regex::new(r"^\d+\. ").unwrap().is_match(l))
+        .find(|l| l.contains("Pipes") && Regex::new(ENTRY_ITEM).unwrap().is_match(l))
         .expect("the hostile entry is listed")
         .to_string()
 }
@@ -357,10 +360,10 @@ fn a_backtick_in_a_title_is_escaped() {
 #[test]
 fn an_escaped_title_renders_back_to_the_original_text() {
     let line = hostile_entry_line(&hostile_readme());
-    let title = Regex::new(r"^\d+\. \*\*(.+?)\*\* \(")
+    let title = Regex::new(ENTRY_ITEM)
         .unwrap()
         .captures(&line)
-        .expect("bold title")[1]
+        .expect("linked title")[1]
         .to_string();
     // Every special character is escaped, so none of them is lost as markup.
     assert_eq!(rendered_text(&title), HOSTILE_TITLE);
