@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 30] = [
+pub const BUILTIN_RULES: [&str; 33] = [
     "yaml-syntax",
     "file-unreadable",
     "stray-file",
@@ -45,6 +45,9 @@ pub const BUILTIN_RULES: [&str; 30] = [
     "claim-invalid",
     "claim-broken",
     "schema-modeline",
+    "not-formatted",
+    "yaml-ambiguous-scalar",
+    "latex-escape",
 ];
 
 /// Earliest publication year accepted.
@@ -299,6 +302,8 @@ pub fn check(corpus: &Corpus) -> Report {
     }
     check_across(&mut sink, corpus);
     sink.out.extend(crate::claims::broken(corpus));
+    let style = crate::style_rules::check(corpus, &sink.out);
+    sink.out.extend(style);
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);

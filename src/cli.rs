@@ -53,6 +53,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
     New(NewArgs),
+    /// Format entry and record files: field order, quoting every YAML reader agrees on.
+    Fmt(FmtArgs),
     /// Print the JSON Schema of entry files, generated from the taxonomy.
     Schema,
     /// Export the corpus as CSV (the import layout), JSON or BibTeX.
@@ -119,6 +121,17 @@ pub struct NewArgs {
     /// Overwrite an existing file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Options of `corpus fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Write nothing; list the files that would change and fail if any would.
+    #[arg(long)]
+    pub check: bool,
+    /// Entry or record files, or folders searched for .yaml files (default: all of them).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// Export formats.
@@ -308,6 +321,16 @@ impl Outcome {
     }
 }
 
+impl From<crate::fmt_files::FmtOutcome> for Outcome {
+    fn from(o: crate::fmt_files::FmtOutcome) -> Outcome {
+        Outcome {
+            code: o.code,
+            stdout: o.stdout,
+            stderr: o.stderr,
+        }
+    }
+}
+
 /// Finds the corpus root: `--root`, else the nearest ancestor of `cwd` holding the taxonomy.
 pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> Result<PathBuf, String> {
     if let Some(r) = explicit {
@@ -359,6 +382,9 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         Command::List(a) => cmd_list(&root, opts, a),
         Command::Diff(a) => cmd_diff(&root, opts, a),
         Command::New(a) => cmd_new(&root, opts, a),
+        Command::Fmt(a) => {
+            crate::fmt_files::run(&root, &a.paths, a.check, opts.max_file_bytes, cwd).into()
+        }
         Command::Schema => match load_or_fail(&root, opts, Format::Human) {
             Ok(c) => Outcome {
                 code: 0,

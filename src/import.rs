@@ -306,12 +306,18 @@ pub const ENTRY_MODELINE: &str = "# yaml-language-server: $schema=../entry.schem
 /// The YAML text of an entry file.
 pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
-    format!("{ENTRY_MODELINE}{body}")
+    crate::fmt_files::formatted_or_same(
+        format!("{ENTRY_MODELINE}{body}"),
+        crate::yaml_format::Kind::Entry,
+    )
 }
 
 /// The YAML text of an exclusion record file.
 pub fn exclusion_yaml(x: &Exclusion) -> String {
-    serde_yaml::to_string(x).unwrap_or_default()
+    crate::fmt_files::formatted_or_same(
+        serde_yaml::to_string(x).unwrap_or_default(),
+        crate::yaml_format::Kind::Record,
+    )
 }
 
 /// Reads a CSV file for import, as text.

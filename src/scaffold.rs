@@ -73,5 +73,8 @@ pub fn scaffold(
             out.push_str(&format!("{field}: {value}   # {optional}{hint}\n"));
         }
     }
-    Ok(out)
+    Ok(crate::fmt_files::formatted_or_same(
+        out,
+        crate::yaml_format::Kind::Entry,
+    ))
 }
