@@ -22,11 +22,11 @@
 //! given twice and values outside the taxonomy (`compare`). Figures are only
 //! produced from input that has none of them.
 
-use crate::check::closest;
+use crate::closest::closest;
 use crate::diag::{Diagnostic, Severity};
 use crate::filter::{FieldValue, Fields};
 use crate::model::Entry;
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::taxonomy::Taxonomy;
 use serde::Serialize;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -117,7 +117,7 @@ impl Annotation {
 
 /// The tag fields an annotator can be compared on, in report order.
 pub fn comparable_fields() -> impl Iterator<Item = &'static str> {
-    TAG_FIELDS.iter().copied().filter(|f| *f != "subdecisions")
+    crate::fields::entry_tags().filter(|f| *f != "subdecisions")
 }
 
 fn is_comparable(field: &str) -> bool {
@@ -754,23 +754,16 @@ impl Kappa {
 
 /// Reads an annotation file as UTF-8 text; the error is a message for a run that cannot start.
 pub fn read_input(path: &Path, max_bytes: u64) -> Result<String, String> {
+    use crate::reader::ReadError;
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{shown} is not a regular file"));
-    }
-    if meta.len() > max_bytes {
-        return Err(format!(
-            "{shown} is {} bytes, over the {max_bytes}-byte limit",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8"))?;
-    Ok(text
-        .strip_prefix('\u{feff}')
-        .map(str::to_string)
-        .unwrap_or(text))
+    crate::reader::read_text(path, max_bytes).map_err(|e| match e {
+        ReadError::NotRegular(_) => format!("{shown} is not a regular file"),
+        ReadError::TooLarge { size: Some(n), max } => {
+            format!("{shown} is {n} bytes, over the {max}-byte limit")
+        }
+        ReadError::NotUtf8 { .. } => format!("{shown} is not UTF-8"),
+        e => format!("cannot read {shown}: {e}"),
+    })
 }
 
 fn fmt3(x: Option<f64>) -> String {

@@ -4,54 +4,22 @@
 //! built-in ones are implemented here, the data-driven ones (`when`/`require`)
 //! are evaluated generically. Checks return diagnostics and never print.
 
+use crate::claims::CLAIMS_PATH;
+use crate::closest::closest;
+use crate::corpus::Corpus;
+use crate::dates::parse_date;
 use crate::diag::{self, Diagnostic, Severity};
-use crate::filter::Filter;
-use crate::load::{Corpus, SourceFile};
+use crate::fields::{self, MIN_YEAR, MODELINE};
+use crate::filter::{FieldValue, Fields, Filter};
+use crate::ids::{
+    arxiv_year, is_http_url, normalize_title, normalize_url, strip_version, suggest_key,
+    valid_identifier, valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE,
+};
 use crate::model::{Entry, Exclusion};
-use crate::taxonomy::{Taxonomy, EXCLUSION_TAG_FIELDS, TAG_FIELDS};
-use regex::Regex;
+use crate::rules::Rule;
+use crate::source::SourceFile;
+use crate::taxonomy::Taxonomy;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::OnceLock;
-
-/// Rules implemented in code; each must be declared in the taxonomy.
-pub const BUILTIN_RULES: [&str; 33] = [
-    "yaml-syntax",
-    "file-unreadable",
-    "stray-file",
-    "unknown-field",
-    "missing-field",
-    "duplicate-field",
-    "field-type",
-    "empty-field",
-    "unknown-value",
-    "key-format",
-    "key-mismatch",
-    "arxiv-format",
-    "arxiv-unquoted",
-    "url-scheme",
-    "year-range",
-    "date-invalid",
-    "date-after-cutoff",
-    "identifier-format",
-    "duplicate-key",
-    "duplicate-arxiv",
-    "duplicate-url",
-    "duplicate-title",
-    "excluded-retained",
-    "arxiv-url-mismatch",
-    "arxiv-year",
-    "waiver-unused",
-    "stale-generated",
-    "claim-invalid",
-    "claim-broken",
-    "schema-modeline",
-    "not-formatted",
-    "yaml-ambiguous-scalar",
-    "latex-escape",
-];
-
-/// Earliest publication year accepted.
-const MIN_YEAR: i64 = 1900;
 
 /// The outcome of a check: every diagnostic, with waived ones set apart.
 #[derive(Debug, Clone, Default)]
@@ -85,158 +53,6 @@ impl Report {
     }
 }
 
-/// Parses a YYYY-MM-DD calendar date into (year, month, day).
-pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let y: i64 = s[0..4].parse().ok()?;
-    let m: u32 = s[5..7].parse().ok()?;
-    let d: u32 = s[8..10].parse().ok()?;
-    if !s[0..4]
-        .bytes()
-        .chain(s[5..7].bytes())
-        .chain(s[8..10].bytes())
-        .all(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (d >= 1 && d <= days).then_some((y, m, d))
-}
-
-/// Edit distance between two short strings (for "did you mean").
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// The allowed value closest to what was written, when close enough to be a typo.
-pub fn closest<'a>(got: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = got.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for cand in allowed {
-        let cl = cand.to_lowercase();
-        let d = if cl == lower {
-            0
-        } else if cl.starts_with(&lower) && lower.len() >= 3
-            || lower.starts_with(&cl) && cl.len() >= 3
-        {
-            1
-        } else {
-            levenshtein(&lower, &cl)
-        };
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, cand));
-        }
-    }
-    let limit = (got.chars().count() / 3).max(2);
-    best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
-}
-
-/// Lowercase alphanumeric words, for comparing titles.
-pub fn normalize_title(t: &str) -> String {
-    t.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A URL reduced to what identifies the page (scheme, `www.`, case of the host and trailing `/` ignored).
-pub fn normalize_url(u: &str) -> String {
-    let u = u.trim();
-    let rest = u
-        .strip_prefix("https://")
-        .or_else(|| u.strip_prefix("http://"))
-        .unwrap_or(u);
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let host = host.to_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host);
-    format!("{host}/{}", path.trim_end_matches('/'))
-}
-
-fn arxiv_new_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^(\d{2})(\d{2})\.(\d{4,5})(v\d+)?$").expect("valid regex"))
-}
-
-fn arxiv_old_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        Regex::new(r"^[a-z][a-z\-]*(\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(v\d+)?$").expect("valid regex")
-    })
-}
-
-/// The (year, month) an arXiv id was issued, or None when malformed.
-pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
-    let (yy, mm) = if let Some(c) = arxiv_new_re().captures(id) {
-        // Five-digit numbers started in January 2015; before that, four.
-        let five = c[3].len() == 5;
-        if five != (&c[1] >= "15") {
-            return None;
-        }
-        (c[1].parse::<i64>().ok()?, c[2].parse::<u32>().ok()?)
-    } else {
-        let c = arxiv_old_re().captures(id)?;
-        (c[2].parse::<i64>().ok()?, c[3].parse::<u32>().ok()?)
-    };
-    if !(1..=12).contains(&mm) {
-        return None;
-    }
-    let year = if yy >= 91 { 1900 + yy } else { 2000 + yy };
-    Some((year, mm))
-}
-
-/// Whether text is an absolute http(s) URL with a host and no spaces.
-pub fn is_http_url(u: &str) -> bool {
-    let rest = u
-        .strip_prefix("https://")
-        .or_else(|| u.strip_prefix("http://"));
-    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !u.chars().any(char::is_whitespace))
-}
-
-fn key_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").expect("valid regex"))
-}
-
-/// Whether a key is lowercase letters, digits and single dashes.
-pub fn valid_key(k: &str) -> bool {
-    key_re().is_match(k)
-}
-
-fn record_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^E\d{3,}$").expect("valid regex"))
-}
-
-fn identifier_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        Regex::new(r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[\w.\-]+/[\w.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$")
-            .expect("valid regex")
-    })
-}
-
 /// Collects diagnostics for one file, locating fields through its spans.
 struct Sink<'a> {
     tax: &'a Taxonomy,
@@ -247,20 +63,37 @@ struct Sink<'a> {
 type Vocab = HashMap<&'static str, Vec<String>>;
 
 fn vocab(tax: &Taxonomy) -> Vocab {
-    TAG_FIELDS
-        .iter()
-        .chain(&EXCLUSION_TAG_FIELDS)
-        .map(|f| (*f, tax.allowed(f).unwrap_or_default()))
+    fields::entry_tags()
+        .chain(fields::record_tags())
+        .map(|f| (f, tax.allowed(f).unwrap_or_default()))
         .collect()
 }
 
 impl Sink<'_> {
-    fn at(&self, rule: &str, file: &SourceFile, field: &str, msg: impl Into<String>) -> Diagnostic {
-        let severity = self
-            .tax
-            .rule(rule)
-            .map(|r| r.severity.into())
-            .unwrap_or(Severity::Error);
+    /// A diagnostic of a built-in rule about a field of a file.
+    fn at(&self, rule: Rule, file: &SourceFile, field: &str, msg: impl Into<String>) -> Diagnostic {
+        let severity = self.tax.severity_of(rule);
+        Self::locate(rule.id(), severity, file, field, msg)
+    }
+
+    /// A diagnostic of a rule the taxonomy defines (`when`/`require`).
+    fn at_data(
+        &self,
+        rule: &crate::taxonomy::Rule,
+        file: &SourceFile,
+        field: &str,
+        msg: String,
+    ) -> Diagnostic {
+        Self::locate(&rule.id, rule.severity.into(), file, field, msg)
+    }
+
+    fn locate(
+        rule: &str,
+        severity: Severity,
+        file: &SourceFile,
+        field: &str,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
         let mut d = Diagnostic::new(rule, severity, file.rel.clone(), msg);
         if !field.is_empty() {
             d = d.field(field.split('[').next().unwrap_or(field));
@@ -301,7 +134,7 @@ pub fn check(corpus: &Corpus) -> Report {
         check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
     }
     check_across(&mut sink, corpus);
-    sink.out.extend(crate::claims::broken(corpus));
+    sink.out.extend(broken_claims(corpus));
     let style = crate::style_rules::check(corpus, &sink.out);
     sink.out.extend(style);
 
@@ -320,7 +153,7 @@ fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, all
         .unwrap_or_else(|| format!("allowed values: {}", allowed.join(", ")));
     let d = sink
         .at(
-            "unknown-value",
+            Rule::UnknownValue,
             file,
             field,
             format!("`{field}` has value `{value}`, which is not in the taxonomy"),
@@ -338,29 +171,26 @@ fn check_entry(
 ) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
-    if file.text.lines().next().map(str::trim_end) != Some(crate::schema::MODELINE) {
+    if file.text.lines().next().map(str::trim_end) != Some(MODELINE) {
         let d = sink
             .at(
-                "schema-modeline",
+                Rule::SchemaModeline,
                 file,
                 "",
                 "the file does not start with the schema modeline",
             )
             .at_line(Some(1))
-            .help(format!("make `{}` the first line", crate::schema::MODELINE));
+            .help(format!("make `{}` the first line", MODELINE));
         sink.push(d);
     }
     if !e.key.is_empty() {
         if !valid_key(&e.key) {
             let d = sink
                 .at(
-                    "key-format",
+                    Rule::KeyFormat,
                     file,
                     "key",
-                    format!(
-                        "key `{}` must be lowercase letters, digits and single dashes",
-                        e.key
-                    ),
+                    format!("key `{}` must be {KEY_RULE}", e.key),
                 )
                 .help(format!("try `{}`", suggest_key(&e.key)));
             sink.push(d);
@@ -368,7 +198,7 @@ fn check_entry(
         if e.key != stem {
             let d = sink
                 .at(
-                    "key-mismatch",
+                    Rule::KeyMismatch,
                     file,
                     "key",
                     format!("key `{}` differs from the file name `{stem}.yaml`", e.key),
@@ -380,23 +210,23 @@ fn check_entry(
             sink.push(d);
         }
     }
-    for field in TAG_FIELDS {
+    for field in fields::entry_tags() {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-        if field == "subdecisions" {
-            for (i, s) in e.subdecisions.iter().enumerate() {
-                check_value(sink, file, &format!("subdecisions[{i}]"), s, allowed);
+        match e.field(field) {
+            Some(FieldValue::Many(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    check_value(sink, file, &format!("{field}[{i}]"), s, allowed);
+                }
             }
-        } else if let Some(crate::filter::FieldValue::One(v)) =
-            crate::filter::Fields::field(e, field)
-        {
-            check_value(sink, file, field, &v, allowed);
+            Some(FieldValue::One(v)) => check_value(sink, file, field, &v, allowed),
+            None => {}
         }
     }
     let mut seen_sub = BTreeSet::new();
     for (i, s) in e.subdecisions.iter().enumerate() {
         if !seen_sub.insert(s) {
             let d = sink.at(
-                "duplicate-field",
+                Rule::DuplicateField,
                 file,
                 &format!("subdecisions[{i}]"),
                 format!("sub-decision `{s}` is listed twice"),
@@ -406,7 +236,7 @@ fn check_entry(
     }
     if e.year != 0 && (e.year < MIN_YEAR || e.year > cutoff.0) {
         let d = sink.at(
-            "year-range",
+            Rule::YearRange,
             file,
             "year",
             format!(
@@ -421,7 +251,7 @@ fn check_entry(
             None => {
                 let d = sink
                     .at(
-                        "arxiv-format",
+                        Rule::ArxivFormat,
                         file,
                         "arxiv_id",
                         format!("`{id}` is not an arXiv id"),
@@ -432,7 +262,7 @@ fn check_entry(
             Some((ay, _)) => {
                 if e.year != 0 && (e.year < ay || e.year > ay + 2) {
                     let d = sink.at(
-                        "arxiv-year",
+                        Rule::ArxivYear,
                         file,
                         "year",
                         format!(
@@ -449,7 +279,7 @@ fn check_entry(
                     .any(|u| normalize_url(u).starts_with("arxiv.org/"))
                 {
                     let d = sink
-                        .at("arxiv-url-mismatch", file, "urls", format!("arXiv id {id} is set but no link goes to arxiv.org"))
+                        .at(Rule::ArxivUrlMismatch, file, "urls", format!("arXiv id {id} is set but no link goes to arxiv.org"))
                         .help(format!("add https://arxiv.org/abs/{id}, or waive `arxiv-url-mismatch` with the reason"));
                     sink.push(d);
                 }
@@ -460,7 +290,7 @@ fn check_entry(
         if !is_http_url(u) {
             let d = sink
                 .at(
-                    "url-scheme",
+                    Rule::UrlScheme,
                     file,
                     &format!("urls[{i}]"),
                     format!("`{u}` is not an http(s) link"),
@@ -471,7 +301,7 @@ fn check_entry(
     }
     if e.urls.is_empty() && file.spans().pos("urls").is_some() {
         let d = sink
-            .at("missing-field", file, "urls", "`urls` lists no link")
+            .at(Rule::MissingField, file, "urls", "`urls` lists no link")
             .help("add at least one link");
         sink.push(d);
     }
@@ -491,7 +321,7 @@ fn check_entry(
         if when.matches(e) {
             if let Some(first) = require.failing(e).first() {
                 let d = sink
-                    .at(&rule.id, file, &first.field, rule_message(rule, first, e))
+                    .at_data(rule, file, &first.field, rule_message(rule, first, e))
                     .maybe_help(require_help(require, e));
                 sink.push(d);
             }
@@ -539,19 +369,6 @@ fn arxiv_help(id: &str) -> String {
     }
 }
 
-fn suggest_key(k: &str) -> String {
-    let mut s = String::new();
-    for c in k.chars() {
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_alphanumeric() {
-            s.push(c);
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-    }
-    s.trim_end_matches('-').to_string()
-}
-
 fn stem(rel: &str) -> &str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.strip_suffix(".yaml").unwrap_or(name)
@@ -567,22 +384,19 @@ fn check_exclusion(
     let tax = sink.tax;
     let stem = stem(&file.rel);
     if !x.record_id.is_empty() {
-        if !record_re().is_match(&x.record_id) {
+        if !valid_record_id(&x.record_id) {
             let d = sink.at(
-                "key-format",
+                Rule::KeyFormat,
                 file,
                 "record_id",
-                format!(
-                    "record id `{}` must be E followed by digits, e.g. E033",
-                    x.record_id
-                ),
+                format!("record id `{}` must be {RECORD_ID_RULE}", x.record_id),
             );
             sink.push(d);
         }
         if x.record_id != stem {
             let d = sink
                 .at(
-                    "key-mismatch",
+                    Rule::KeyMismatch,
                     file,
                     "record_id",
                     format!(
@@ -597,19 +411,16 @@ fn check_exclusion(
             sink.push(d);
         }
     }
-    for field in EXCLUSION_TAG_FIELDS {
+    for field in fields::record_tags() {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-        let v = match field {
-            "stage" => &x.stage,
-            "source" => &x.source,
-            _ => &x.query_family,
-        };
-        check_value(sink, file, field, v, allowed);
+        if let Some(FieldValue::One(v)) = x.field(field) {
+            check_value(sink, file, field, &v, allowed);
+        }
     }
     if !x.url.is_empty() && !is_http_url(&x.url) {
         let d = sink
             .at(
-                "url-scheme",
+                Rule::UrlScheme,
                 file,
                 "url",
                 format!("`{}` is not an http(s) link", x.url),
@@ -618,16 +429,16 @@ fn check_exclusion(
         sink.push(d);
     }
     if !x.identifier.is_empty() {
-        if !identifier_re().is_match(&x.identifier) {
+        if !valid_identifier(&x.identifier) {
             let d = sink
-                .at("identifier-format", file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
+                .at(Rule::IdentifierFormat, file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
                 .help("use arXiv:2305.14325, OpenReview:<id>, ACL:<anthology id>, github:<owner>/<repo> or an upper-case id like CREWAI-DOCS");
             sink.push(d);
         } else if let Some(id) = x.identifier.strip_prefix("arXiv:") {
             if arxiv_year(id).is_none() {
                 let d = sink
                     .at(
-                        "arxiv-format",
+                        Rule::ArxivFormat,
                         file,
                         "identifier",
                         format!("`{id}` is not an arXiv id"),
@@ -642,7 +453,7 @@ fn check_exclusion(
             None => {
                 let d = sink
                     .at(
-                        "date-invalid",
+                        Rule::DateInvalid,
                         file,
                         "date_screened",
                         format!("`{}` is not a calendar date", x.date_screened),
@@ -652,7 +463,7 @@ fn check_exclusion(
             }
             Some(date) if date > cutoff => {
                 let d = sink.at(
-                    "date-after-cutoff",
+                    Rule::DateAfterCutoff,
                     file,
                     "date_screened",
                     format!(
@@ -679,7 +490,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !e.key.is_empty() {
             if let Some(first) = keys.insert(&e.key, &file.rel) {
                 let d = sink.at(
-                    "duplicate-key",
+                    Rule::DuplicateKey,
                     file,
                     "key",
                     format!("key `{}` is also used by {first}", e.key),
@@ -691,7 +502,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             let norm = strip_version(id).to_string();
             if let Some(first) = arxiv.get(&norm) {
                 let d = sink.at(
-                    "duplicate-arxiv",
+                    Rule::DuplicateArxiv,
                     file,
                     "arxiv_id",
                     format!("arXiv id {id} is also used by {first}"),
@@ -706,7 +517,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             let norm = normalize_url(u);
             if !own.insert(norm.clone()) {
                 let d = sink.at(
-                    "duplicate-url",
+                    Rule::DuplicateUrl,
                     file,
                     &format!("urls[{i}]"),
                     format!("link `{u}` is listed twice"),
@@ -716,7 +527,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
             }
             if let Some(first) = urls.get(&norm) {
                 let d = sink.at(
-                    "duplicate-url",
+                    Rule::DuplicateUrl,
                     file,
                     &format!("urls[{i}]"),
                     format!("link `{u}` is also used by {first}"),
@@ -730,7 +541,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !t.is_empty() {
             if let Some(first) = titles.get(&t) {
                 let d = sink.at(
-                    "duplicate-title",
+                    Rule::DuplicateTitle,
                     file,
                     "title",
                     format!("the same title is used by {first}"),
@@ -748,7 +559,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if !x.record_id.is_empty() {
             if let Some(first) = ids.insert(&x.record_id, &file.rel) {
                 let d = sink.at(
-                    "duplicate-key",
+                    Rule::DuplicateKey,
                     file,
                     "record_id",
                     format!("record id `{}` is also used by {first}", x.record_id),
@@ -774,7 +585,7 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         if let Some((field, entry_file)) = hit {
             let d = sink
                 .at(
-                    "excluded-retained",
+                    Rule::ExcludedRetained,
                     file,
                     field,
                     format!("record {} is also retained as {entry_file}", x.record_id),
@@ -785,13 +596,51 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
     }
 }
 
-fn strip_version(id: &str) -> &str {
-    match id.rfind('v') {
-        Some(i) if i > 0 && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) && i + 1 < id.len() => {
-            &id[..i]
+/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
+fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((_, text)) = &corpus.claims else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimBroken);
+    for v in corpus.verdicts() {
+        if v.holds {
+            continue;
         }
-        _ => id,
+        let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
+            let mut parts = Vec::new();
+            if !v.missing.is_empty() {
+                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
+            }
+            if !v.unexpected.is_empty() {
+                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
+            }
+            parts.join("; ")
+        } else if v.matching.len() <= 12 {
+            format!(
+                "matching: {}",
+                if v.matching.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.matching.join(", ")
+                }
+            )
+        } else {
+            format!("{} entries match", v.matching.len())
+        };
+        out.push(
+            Diagnostic::new(
+                Rule::ClaimBroken.id(),
+                severity,
+                CLAIMS_PATH,
+                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
+            )
+            .at_line(crate::claims::claim_line(text, &v.id))
+            .field(format!("claims.{}", v.id))
+            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
+        );
     }
+    out
 }
 
 /// Moves waived warnings aside and reports waivers that waive nothing.
@@ -837,7 +686,9 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                 Some(_) => None,
             };
             if let Some(msg) = problem {
-                let mut d = sink.at("waiver-unused", file, &path, msg).field("waivers");
+                let mut d = sink
+                    .at(Rule::WaiverUnused, file, &path, msg)
+                    .field("waivers");
                 if tax.rule(rule).is_none() {
                     let names = tax.rules.iter().map(|r| r.id.as_str());
                     if let Some(c) = closest(rule, names) {
@@ -862,62 +713,15 @@ mod tests {
     fn the_shipped_taxonomy_declares_every_built_in_rule() {
         let text = include_str!("../corpus/taxonomy.yaml");
         let tax = Taxonomy::from_yaml(text).unwrap();
-        for id in BUILTIN_RULES {
-            assert!(
-                tax.rule(id).is_some(),
-                "built-in rule `{id}` is missing from corpus/taxonomy.yaml"
+        for rule in Rule::ALL {
+            let declared = tax.rule(rule.id()).unwrap_or_else(|| {
+                panic!("built-in rule `{rule}` is missing from corpus/taxonomy.yaml")
+            });
+            assert_eq!(
+                Severity::from(declared.severity),
+                rule.default_severity(),
+                "`{rule}`: the shipped taxonomy and the registry disagree on its severity"
             );
         }
-    }
-
-    #[test]
-    fn dates_are_real_calendar_dates() {
-        assert_eq!(parse_date("2026-05-04"), Some((2026, 5, 4)));
-        assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
-        assert_eq!(parse_date("2026-02-29"), None);
-        assert_eq!(parse_date("2026-13-01"), None);
-        assert_eq!(parse_date("26-01-01"), None);
-        assert_eq!(parse_date("2026-1a-01"), None);
-    }
-
-    #[test]
-    fn arxiv_ids_give_their_year() {
-        assert_eq!(arxiv_year("2508.04652"), Some((2025, 8)));
-        assert_eq!(arxiv_year("1706.02275v3"), Some((2017, 6)));
-        assert_eq!(arxiv_year("cs/0701001"), Some((2007, 1)));
-        assert_eq!(arxiv_year("hep-th/9901001"), Some((1999, 1)));
-        assert_eq!(arxiv_year("2513.00001"), None);
-        assert_eq!(arxiv_year("2508.0465"), None);
-        assert_eq!(arxiv_year("arXiv:2508.04652"), None);
-    }
-
-    #[test]
-    fn closest_suggests_only_plausible_typos() {
-        let allowed = ["shared", "individual", "role", "NA"];
-        assert_eq!(closest("shard", allowed), Some("shared"));
-        assert_eq!(closest("na", allowed), Some("NA"));
-        assert_eq!(closest("xyzzy-quux", allowed), None);
-    }
-
-    #[test]
-    fn normalisation_ignores_case_punctuation_scheme_and_slashes() {
-        assert_eq!(
-            normalize_title("MARFT: Multi-Agent  RFT"),
-            normalize_title("marft multi agent rft")
-        );
-        assert_eq!(
-            normalize_url("http://www.Example.org/a/"),
-            normalize_url("https://example.org/a")
-        );
-        assert!(is_http_url("https://arxiv.org/abs/1"));
-        assert!(!is_http_url("ftp://x.org"));
-        assert!(!is_http_url("https://"));
-        assert!(!is_http_url("https://a b"));
-    }
-
-    #[test]
-    fn versions_are_ignored_when_comparing_arxiv_ids() {
-        assert_eq!(strip_version("2508.04652v2"), "2508.04652");
-        assert_eq!(strip_version("2508.04652"), "2508.04652");
     }
 }

@@ -2,13 +2,12 @@
 //! counts, written as filters with an expected result, and evaluated on every
 //! check so that a sentence cannot drift from the data unnoticed.
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::filter::{Fields, Filter};
-use crate::load::{self, Corpus};
-use crate::model;
+use crate::model::{Entry, Exclusion};
+use crate::rules::Rule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// Where the ledger lives, relative to the root.
 pub const CLAIMS_PATH: &str = "corpus/claims.yaml";
@@ -115,17 +114,12 @@ pub struct Verdict {
     pub boundary: String,
 }
 
-/// Loads the ledger of a root: None when there is none, diagnostics when it is broken.
-pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec<Diagnostic>> {
-    let path = root.join(CLAIMS_PATH);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = load::read_text(&path, CLAIMS_PATH, max_bytes, None).map_err(|d| vec![d])?;
-    let ledger: Ledger = serde_yaml::from_str(&text).map_err(|e| {
+/// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
+pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
+    serde_yaml::from_str(text).map_err(|e| {
         let mut d = Diagnostic::new(
-            "claim-invalid",
-            Severity::Error,
+            Rule::ClaimInvalid.id(),
+            Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
             format!("invalid claims ledger: {e}"),
         );
@@ -133,11 +127,11 @@ pub fn load(root: &Path, max_bytes: u64) -> Result<Option<(Ledger, String)>, Vec
             d = d.at(l.line(), l.column());
         }
         vec![d]
-    })?;
-    Ok(Some((ledger, text)))
+    })
 }
 
-fn claim_line(text: &str, id: &str) -> Option<usize> {
+/// The line of the claim with this id in the ledger text.
+pub fn claim_line(text: &str, id: &str) -> Option<usize> {
     text.lines()
         .position(|l| {
             let t = l.trim_start().trim_start_matches("- ").trim_start();
@@ -157,8 +151,8 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
             problems.push(format!("claim id `{}` is used twice", c.id));
         }
         let fields: Vec<&str> = match c.over {
-            Over::Entries => model::entry_filter_fields().collect(),
-            Over::Exclusions => model::exclusion_filter_fields().collect(),
+            Over::Entries => crate::fields::entry_filter_fields().collect(),
+            Over::Exclusions => crate::fields::record_filter_fields().collect(),
             Over::Audited => Vec::new(),
         };
         for cond in &c.filter.conditions {
@@ -182,35 +176,37 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
         }
         for p in problems {
             out.push(
-                Diagnostic::new("claim-invalid", Severity::Error, CLAIMS_PATH, p)
-                    .at_line(claim_line(text, &c.id))
-                    .field(format!("claims.{}", c.id)),
+                Diagnostic::new(
+                    Rule::ClaimInvalid.id(),
+                    Rule::ClaimInvalid.default_severity(),
+                    CLAIMS_PATH,
+                    p,
+                )
+                .at_line(claim_line(text, &c.id))
+                .field(format!("claims.{}", c.id)),
             );
         }
     }
     out
 }
 
-/// Evaluates one claim on a corpus.
-pub fn evaluate(claim: &Claim, corpus: &Corpus) -> Verdict {
+/// Evaluates one claim on the entries and records of a corpus.
+pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Verdict {
     let mut matching: Vec<String> = match claim.over {
-        Over::Entries => corpus
-            .entries
+        Over::Entries => entries
             .iter()
-            .filter(|e| claim.filter.matches(&e.entry))
-            .map(|e| e.entry.key.clone())
+            .filter(|e| claim.filter.matches(**e))
+            .map(|e| e.key.clone())
             .collect(),
-        Over::Exclusions => corpus
-            .exclusions
+        Over::Exclusions => records
             .iter()
-            .filter(|x| claim.filter.matches(&x.record as &dyn Fields))
-            .map(|x| x.record.record_id.clone())
+            .filter(|x| claim.filter.matches(**x as &dyn Fields))
+            .map(|x| x.record_id.clone())
             .collect(),
-        Over::Audited => corpus
-            .entries
+        Over::Audited => entries
             .iter()
-            .map(|e| e.entry.key.clone())
-            .chain(corpus.exclusions.iter().map(|x| x.record.record_id.clone()))
+            .map(|e| e.key.clone())
+            .chain(records.iter().map(|x| x.record_id.clone()))
             .collect(),
     };
     matching.sort();
@@ -254,59 +250,12 @@ pub fn evaluate(claim: &Claim, corpus: &Corpus) -> Verdict {
 }
 
 /// Evaluates every claim.
-pub fn evaluate_all(ledger: &Ledger, corpus: &Corpus) -> Vec<Verdict> {
-    ledger.claims.iter().map(|c| evaluate(c, corpus)).collect()
-}
-
-/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
-pub fn broken(corpus: &Corpus) -> Vec<Diagnostic> {
-    let Some((ledger, text)) = &corpus.claims else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let severity = corpus
-        .taxonomy
-        .rule("claim-broken")
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
-    for v in evaluate_all(ledger, corpus) {
-        if v.holds {
-            continue;
-        }
-        let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
-            let mut parts = Vec::new();
-            if !v.missing.is_empty() {
-                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
-            }
-            if !v.unexpected.is_empty() {
-                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
-            }
-            parts.join("; ")
-        } else if v.matching.len() <= 12 {
-            format!(
-                "matching: {}",
-                if v.matching.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.matching.join(", ")
-                }
-            )
-        } else {
-            format!("{} entries match", v.matching.len())
-        };
-        out.push(
-            Diagnostic::new(
-                "claim-broken",
-                severity,
-                CLAIMS_PATH,
-                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
-            )
-            .at_line(claim_line(text, &v.id))
-            .field(format!("claims.{}", v.id))
-            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
-        );
-    }
-    out
+pub fn evaluate_all(ledger: &Ledger, entries: &[&Entry], records: &[&Exclusion]) -> Vec<Verdict> {
+    ledger
+        .claims
+        .iter()
+        .map(|c| evaluate(c, entries, records))
+        .collect()
 }
 
 /// The ledger as a text table (claim, expected, actual, holds; keys with `verbose`).

@@ -373,7 +373,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     };
     match &cli.command {
         Command::Check(a) => cmd_check(&root, opts, a),
-        Command::Import(a) => cmd_import(&root, a),
+        Command::Import(a) => cmd_import(&root, opts, a),
         Command::Build(a) => cmd_publish(&root, opts, Part::All, a.check),
         Command::Render(a) => cmd_publish(&root, opts, Part::Readme, a.check),
         Command::Stats(a) if a.write => cmd_publish(&root, opts, Part::Stats, a.check),
@@ -570,7 +570,7 @@ fn cmd_publish(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> 
     }
 }
 
-fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
+fn cmd_import(root: &Path, opts: LoadOptions, a: &ImportArgs) -> Outcome {
     use crate::import;
     if a.papers.is_none() && a.excluded.is_none() {
         return Outcome::fail(
@@ -582,7 +582,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
     let mut diags = Vec::new();
     let mut counts = (0, 0);
     if let Some(p) = &a.papers {
-        let text = match import::read_csv(p) {
+        let text = match import::read_csv(p, opts.max_file_bytes) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(2, e),
         };
@@ -598,7 +598,7 @@ fn cmd_import(root: &Path, a: &ImportArgs) -> Outcome {
         }
     }
     if let Some(p) = &a.excluded {
-        let text = match import::read_csv(p) {
+        let text = match import::read_csv(p, opts.max_file_bytes) {
             Ok(t) => t,
             Err(e) => return Outcome::fail(2, e),
         };
@@ -641,7 +641,7 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
         Ok(c) => c,
         Err(o) => return o,
     };
-    let Some((ledger, _)) = &corpus.claims else {
+    if corpus.claims.is_none() {
         let problems: Vec<Diagnostic> = corpus
             .diagnostics
             .iter()
@@ -659,12 +659,12 @@ fn cmd_claims(root: &Path, opts: LoadOptions, a: &ClaimsArgs) -> Outcome {
             stdout: report::render(&problems, Format::Human, &sources(&corpus), None),
             stderr: String::new(),
         };
-    };
-    let verdicts = crate::claims::evaluate_all(ledger, &corpus);
+    }
+    let verdicts = corpus.verdicts();
     let code = i32::from(verdicts.iter().any(|v| !v.holds));
     let stdout = match a.format {
-        TableFormat::Table => crate::claims::table(&verdicts, a.verbose),
-        TableFormat::Json => serde_json::to_string_pretty(&verdicts).unwrap_or_default() + "\n",
+        TableFormat::Table => crate::claims::table(verdicts, a.verbose),
+        TableFormat::Json => serde_json::to_string_pretty(verdicts).unwrap_or_default() + "\n",
     };
     Outcome {
         code,
@@ -677,9 +677,9 @@ fn cmd_list(root: &Path, opts: LoadOptions, a: &ListArgs) -> Outcome {
     use crate::filter::{Condition, Filter};
     let mut filter = Filter::default();
     let known: Vec<&str> = if a.exclusions {
-        crate::model::exclusion_filter_fields().collect()
+        crate::fields::record_filter_fields().collect()
     } else {
-        crate::model::entry_filter_fields().collect()
+        crate::fields::entry_filter_fields().collect()
     };
     for c in &a.conditions {
         match Condition::parse_assignment(c) {
@@ -950,7 +950,7 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
                 for f in &files {
                     let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
                     if diags.iter().any(|d| d.file == label && d.line.is_some()) {
-                        if let Some(b) = crate::files::read_regular(f, 64 * 1024 * 1024) {
+                        if let Ok(b) = crate::reader::read_bytes(f, max) {
                             texts.push((label, String::from_utf8_lossy(&b).into_owned()));
                         }
                     }
@@ -992,7 +992,10 @@ fn cmd_trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> Outcome {
             };
             // The corpus's own taxonomy when run inside one, else the shipped one.
             let (tax_label, tax_text) = match find_root(cli.root.as_deref(), cwd) {
-                Ok(root) => match std::fs::read_to_string(root.join(load::TAXONOMY_PATH)) {
+                Ok(root) => match crate::reader::read_text(
+                    &root.join(load::TAXONOMY_PATH),
+                    cli.max_file_size,
+                ) {
                     Ok(t) => (root.join(load::TAXONOMY_PATH).display().to_string(), t),
                     Err(e) => return Outcome::fail(2, format!("{}: {e}", root.display())),
                 },

@@ -2,8 +2,8 @@
 //! and changed field by field, every count and cross-tab cell that moves,
 //! and every claim whose actual value or verdict changes.
 
-use crate::claims::{self, Verdict};
-use crate::load::Corpus;
+use crate::claims::Verdict;
+use crate::corpus::Corpus;
 use crate::stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -163,13 +163,10 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, u64>)
 }
 
 fn verdicts(c: &Corpus) -> BTreeMap<String, Verdict> {
-    match &c.claims {
-        Some((ledger, _)) => claims::evaluate_all(ledger, c)
-            .into_iter()
-            .map(|v| (v.id.clone(), v))
-            .collect(),
-        None => BTreeMap::new(),
-    }
+    c.verdicts()
+        .iter()
+        .map(|v| (v.id.clone(), v.clone()))
+        .collect()
 }
 
 /// Compares two corpora.
@@ -242,7 +239,7 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
 }
 
 fn cell_md(s: &str) -> String {
-    crate::render::escape_markdown(s)
+    crate::markdown::escape_markdown(s)
 }
 
 fn opt(n: Option<u64>) -> String {
@@ -302,7 +299,7 @@ pub fn markdown(d: &Diff) -> String {
                 out.push_str(&format!(
                     "| changed | `{}` | {} | {} | {} |\n",
                     c.id,
-                    crate::render::code_span(&f.field),
+                    crate::markdown::code_span(&f.field),
                     cell_md(&f.old),
                     cell_md(&f.new)
                 ));
@@ -317,7 +314,7 @@ pub fn markdown(d: &Diff) -> String {
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} → {} |\n",
                 c.id,
-                crate::render::code_span(&c.expected),
+                crate::markdown::code_span(&c.expected),
                 opt(c.old),
                 opt(c.new),
                 verdict(c.old_holds),
@@ -330,7 +327,7 @@ pub fn markdown(d: &Diff) -> String {
         for m in &d.figures {
             out.push_str(&format!(
                 "| {} | {} | {} |\n",
-                crate::render::code_span(&m.cell),
+                crate::markdown::code_span(&m.cell),
                 m.old,
                 m.new
             ));

@@ -1,7 +1,9 @@
 //! `corpus export`: the corpus for other tools — the reference CSV layout
 //! (which `import` reads back), one JSON document, or BibTeX.
 
-use crate::import::{EXCLUSION_COLUMNS, EXTRA_PAPER_COLUMNS, LIST_SEPARATOR, PAPER_COLUMNS};
+use crate::fields::{self, Field, Kind, ENTRY, RECORD};
+use crate::filter::{FieldValue, Fields};
+use crate::import::LIST_SEPARATOR;
 use crate::model::{Entry, Exclusion};
 
 fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
@@ -17,63 +19,56 @@ pub fn waivers_cell(e: &Entry) -> String {
         .join("\n")
 }
 
-/// Entries in the papers.csv layout, plus the columns it lacks (sub-decisions, strict credit, waivers).
-pub fn papers_csv(entries: &[&Entry]) -> String {
+/// One field of a record as a CSV cell: lists joined by the separator, a
+/// set flag as `yes`.
+fn csv_cell(field: &Field, record: &dyn Fields) -> String {
+    match (field.kind, record.field(field.name)) {
+        (Kind::Flag, Some(FieldValue::One(v))) => if v == "true" { "yes" } else { "" }.to_string(),
+        (_, Some(FieldValue::One(v))) => v.into_owned(),
+        (_, Some(FieldValue::Many(list))) => list.join(LIST_SEPARATOR),
+        (_, None) => String::new(),
+    }
+}
+
+/// The fields of a table in CSV column order: the reference layout, then the extra columns.
+fn csv_fields(table: &'static [Field]) -> Vec<&'static Field> {
+    fields::reference_columns(table)
+        .into_iter()
+        .chain(fields::extra_columns(table))
+        .filter_map(|c| fields::by_column(table, c))
+        .collect()
+}
+
+fn write_csv(table: &'static [Field], rows: &mut dyn Iterator<Item = Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head: Vec<&str> = PAPER_COLUMNS.to_vec();
-    head.extend(EXTRA_PAPER_COLUMNS);
-    let _ = w.write_record(&head);
-    for e in entries {
-        let row: Vec<String> = head
-            .iter()
-            .map(|c| match *c {
-                "key" => e.key.clone(),
-                "title" => e.title.clone(),
-                "first_author" => e.first_author.clone(),
-                "affiliation" => e.affiliation.clone(),
-                "year" => e.year.to_string(),
-                "arxiv_id" => e.arxiv_id.clone().unwrap_or_default(),
-                "venue" => e.venue.clone(),
-                "url" => e.urls.join(LIST_SEPARATOR),
-                "category" => e.category.clone(),
-                "is_rl" => e.is_rl.clone(),
-                "reward_type" => e.reward_type.clone(),
-                "credit_granularity" => e.credit_granularity.clone(),
-                "orchestration_form" => e.orchestration_form.clone(),
-                "scenario" => e.scenario.clone(),
-                "is_core" => e.is_core.clone(),
-                "one_liner" => e.one_liner.clone(),
-                "verified" => e.verified.clone(),
-                "notes" => e.notes.clone().unwrap_or_default(),
-                "subdecisions" => e.subdecisions.join(LIST_SEPARATOR),
-                "strict_credit" => if e.strict_credit { "yes" } else { "" }.to_string(),
-                "waivers" => waivers_cell(e),
-                _ => String::new(),
-            })
-            .collect();
+    let _ = w.write_record(csv_fields(table).iter().map(|f| f.column_name()));
+    for row in rows {
         let _ = w.write_record(&row);
     }
     csv_text(w)
 }
 
+/// Entries in the papers.csv layout, plus the columns it lacks (sub-decisions, strict credit, waivers).
+pub fn papers_csv(entries: &[&Entry]) -> String {
+    let cols = csv_fields(&ENTRY);
+    let mut rows = entries.iter().map(|e| {
+        cols.iter()
+            .map(|f| match f.kind {
+                Kind::Waivers => waivers_cell(e),
+                _ => csv_cell(f, *e),
+            })
+            .collect()
+    });
+    write_csv(&ENTRY, &mut rows)
+}
+
 /// Exclusion records in the excluded.csv layout.
 pub fn exclusions_csv(records: &[&Exclusion]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(EXCLUSION_COLUMNS);
-    for x in records {
-        let _ = w.write_record([
-            &x.record_id,
-            &x.source,
-            &x.query_family,
-            &x.title,
-            &x.identifier,
-            &x.url,
-            &x.date_screened,
-            &x.stage,
-            &x.reason,
-        ]);
-    }
-    csv_text(w)
+    let cols = csv_fields(&RECORD);
+    let mut rows = records
+        .iter()
+        .map(|x| cols.iter().map(|f| csv_cell(f, *x)).collect());
+    write_csv(&RECORD, &mut rows)
 }
 
 /// Entries and records as one JSON document.

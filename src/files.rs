@@ -4,19 +4,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Largest generated file or template read back for comparison.
-pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
-
-/// The bytes of a regular file no larger than `max`, or None for anything
-/// else (missing, a FIFO or device that could block or never end, too large).
-pub fn read_regular(path: &Path, max: u64) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > max {
-        return None;
-    }
-    std::fs::read(path).ok()
-}
-
 /// Writes `bytes` to `path` through a temporary file in the same folder and a
 /// rename, so a reader never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

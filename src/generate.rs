@@ -3,9 +3,11 @@
 //! `stale-generated` rule, and written atomically by `corpus build`.
 
 use crate::charts::{self, Bar};
+use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
-use crate::load::Corpus;
+use crate::reader::{self, ReadError};
 use crate::render;
+use crate::rules::Rule;
 use crate::stats::{self, Stats};
 use std::path::Path;
 
@@ -13,6 +15,8 @@ use std::path::Path;
 pub const TEMPLATES_DIR: &str = "templates";
 /// Folder of generated statistics, relative to the root.
 pub const STATS_DIR: &str = "stats";
+/// Largest generated file or template read back for comparison.
+pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 /// List of the files `build` generated under stats/, so it removes only its own.
 pub const MANIFEST: &str = "stats/.generated";
 
@@ -39,10 +43,8 @@ pub struct Generated {
 /// Reads `templates/*.tera` below the root, sorted by name.
 pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
     let dir = root.join(TEMPLATES_DIR);
-    let mut out = Vec::new();
-    let rd = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+    let names = match reader::list_dir(&dir) {
+        Ok(names) => names.unwrap_or_default(),
         Err(e) => {
             return Err(template_diag(
                 TEMPLATES_DIR,
@@ -50,26 +52,19 @@ pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> 
             ))
         }
     };
-    let mut paths: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    let mut out = Vec::new();
+    for (name, p) in names {
         if !name.ends_with(".tera") {
             continue;
         }
         let label = format!("{TEMPLATES_DIR}/{name}");
-        let bytes =
-            crate::files::read_regular(&p, crate::files::MAX_GENERATED_BYTES).ok_or_else(|| {
-                template_diag(
-                    &label,
-                    "cannot read template: not a readable regular file".to_string(),
-                )
-            })?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| template_diag(&label, "cannot read template: not UTF-8".to_string()))?;
+        let text = reader::read_text(&p, MAX_GENERATED_BYTES).map_err(|e| {
+            let why = match e {
+                ReadError::NotUtf8 { .. } => "not UTF-8",
+                _ => "not a readable regular file",
+            };
+            template_diag(&label, format!("cannot read template: {why}"))
+        })?;
         out.push((name, text));
     }
     Ok(out)
@@ -153,20 +148,17 @@ pub fn generate(
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
     ctx.insert("charts", &chart_names);
-    let verdicts = match &corpus.claims {
-        Some((ledger, _)) => crate::claims::evaluate_all(ledger, corpus),
-        None => Vec::new(),
-    };
+    let verdicts = corpus.verdicts();
     let claim_rows: Vec<serde_json::Value> = verdicts
         .iter()
         .map(|v| {
             serde_json::json!({
-                "id": render::code_span(&v.id),
-                "statement": render::escape_markdown(&v.statement),
-                "expected": render::code_span(&v.expected),
+                "id": crate::markdown::code_span(&v.id),
+                "statement": crate::markdown::escape_markdown(&v.statement),
+                "expected": crate::markdown::code_span(&v.expected),
                 "actual": v.actual,
                 "holds": v.holds,
-                "boundary": render::escape_markdown(&v.boundary),
+                "boundary": crate::markdown::escape_markdown(&v.boundary),
             })
         })
         .collect();
@@ -176,8 +168,8 @@ pub fn generate(
         .iter()
         .map(|(file, m)| {
             serde_json::json!({
-                "file": render::code_span(file),
-                "topology": render::escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
+                "file": crate::markdown::code_span(file),
+                "topology": crate::markdown::escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
                 "events": m.events,
                 "agents": m.agents,
                 "max_fan_out": m.max_fan_out,
@@ -255,8 +247,8 @@ pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
 
 /// Whether a generated file is on disk, a regular file, with exactly this content.
 fn is_fresh(root: &Path, f: &Generated) -> bool {
-    crate::files::read_regular(&root.join(&f.path), crate::files::MAX_GENERATED_BYTES)
-        .is_some_and(|b| b == f.content.as_bytes())
+    reader::read_bytes(&root.join(&f.path), MAX_GENERATED_BYTES)
+        .is_ok_and(|b| b == f.content.as_bytes())
 }
 
 /// Files the previous build generated that this one no longer does.
@@ -265,7 +257,8 @@ pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
     if !files.iter().any(|f| f.path == MANIFEST) {
         return Vec::new();
     }
-    let Ok(old) = std::fs::read_to_string(root.join(MANIFEST)) else {
+    // Through the reader: a FIFO or device planted here must not hang `check`.
+    let Ok(old) = reader::read_text(&root.join(MANIFEST), MAX_GENERATED_BYTES) else {
         return Vec::new();
     };
     old.lines()
@@ -296,11 +289,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     if !publishes(root) {
         return Vec::new();
     }
-    let severity = corpus
-        .taxonomy
-        .rule("stale-generated")
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
+    let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
     let templates = match read_templates(root) {
         Ok(t) => t,
         Err(d) => return vec![d],
@@ -318,7 +307,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
                 "is missing"
             };
             Diagnostic::new(
-                "stale-generated",
+                Rule::StaleGenerated.id(),
                 severity,
                 f.path.clone(),
                 format!("generated file `{}` {what}", f.path),
@@ -329,7 +318,7 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
     for p in leftovers(root, &files) {
         out.push(
             Diagnostic::new(
-                "stale-generated",
+                Rule::StaleGenerated.id(),
                 severity,
                 p.clone(),
                 format!("`{p}` is no longer generated"),

@@ -4,49 +4,12 @@
 //! Every row is validated before anything is written; one bad row means no
 //! file is written at all.
 
-use crate::check::valid_key;
 use crate::diag::{Diagnostic, Severity};
+use crate::fields::{self, Field, ENTRY, MODELINE, RECORD};
+use crate::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use crate::model::{Entry, Exclusion};
 use std::collections::BTreeSet;
 use std::path::Path;
-
-/// Columns of the reference papers.csv, in order.
-pub const PAPER_COLUMNS: [&str; 18] = [
-    "key",
-    "title",
-    "first_author",
-    "affiliation",
-    "year",
-    "arxiv_id",
-    "venue",
-    "url",
-    "category",
-    "is_rl",
-    "reward_type",
-    "credit_granularity",
-    "orchestration_form",
-    "scenario",
-    "is_core",
-    "one_liner",
-    "verified",
-    "notes",
-];
-
-/// Columns of the reference excluded.csv, in order.
-pub const EXCLUSION_COLUMNS: [&str; 9] = [
-    "record_id",
-    "source",
-    "query_family",
-    "screening_label",
-    "identifier",
-    "url",
-    "date_screened",
-    "stage",
-    "exclusion_reason",
-];
-
-/// Optional columns beyond the reference layout, for fields it does not carry.
-pub const EXTRA_PAPER_COLUMNS: [&str; 3] = ["subdecisions", "strict_credit", "waivers"];
 
 /// Separator of several values (URLs, sub-decisions) in one CSV cell.
 pub const LIST_SEPARATOR: &str = " ; ";
@@ -125,9 +88,13 @@ fn read_rows(
     rows
 }
 
-fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+/// The cell of a row holding a field (found by the field's CSV column).
+fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
+    let Some(column) = field.map(Field::column_name) else {
+        return "";
+    };
     row.iter()
-        .find(|(h, _)| h == name)
+        .find(|(h, _)| h == column)
         .map(|(_, v)| v.as_str())
         .unwrap_or("")
 }
@@ -135,18 +102,18 @@ fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
 /// Parses papers.csv text into entries, or every row problem found.
 pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let rows = read_rows(file, text, &PAPER_COLUMNS, &mut diags);
+    let rows = read_rows(file, text, &fields::reference_columns(&ENTRY), &mut diags);
     let mut out = Vec::new();
     let mut keys = BTreeSet::new();
     for (line, row) in rows {
-        let c = |n: &str| cell(&row, n).to_string();
+        let c = |n: &str| cell(&row, fields::entry(n)).to_string();
         let key = c("key");
         if !valid_key(&key) {
             diags.push(row_diag(
                 file,
                 line,
                 "key",
-                format!("row {line}: key `{key}` must be lowercase letters, digits and '-'"),
+                format!("row {line}: key `{key}` must be {KEY_RULE}"),
             ));
             continue;
         }
@@ -181,7 +148,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 ));
             }
         }
-        let urls = split_list(&c("url"));
+        let urls = split_list(&c("urls"));
         let strict = match c("strict_credit").to_lowercase().as_str() {
             "" | "no" | "false" => false,
             "yes" | "true" => true,
@@ -255,20 +222,20 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
 /// Parses excluded.csv text into records, or every row problem found.
 pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let rows = read_rows(file, text, &EXCLUSION_COLUMNS, &mut diags);
+    let rows = read_rows(file, text, &fields::reference_columns(&RECORD), &mut diags);
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for (line, row) in rows {
-        let c = |n: &str| cell(&row, n).to_string();
+        let c = |n: &str| cell(&row, fields::record(n)).to_string();
         let id = c("record_id");
-        let ok_id =
-            id.len() >= 2 && id.starts_with('E') && id[1..].bytes().all(|b| b.is_ascii_digit());
-        if !ok_id {
+        // The same format `check` holds the record to, so import never
+        // writes a file (such as E1.yaml) that check then rejects.
+        if !valid_record_id(&id) {
             diags.push(row_diag(
                 file,
                 line,
                 "record_id",
-                format!("row {line}: record_id `{id}` must be E followed by digits"),
+                format!("row {line}: record_id `{id}` must be {RECORD_ID_RULE}"),
             ));
             continue;
         }
@@ -283,14 +250,14 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
         }
         out.push(Exclusion {
             record_id: id,
-            title: c("screening_label"),
+            title: c("title"),
             identifier: c("identifier"),
             url: c("url"),
             source: c("source"),
             query_family: c("query_family"),
             date_screened: c("date_screened"),
             stage: c("stage"),
-            reason: c("exclusion_reason"),
+            reason: c("reason"),
         });
     }
     if diags.is_empty() {
@@ -300,14 +267,11 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
     }
 }
 
-/// Header comment of every entry file: points editors at the entry schema.
-pub const ENTRY_MODELINE: &str = "# yaml-language-server: $schema=../entry.schema.json\n";
-
 /// The YAML text of an entry file.
 pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
     crate::fmt_files::formatted_or_same(
-        format!("{ENTRY_MODELINE}{body}"),
+        format!("{MODELINE}\n{body}"),
         crate::yaml_format::Kind::Entry,
     )
 }
@@ -321,13 +285,11 @@ pub fn exclusion_yaml(x: &Exclusion) -> String {
 }
 
 /// Reads a CSV file for import, as text.
-pub fn read_csv(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8", path.display()))?;
-    Ok(text
-        .strip_prefix('\u{feff}')
-        .map(str::to_string)
-        .unwrap_or(text))
+pub fn read_csv(path: &Path, max_bytes: u64) -> Result<String, String> {
+    crate::reader::read_text(path, max_bytes).map_err(|e| match e {
+        crate::reader::ReadError::NotUtf8 { .. } => format!("{} is not UTF-8", path.display()),
+        e => format!("cannot read {}: {e}", path.display()),
+    })
 }
 
 #[cfg(test)]

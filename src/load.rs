@@ -6,8 +6,14 @@
 //! unknown, missing or mistyped fields at once. Lines come from our own scan
 //! of the text because the parser's positions are not kept on values.
 
-use crate::diag::{Diagnostic, Severity};
-use crate::model::{Entry, Exclusion, ENTRY_FIELDS, EXCLUSION_FIELDS};
+use crate::closest::closest;
+pub use crate::corpus::{Corpus, LoadedEntry, LoadedExclusion};
+use crate::diag::Diagnostic;
+use crate::fields;
+use crate::model::{Entry, Exclusion};
+use crate::reader::{self, ReadError};
+use crate::rules::Rule;
+pub use crate::source::{SourceFile, Spans};
 use crate::taxonomy::Taxonomy;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -16,208 +22,14 @@ use std::path::{Path, PathBuf};
 /// Largest data file read by default (bytes); larger ones are refused.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
+pub use crate::claims::CLAIMS_PATH;
+
 /// Where the taxonomy lives, relative to the root.
 pub const TAXONOMY_PATH: &str = "corpus/taxonomy.yaml";
 /// Folder of entry files, relative to the root.
 pub const PAPERS_DIR: &str = "corpus/papers";
 /// Folder of exclusion records, relative to the root.
 pub const EXCLUSIONS_DIR: &str = "exclusions";
-
-/// Positions of fields in one file: `field`, `field[i]`, `field.sub` → (line, column).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Spans {
-    map: BTreeMap<String, (usize, usize)>,
-}
-
-impl Spans {
-    /// Line of a field path, when found.
-    pub fn line(&self, path: &str) -> Option<usize> {
-        self.map.get(path).map(|p| p.0)
-    }
-
-    /// Line and column of a field path's value.
-    pub fn pos(&self, path: &str) -> Option<(usize, usize)> {
-        self.map.get(path).copied()
-    }
-
-    /// Raw text of a top-level field's value on its line (for lossless hints).
-    pub fn raw_value<'a>(&self, text: &'a str, field: &str) -> Option<&'a str> {
-        let (line, col) = self.pos(field)?;
-        let l = text.lines().nth(line - 1)?;
-        let v = l.get(col - 1..)?;
-        let v = v.split(" #").next().unwrap_or(v);
-        Some(v.trim())
-    }
-
-    /// Scans YAML text for top-level keys, their list items and nested keys.
-    pub fn scan(text: &str) -> Spans {
-        let mut map = BTreeMap::new();
-        let mut current: Option<String> = None;
-        let mut item = 0usize;
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim_end_matches('\r');
-            let lineno = i + 1;
-            let trimmed = line.trim_start();
-            if trimmed.is_empty() || trimmed.starts_with('#') || line == "---" {
-                continue;
-            }
-            let indent = line.len() - trimmed.len();
-            if indent == 0 && !trimmed.starts_with('-') {
-                if let Some((key, col)) = split_key(line) {
-                    let rest = line.get(col - 1..).unwrap_or("").trim_start();
-                    // With the value on the following lines, point at the key itself.
-                    let at = if rest.is_empty() || rest.starts_with('#') {
-                        1
-                    } else {
-                        col
-                    };
-                    map.entry(key.clone()).or_insert((lineno, at));
-                    item = 0;
-                    if let Some(inner) = rest.strip_prefix('[') {
-                        for _ in inner
-                            .split(',')
-                            .filter(|s| !s.trim().trim_end_matches(']').is_empty())
-                        {
-                            map.entry(format!("{key}[{item}]")).or_insert((lineno, col));
-                            item += 1;
-                        }
-                    }
-                    current = Some(key);
-                } else {
-                    current = None;
-                }
-                continue;
-            }
-            let Some(cur) = &current else { continue };
-            if let Some(rest) =
-                trimmed
-                    .strip_prefix("- ")
-                    .or(if trimmed == "-" { Some("") } else { None })
-            {
-                let _ = rest;
-                map.entry(format!("{cur}[{item}]"))
-                    .or_insert((lineno, indent + 3));
-                item += 1;
-            } else if let Some((key, col)) = split_key(trimmed) {
-                map.entry(format!("{cur}.{key}"))
-                    .or_insert((lineno, indent + col));
-            }
-        }
-        Spans { map }
-    }
-
-    /// Line of the second occurrence of a top-level key (for duplicate-field reports).
-    pub fn second_occurrence(text: &str, key: &str) -> Option<usize> {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.starts_with([' ', '\t', '#', '-']))
-            .filter(|(_, l)| {
-                split_key(l.trim_end_matches('\r')).map(|(k, _)| k) == Some(key.to_string())
-            })
-            .nth(1)
-            .map(|(i, _)| i + 1)
-    }
-}
-
-/// Splits `key: value` into the unquoted key and the 1-based column of the value.
-fn split_key(line: &str) -> Option<(String, usize)> {
-    let (key, after) = if let Some(q) = line.strip_prefix('"').or_else(|| line.strip_prefix('\'')) {
-        let quote = line.as_bytes()[0] as char;
-        let end = q.find(quote)?;
-        (q[..end].to_string(), end + 2)
-    } else {
-        let end = line.find(':')?;
-        (line[..end].trim_end().to_string(), end)
-    };
-    let rest = line.get(after..)?;
-    let rest_after_colon = rest.strip_prefix(':')?;
-    if !(rest_after_colon.is_empty() || rest_after_colon.starts_with([' ', '\t'])) {
-        return None;
-    }
-    let ws = rest_after_colon.len() - rest_after_colon.trim_start().len();
-    Some((key, after + 1 + ws + 1))
-}
-
-/// One data file as read from disk.
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    /// Path relative to the root, with `/` separators.
-    pub rel: String,
-    /// File text (BOM removed).
-    pub text: String,
-    /// Field positions, scanned on first use: clean files never need them.
-    spans: std::sync::OnceLock<Spans>,
-}
-
-impl SourceFile {
-    /// A file read from disk.
-    pub fn new(rel: String, text: String) -> SourceFile {
-        SourceFile {
-            rel,
-            text,
-            spans: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// Field positions of the file.
-    pub fn spans(&self) -> &Spans {
-        self.spans.get_or_init(|| Spans::scan(&self.text))
-    }
-}
-
-/// An entry with the file it came from.
-#[derive(Debug, Clone)]
-pub struct LoadedEntry {
-    /// The typed entry (fields that failed to convert hold defaults).
-    pub entry: Entry,
-    /// Index into [`Corpus::files`].
-    pub file: usize,
-}
-
-/// An exclusion record with the file it came from.
-#[derive(Debug, Clone)]
-pub struct LoadedExclusion {
-    /// The typed record.
-    pub record: Exclusion,
-    /// Index into [`Corpus::files`].
-    pub file: usize,
-}
-
-/// Everything loaded from a root, plus the problems met while loading.
-#[derive(Debug, Clone)]
-pub struct Corpus {
-    /// The vocabulary.
-    pub taxonomy: Taxonomy,
-    /// Entries that parsed into a mapping (possibly with field problems).
-    pub entries: Vec<LoadedEntry>,
-    /// Exclusion records that parsed into a mapping.
-    pub exclusions: Vec<LoadedExclusion>,
-    /// Every data file read, by index.
-    pub files: Vec<SourceFile>,
-    /// Example traces shipped with the corpus (traces/examples/*.json) and their metrics.
-    pub trace_examples: Vec<(String, crate::trace::Metrics)>,
-    /// The claims ledger and its text, when the root has one and it parsed.
-    pub claims: Option<(crate::claims::Ledger, String)>,
-    /// Problems found while loading.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl Corpus {
-    /// The source file an entry came from.
-    pub fn file(&self, idx: usize) -> &SourceFile {
-        &self.files[idx]
-    }
-
-    /// The entries alone, in key order.
-    pub fn entry_list(&self) -> Vec<&Entry> {
-        self.entries.iter().map(|e| &e.entry).collect()
-    }
-
-    /// The exclusion records alone, in record order.
-    pub fn exclusion_list(&self) -> Vec<&Exclusion> {
-        self.exclusions.iter().map(|e| &e.record).collect()
-    }
-}
 
 /// Why a corpus could not be loaded at all.
 #[derive(Debug)]
@@ -252,12 +64,9 @@ impl Default for LoadOptions {
     }
 }
 
-fn diag(rule: &str, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
-    let severity = tax
-        .and_then(|t| t.rule(rule))
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Error);
-    Diagnostic::new(rule, severity, file, msg)
+fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
+    let severity = tax.map_or(rule.default_severity(), |t| t.severity_of(rule));
+    Diagnostic::new(rule.id(), severity, file, msg)
 }
 
 /// Deepest `[`/`{` nesting accepted; serde_yaml refuses deeper documents
@@ -309,37 +118,32 @@ pub fn read_text(
     max: u64,
     tax: Option<&Taxonomy>,
 ) -> Result<String, Diagnostic> {
-    let unreadable = |m: String| diag("file-unreadable", tax, rel, m);
-    let meta =
-        std::fs::metadata(path).map_err(|e| unreadable(format!("cannot read `{rel}`: {e}")))?;
-    if !meta.is_file() {
-        return Err(unreadable(format!("`{rel}` is not a regular file")));
-    }
-    if meta.len() > max {
-        return Err(unreadable(format!(
-            "`{rel}` is {} bytes, over the {max}-byte limit for a data file",
-            meta.len()
-        ))
-        .help("split the file, or raise the limit with --max-file-size if it is genuine"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(format!("cannot read `{rel}`: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
-        unreadable(format!("`{rel}` is not valid UTF-8 (line {line})"))
-            .at_line(Some(line))
-            .help("save the file as UTF-8")
+    let unreadable = |m: String| diag(Rule::FileUnreadable, tax, rel, m);
+    let text = reader::read_text(path, max).map_err(|e| match e {
+        ReadError::NotRegular(_) => unreadable(format!("`{rel}` is not a regular file")),
+        ReadError::TooLarge { size, max } => {
+            let size =
+                size.map_or_else(|| "larger than that".to_string(), |n| format!("{n} bytes"));
+            unreadable(format!(
+                "`{rel}` is {size}, over the {max}-byte limit for a data file"
+            ))
+            .help("split the file, or raise the limit with --max-file-size if it is genuine")
+        }
+        ReadError::NotUtf8 { line } => {
+            unreadable(format!("`{rel}` is not valid UTF-8 (line {line})"))
+                .at_line(Some(line))
+                .help("save the file as UTF-8")
+        }
+        e @ (ReadError::Missing | ReadError::Io(_)) => {
+            unreadable(format!("cannot read `{rel}`: {e}"))
+        }
     })?;
-    let text = text
-        .strip_prefix('\u{feff}')
-        .map(str::to_string)
-        .unwrap_or(text);
     if text.trim().is_empty() {
         return Err(unreadable(format!("`{rel}` is empty")).help("remove the file or fill it in"));
     }
     if let Some(line) = too_deep(&text) {
         return Err(diag(
-            "yaml-syntax",
+            Rule::YamlSyntax,
             tax,
             rel,
             format!("`{rel}` nests brackets more than {MAX_FLOW_DEPTH} levels deep"),
@@ -362,7 +166,12 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     })?;
     let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
         let loc = e.location();
-        let mut d = diag("yaml-syntax", None, TAXONOMY_PATH, format!("taxonomy: {e}"));
+        let mut d = diag(
+            Rule::YamlSyntax,
+            None,
+            TAXONOMY_PATH,
+            format!("taxonomy: {e}"),
+        );
         if let Some(l) = loc {
             d = d.at(l.line(), l.column());
         }
@@ -373,11 +182,18 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         return Err(LoadError::Taxonomy(
             problems
                 .into_iter()
-                .map(|p| diag("field-type", None, TAXONOMY_PATH, format!("taxonomy: {p}")))
+                .map(|p| {
+                    diag(
+                        Rule::FieldType,
+                        None,
+                        TAXONOMY_PATH,
+                        format!("taxonomy: {p}"),
+                    )
+                })
                 .collect(),
         ));
     }
-    let mut corpus = Corpus::empty(taxonomy);
+    let mut corpus = Corpus::new(taxonomy);
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
@@ -389,18 +205,30 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     });
     corpus.add_exclusions(loaded);
     load_trace_examples(root, &mut corpus);
-    match crate::claims::load(root, opts.max_file_bytes) {
-        Ok(Some((ledger, text))) => {
+    load_claims(root, opts.max_file_bytes, &mut corpus);
+    Ok(corpus)
+}
+
+/// Reads and validates the claims ledger, when the root has one; a ledger
+/// with problems is reported and left out, so no claim is judged on it.
+fn load_claims(root: &Path, max: u64, corpus: &mut Corpus) {
+    let path = root.join(CLAIMS_PATH);
+    if !path.exists() {
+        return;
+    }
+    let parsed = read_text(&path, CLAIMS_PATH, max, None)
+        .map_err(|d| vec![d])
+        .and_then(|text| crate::claims::parse(&text).map(|ledger| (ledger, text)));
+    match parsed {
+        Ok((ledger, text)) => {
             let problems = crate::claims::validate(&ledger, &text);
             if problems.is_empty() {
                 corpus.claims = Some((ledger, text));
             }
             corpus.diagnostics.extend(problems);
         }
-        Ok(None) => {}
         Err(d) => corpus.diagnostics.extend(d),
     }
-    Ok(corpus)
 }
 
 /// Folder of example traces, relative to the root.
@@ -417,7 +245,7 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
         Ok(f) => f,
         Err(e) => {
             corpus.diagnostics.push(diag(
-                "file-unreadable",
+                Rule::FileUnreadable,
                 Some(&corpus.taxonomy),
                 TRACE_EXAMPLES_DIR,
                 e,
@@ -444,12 +272,12 @@ fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
 fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String)> {
     let full = root.join(dir);
     let mut out = Vec::new();
-    let rd = match std::fs::read_dir(&full) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return out,
+    let names = match reader::list_dir(&full) {
+        Ok(Some(names)) => names,
+        Ok(None) => return out,
         Err(e) => {
             let d = diag(
-                "file-unreadable",
+                Rule::FileUnreadable,
                 Some(&corpus.taxonomy),
                 dir,
                 format!("cannot list `{dir}`: {e}"),
@@ -458,11 +286,6 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
             return out;
         }
     };
-    let mut names: Vec<(String, PathBuf)> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .collect();
-    names.sort();
     for (name, path) in names {
         let rel = format!("{dir}/{name}");
         if name.starts_with('.') {
@@ -477,7 +300,7 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
                 "move it out of this folder".to_string()
             };
             let d = diag(
-                "stray-file",
+                Rule::StrayFile,
                 Some(&corpus.taxonomy),
                 &rel,
                 format!("`{rel}` is not a .yaml file and is ignored"),
@@ -498,19 +321,6 @@ struct FileLoad<T> {
 }
 
 impl Corpus {
-    /// A corpus with a taxonomy and nothing else yet.
-    fn empty(taxonomy: Taxonomy) -> Corpus {
-        Corpus {
-            taxonomy,
-            entries: Vec::new(),
-            exclusions: Vec::new(),
-            files: Vec::new(),
-            claims: None,
-            trace_examples: Vec::new(),
-            diagnostics: Vec::new(),
-        }
-    }
-
     /// Takes in loaded entry files, in order.
     fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
         let items = self.absorb_all(loaded);
@@ -608,7 +418,7 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         Ok(Value::Null) => {
             diagnostics.push(
                 diag(
-                    "file-unreadable",
+                    Rule::FileUnreadable,
                     Some(tax),
                     &rel,
                     format!("`{rel}` holds only comments"),
@@ -620,7 +430,7 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         Ok(_) => {
             diagnostics.push(
                 diag(
-                    "yaml-syntax",
+                    Rule::YamlSyntax,
                     Some(tax),
                     &rel,
                     "the file must hold a mapping of field: value",
@@ -650,7 +460,7 @@ pub fn corpus_from_texts(
     entries: Vec<(String, String)>,
     exclusions: Vec<(String, String)>,
 ) -> Corpus {
-    let mut corpus = Corpus::empty(taxonomy);
+    let mut corpus = Corpus::new(taxonomy);
     let loaded: Vec<_> = entries
         .into_iter()
         .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, convert_entry))
@@ -673,7 +483,7 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
     {
         let line = Spans::second_occurrence(text, key);
         return diag(
-            "duplicate-field",
+            Rule::DuplicateField,
             Some(tax),
             rel,
             format!("field `{key}` appears more than once"),
@@ -683,7 +493,7 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
         .help("keep one of them: a repeated field would silently lose data");
     }
     let mut d = diag(
-        "yaml-syntax",
+        Rule::YamlSyntax,
         Some(tax),
         rel,
         format!("invalid YAML: {msg}"),
@@ -721,7 +531,7 @@ struct Converter<'a> {
 }
 
 impl<'a> Converter<'a> {
-    fn diag(&self, rule: &str, field: &str, msg: impl Into<String>) -> Diagnostic {
+    fn diag(&self, rule: Rule, field: &str, msg: impl Into<String>) -> Diagnostic {
         let mut d = diag(rule, Some(self.tax), &self.file.rel, msg).field(field);
         if let Some((l, c)) = self.file.spans().pos(field) {
             d = d.at(l, c);
@@ -743,11 +553,11 @@ impl<'a> Converter<'a> {
                     .to_string(),
             };
             if !known.contains(&name.as_str()) {
-                let help = crate::check::closest(&name, known.iter().copied())
+                let help = closest(&name, known.iter().copied())
                     .map(|c| format!("did you mean `{c}`?"))
                     .unwrap_or_else(|| format!("allowed fields: {}", known.join(", ")));
                 let d = self
-                    .diag("unknown-field", &name, format!("unknown field `{name}`"))
+                    .diag(Rule::UnknownField, &name, format!("unknown field `{name}`"))
                     .help(help);
                 self.out.push(d);
             }
@@ -760,7 +570,7 @@ impl<'a> Converter<'a> {
                 } else {
                     format!("required field `{f}` is missing")
                 };
-                let mut d = self.diag("missing-field", f, msg);
+                let mut d = self.diag(Rule::MissingField, f, msg);
                 let mut place = String::new();
                 if d.line.is_none() {
                     // Point where the field belongs: after the nearest earlier field that is present.
@@ -777,7 +587,7 @@ impl<'a> Converter<'a> {
                 let verb = if present { "fill in" } else { "add" };
                 let help = match self.tax.allowed(f) {
                     Some(vals) => format!("{verb} `{f}`{place}: one of {}", vals.join(", ")),
-                    None => format!("{verb} `{f}`{place}: {}", crate::schema::describe(f)),
+                    None => format!("{verb} `{f}`{place}: {}", fields::describe(f)),
                 };
                 self.out.push(d.help(help));
             }
@@ -788,11 +598,8 @@ impl<'a> Converter<'a> {
         match self.get(field)? {
             Value::String(s) if s.trim().is_empty() && self.required.contains(&field) => {
                 let d = self
-                    .diag("empty-field", field, format!("`{field}` is blank"))
-                    .help(format!(
-                        "fill in `{field}`: {}",
-                        crate::schema::describe(field)
-                    ));
+                    .diag(Rule::EmptyField, field, format!("`{field}` is blank"))
+                    .help(format!("fill in `{field}`: {}", fields::describe(field)));
                 self.out.push(d);
                 Some(String::new())
             }
@@ -801,7 +608,7 @@ impl<'a> Converter<'a> {
             Value::Number(n) => Some(n.to_string()),
             _ => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!("`{field}` must be a single value, not a list or mapping"),
                 );
@@ -817,7 +624,7 @@ impl<'a> Converter<'a> {
             other => {
                 let d = self
                     .diag(
-                        "field-type",
+                        Rule::FieldType,
                         field,
                         format!(
                             "`{field}` must be a whole number, found {}",
@@ -837,7 +644,7 @@ impl<'a> Converter<'a> {
             other => {
                 let d = self
                     .diag(
-                        "field-type",
+                        Rule::FieldType,
                         field,
                         format!("`{field}` must be true or false, found {}", describe(other)),
                     )
@@ -857,7 +664,7 @@ impl<'a> Converter<'a> {
                         Value::String(s) => out.push(s.clone()),
                         other => {
                             let mut d = self.diag(
-                                "field-type",
+                                Rule::FieldType,
                                 field,
                                 format!(
                                     "item {} of `{field}` must be text, found {}",
@@ -876,14 +683,14 @@ impl<'a> Converter<'a> {
             }
             Value::String(s) => {
                 let d = self
-                    .diag("field-type", field, format!("`{field}` must be a list"))
+                    .diag(Rule::FieldType, field, format!("`{field}` must be a list"))
                     .help(format!("write it as a list: `{field}: [{s}]`"));
                 self.out.push(d);
                 Some(vec![s.clone()])
             }
             other => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!("`{field}` must be a list, found {}", describe(other)),
                 );
@@ -906,7 +713,7 @@ impl<'a> Converter<'a> {
                         _ => {
                             let d = self
                                 .diag(
-                                    "field-type",
+                                    Rule::FieldType,
                                     field,
                                     format!("`{field}` maps rule ids to reasons, both text"),
                                 )
@@ -918,7 +725,7 @@ impl<'a> Converter<'a> {
             }
             Some(other) => {
                 let d = self.diag(
-                    "field-type",
+                    Rule::FieldType,
                     field,
                     format!(
                         "`{field}` must be a mapping of rule id to reason, found {}",
@@ -950,7 +757,7 @@ impl<'a> Converter<'a> {
                 };
                 let d = self
                     .diag(
-                        "arxiv-unquoted",
+                        Rule::ArxivUnquoted,
                         field,
                         format!("`{field}` is written as a number{lost}"),
                     )
@@ -983,22 +790,15 @@ fn convert_entry(
 ) -> Entry {
     let mut c = Converter {
         map,
-        required: ENTRY_FIELDS
-            .iter()
-            .filter(|(_, r)| *r)
-            .map(|(f, _)| *f)
-            .collect(),
+        required: fields::required(&fields::ENTRY),
         file,
         tax,
         out: Vec::new(),
     };
-    let known: Vec<&str> = ENTRY_FIELDS.iter().map(|(f, _)| *f).collect();
-    let required: Vec<&str> = ENTRY_FIELDS
-        .iter()
-        .filter(|(_, r)| *r)
-        .map(|(f, _)| *f)
-        .collect();
-    c.check_fields(&known, &required);
+    c.check_fields(
+        &fields::names(&fields::ENTRY),
+        &fields::required(&fields::ENTRY),
+    );
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let entry = Entry {
         key: t("key"),
@@ -1045,12 +845,15 @@ fn convert_exclusion(
 ) -> Exclusion {
     let mut c = Converter {
         map,
-        required: EXCLUSION_FIELDS.to_vec(),
+        required: fields::required(&fields::RECORD),
         file,
         tax,
         out: Vec::new(),
     };
-    c.check_fields(&EXCLUSION_FIELDS, &EXCLUSION_FIELDS);
+    c.check_fields(
+        &fields::names(&fields::RECORD),
+        &fields::required(&fields::RECORD),
+    );
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let record = Exclusion {
         record_id: t("record_id"),
@@ -1072,22 +875,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scan_finds_fields_items_and_nested_keys() {
-        let s = Spans::scan("key: a\nurls:\n  - https://x\n  - https://y\nsubdecisions: [o1_spawn, o2_delegate]\nwaivers:\n  arxiv-year: because\n");
-        assert_eq!(s.pos("key"), Some((1, 6)));
-        assert_eq!(s.line("urls[1]"), Some(4));
-        assert_eq!(s.line("subdecisions[1]"), Some(5));
-        assert_eq!(s.line("waivers.arxiv-year"), Some(7));
-    }
-
-    #[test]
-    fn raw_value_keeps_trailing_zeros() {
-        let text = "arxiv_id: 2510.20510 # comment\n";
-        let s = Spans::scan(text);
-        assert_eq!(s.raw_value(text, "arxiv_id"), Some("2510.20510"));
-    }
-
-    #[test]
     fn flow_depth_is_bounded_outside_quotes_and_comments() {
         let deep = format!("a: {}", "[".repeat(MAX_FLOW_DEPTH + 1));
         assert_eq!(too_deep(&deep), Some(1));
@@ -1098,10 +885,5 @@ mod tests {
             Some(2)
         );
         assert_eq!(too_deep("a: [x, [y]]\n"), None);
-    }
-
-    #[test]
-    fn second_occurrence_locates_duplicates() {
-        assert_eq!(Spans::second_occurrence("a: 1\nb: 2\na: 3\n", "a"), Some(3));
     }
 }

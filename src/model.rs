@@ -81,44 +81,6 @@ pub struct Exclusion {
     pub reason: String,
 }
 
-/// Entry fields in file order, with whether each is required.
-pub const ENTRY_FIELDS: [(&str, bool); 21] = [
-    ("key", true),
-    ("title", true),
-    ("first_author", true),
-    ("affiliation", true),
-    ("year", true),
-    ("arxiv_id", false),
-    ("venue", true),
-    ("urls", true),
-    ("category", true),
-    ("is_rl", true),
-    ("reward_type", true),
-    ("credit_granularity", true),
-    ("orchestration_form", true),
-    ("scenario", true),
-    ("is_core", true),
-    ("verified", true),
-    ("subdecisions", false),
-    ("strict_credit", false),
-    ("one_liner", true),
-    ("notes", false),
-    ("waivers", false),
-];
-
-/// Exclusion record fields in file order (all required).
-pub const EXCLUSION_FIELDS: [&str; 9] = [
-    "record_id",
-    "title",
-    "identifier",
-    "url",
-    "source",
-    "query_family",
-    "date_screened",
-    "stage",
-    "reason",
-];
-
 impl Fields for Entry {
     fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         let one = |s: &str| Some(FieldValue::One(s.to_string().into()));
@@ -141,6 +103,10 @@ impl Fields for Entry {
             "verified" => Some(FieldValue::One(self.verified.as_str().into())),
             "subdecisions" => Some(FieldValue::Many(&self.subdecisions)),
             "strict_credit" => one(if self.strict_credit { "true" } else { "false" }),
+            "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),
+            "notes" => Some(FieldValue::One(
+                self.notes.as_deref().unwrap_or_default().into(),
+            )),
             _ => None,
         }
     }
@@ -157,21 +123,9 @@ impl Fields for Exclusion {
             "query_family" => &self.query_family,
             "date_screened" => &self.date_screened,
             "stage" => &self.stage,
+            "reason" => &self.reason,
             _ => return None,
         };
         Some(FieldValue::One(v.as_str().into()))
     }
-}
-
-/// Field names a filter over entries may use.
-pub fn entry_filter_fields() -> impl Iterator<Item = &'static str> {
-    ENTRY_FIELDS
-        .iter()
-        .map(|(f, _)| *f)
-        .filter(|f| !matches!(*f, "one_liner" | "notes" | "waivers"))
-}
-
-/// Field names a filter over exclusion records may use.
-pub fn exclusion_filter_fields() -> impl Iterator<Item = &'static str> {
-    EXCLUSION_FIELDS.iter().copied().filter(|f| *f != "reason")
 }

@@ -1,9 +1,9 @@
 //! `corpus new`: the scaffold of a new entry file, with every field present,
 //! the allowed values in comments, and the schema modeline for editors.
 
-use crate::check::{arxiv_year, valid_key};
-use crate::model::ENTRY_FIELDS;
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::fields::ENTRY;
+use crate::ids::{arxiv_year, valid_key};
+use crate::taxonomy::Taxonomy;
 
 /// Builds the scaffold text, or says why the arguments cannot make one.
 pub fn scaffold(
@@ -13,7 +13,10 @@ pub fn scaffold(
     category: Option<&str>,
 ) -> Result<String, String> {
     if !valid_key(key) {
-        return Err(format!("key `{key}` must be lowercase letters, digits and single dashes (e.g. magrpo or wideseek-r1-2026)"));
+        return Err(format!(
+            "key `{key}` must be {} (e.g. magrpo or wideseek-r1-2026)",
+            crate::ids::KEY_RULE
+        ));
     }
     if let Some(id) = arxiv {
         if arxiv_year(id).is_none() {
@@ -29,14 +32,15 @@ pub fn scaffold(
             ));
         }
     }
-    let mut out = format!("{}\n", crate::schema::MODELINE);
+    let mut out = format!("{}\n", crate::fields::MODELINE);
     out.push_str("# Fill in every empty field; `corpus check` lists the ones still missing.\n");
-    for (field, required) in ENTRY_FIELDS {
-        let hint = if TAG_FIELDS.contains(&field) {
+    for f in &ENTRY {
+        let (field, required) = (f.name, f.required);
+        let hint = if f.is_tag() {
             let vals = tax.allowed(field).unwrap_or_default();
             format!("one of: {}", vals.join(" | "))
         } else {
-            crate::schema::describe(field).to_string()
+            f.help.to_string()
         };
         let value = match field {
             "key" => key.to_string(),

@@ -2,10 +2,11 @@
 //! since sparsity is the finding), reward families, cross-tabs and the
 //! exclusion log, plus their table, Markdown, JSON and CSV forms.
 
+use crate::corpus::Corpus;
+use crate::fields;
 use crate::filter::{FieldValue, Fields};
-use crate::load::Corpus;
 use crate::model::{Entry, Exclusion};
-use crate::taxonomy::{Taxonomy, TAG_FIELDS};
+use crate::taxonomy::Taxonomy;
 use serde::Serialize;
 
 /// A one-way count: every allowed value of a field with its number of entries.
@@ -169,7 +170,7 @@ fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field:
 pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
     let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
     let mut counts = Vec::new();
-    for field in TAG_FIELDS {
+    for field in fields::entry_tags() {
         counts.push(tally(
             field,
             tax.allowed(field).unwrap_or_default(),
@@ -201,8 +202,7 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         crosstab(tax, &records, "category", "verified"),
     ];
     let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
-    let exclusions_t = crate::taxonomy::EXCLUSION_TAG_FIELDS
-        .iter()
+    let exclusions_t = fields::record_tags()
         .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), &xrecords, f))
         .collect();
     let retained = entries.len() as u64;
@@ -426,7 +426,7 @@ pub fn text_tables(s: &Stats) -> String {
 
 /// Escapes text for a Markdown table cell.
 fn md_cell(s: &str) -> String {
-    crate::render::escape_markdown(s)
+    crate::markdown::escape_markdown(s)
 }
 
 /// Renders every table as GitHub Markdown.

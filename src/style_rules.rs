@@ -2,8 +2,10 @@
 //! `corpus fmt` would change, plain scalars that YAML 1.1 readers misread, and
 //! LaTeX escapes where the data should hold the UTF-8 text itself.
 
+use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
-use crate::load::{Corpus, SourceFile};
+use crate::rules::Rule;
+use crate::source::SourceFile;
 use crate::taxonomy::Taxonomy;
 use crate::yaml_format::{self, ambiguous_in_yaml11};
 use regex::Regex;
@@ -118,12 +120,8 @@ pub fn latex_to_utf8(s: &str) -> String {
         .into_owned()
 }
 
-fn diag(tax: &Taxonomy, rule: &str, file: &SourceFile, msg: String) -> Diagnostic {
-    let severity = tax
-        .rule(rule)
-        .map(|r| r.severity.into())
-        .unwrap_or(Severity::Warning);
-    Diagnostic::new(rule, severity, file.rel.clone(), msg)
+fn diag(tax: &Taxonomy, rule: Rule, file: &SourceFile, msg: String) -> Diagnostic {
+    Diagnostic::new(rule.id(), tax.severity_of(rule), file.rel.clone(), msg)
 }
 
 /// The plain value of a `key: value` or `- value` line and its 1-based column,
@@ -182,7 +180,7 @@ fn check_file(
             out.push(
                 diag(
                     tax,
-                    "yaml-ambiguous-scalar",
+                    Rule::YamlAmbiguousScalar,
                     file,
                     format!("`{value}` is text here, but YAML 1.1 readers (PyYAML, yamllint) read it as a boolean, number, date or null"),
                 )
@@ -198,7 +196,7 @@ fn check_file(
         if let Ok(formatted) = yaml_format::format(&file.text, kind) {
             // A missing modeline alone is schema-modeline's to report.
             let only_modeline = kind == yaml_format::Kind::Entry
-                && formatted == format!("{}\n{}", crate::schema::MODELINE, file.text);
+                && formatted == format!("{}\n{}", crate::fields::MODELINE, file.text);
             if formatted != file.text && !only_modeline {
                 let line = file
                     .text
@@ -210,7 +208,7 @@ fn check_file(
                 out.push(
                     diag(
                         tax,
-                        "not-formatted",
+                        Rule::NotFormatted,
                         file,
                         "the file is not in the canonical layout `corpus fmt` writes".into(),
                     )
@@ -231,7 +229,7 @@ fn check_file(
         let fixed = latex_to_utf8(text);
         let mut d = diag(
             tax,
-            "latex-escape",
+            Rule::LatexEscape,
             file,
             format!("`{field}` holds a LaTeX escape; the data is UTF-8 text and exports escape it themselves"),
         )

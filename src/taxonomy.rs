@@ -121,22 +121,6 @@ pub struct Taxonomy {
     pub rules: Vec<Rule>,
 }
 
-/// The tag fields of an exclusion record.
-pub const EXCLUSION_TAG_FIELDS: [&str; 3] = ["stage", "source", "query_family"];
-
-/// The tag fields of an entry, in the order they are reported and counted.
-pub const TAG_FIELDS: [&str; 9] = [
-    "category",
-    "is_rl",
-    "reward_type",
-    "credit_granularity",
-    "orchestration_form",
-    "scenario",
-    "is_core",
-    "verified",
-    "subdecisions",
-];
-
 impl Taxonomy {
     /// Parses taxonomy YAML text.
     pub fn from_yaml(text: &str) -> Result<Taxonomy, serde_yaml::Error> {
@@ -171,18 +155,10 @@ impl Taxonomy {
         })
     }
 
-    /// Whether a field also accepts the NA marker.
-    pub fn allows_na(field: &str) -> bool {
-        matches!(
-            field,
-            "reward_type" | "credit_granularity" | "orchestration_form" | "scenario"
-        )
-    }
-
     /// Allowed values including NA where the field accepts it.
     pub fn allowed(&self, field: &str) -> Option<Vec<String>> {
         let mut v = self.values(field)?;
-        if Self::allows_na(field) {
+        if crate::fields::allows_na(field) {
             v.push(self.na.clone());
         }
         Some(v)
@@ -198,6 +174,12 @@ impl Taxonomy {
     /// The rule with this id.
     pub fn rule(&self, id: &str) -> Option<&Rule> {
         self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// The severity of a built-in rule: as the taxonomy declares it, else its default.
+    pub fn severity_of(&self, rule: crate::rules::Rule) -> Severity {
+        self.rule(rule.id())
+            .map_or(rule.default_severity(), |r| r.severity.into())
     }
 
     /// Display label of a category id (the id itself when unknown).
@@ -232,7 +214,7 @@ impl Taxonomy {
                 ));
             }
         }
-        for field in TAG_FIELDS.iter().chain(&EXCLUSION_TAG_FIELDS) {
+        for field in crate::fields::entry_tags().chain(crate::fields::record_tags()) {
             let vals = self.values(field).unwrap_or_default();
             let mut s = std::collections::BTreeSet::new();
             for v in &vals {
@@ -241,7 +223,7 @@ impl Taxonomy {
                 }
             }
         }
-        if crate::check::parse_date(&self.screening.cutoff).is_none() {
+        if crate::dates::parse_date(&self.screening.cutoff).is_none() {
             out.push(format!(
                 "screening.cutoff `{}` is not a YYYY-MM-DD date",
                 self.screening.cutoff

@@ -20,8 +20,8 @@ impl Kind {
     /// Field names in canonical order.
     fn order(self) -> Vec<&'static str> {
         match self {
-            Kind::Entry => crate::model::ENTRY_FIELDS.iter().map(|(f, _)| *f).collect(),
-            Kind::Record => crate::model::EXCLUSION_FIELDS.to_vec(),
+            Kind::Entry => crate::fields::names(&crate::fields::ENTRY),
+            Kind::Record => crate::fields::names(&crate::fields::RECORD),
         }
     }
 }
@@ -400,7 +400,7 @@ fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
     }
     // Comments above the first field form the header; the modeline leads entries.
     let mut out: Vec<String> = Vec::new();
-    let modeline = crate::schema::MODELINE;
+    let modeline = crate::fields::MODELINE;
     if kind == Kind::Entry {
         out.push(modeline.to_string());
     }

@@ -281,3 +281,51 @@ fn bibtex_export_parses_with_a_real_bibtex_parser() {
     assert!(text.contains("journal       = {arXiv preprint arXiv:2508.04652}"));
     assert!(text.contains("{LLM} Collaboration"));
 }
+
+#[test]
+fn import_refuses_a_record_id_that_check_would_reject() {
+    // `E1` is not the record-id format check holds files to; import must not
+    // write an `exclusions/E1.yaml` that the next check rejects.
+    let csv_dir = tempfile::tempdir().unwrap();
+    let excluded = csv_dir.path().join("excluded.csv");
+    std::fs::write(
+        &excluded,
+        "record_id,source,query_family,screening_label,identifier,url,date_screened,stage,exclusion_reason\n\
+         E1,arXiv,multi-agent LLM,A title,arXiv:2305.14325,https://arxiv.org/abs/2305.14325,2026-04-26,abstract_screen,out of scope\n",
+    )
+    .unwrap();
+    let dst = empty_root();
+    let out = corpus(dst.path())
+        .args(["import", "--excluded"])
+        .arg(&excluded)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("record_id `E1` must be E followed by at least three digits"),
+        "{out}"
+    );
+    assert!(!dst.path().join("exclusions/E1.yaml").exists());
+}
+
+#[test]
+fn imported_reference_layout_passes_check() {
+    let src = shipped_copy();
+    let csv_dir = tempfile::tempdir().unwrap();
+    let excluded = csv_dir.path().join("excluded.csv");
+    corpus(src.path())
+        .args(["export", "--format", "csv", "--exclusions", "--out"])
+        .arg(&excluded)
+        .assert()
+        .success();
+    let dst = empty_root();
+    corpus(dst.path())
+        .args(["import", "--excluded"])
+        .arg(&excluded)
+        .assert()
+        .success();
+    corpus(dst.path()).args(["check"]).assert().success();
+}

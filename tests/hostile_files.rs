@@ -427,3 +427,28 @@ fn fifo_in_place_of_a_generated_file_does_not_hang_the_check() {
     run.assert_code(1);
     assert_eq!(only_about(&run, "README.md").rule, "stale-generated");
 }
+
+#[cfg(unix)]
+#[test]
+fn fifo_in_place_of_the_stats_manifest_does_not_hang_the_check() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    t.remove("stats/.generated");
+    mkfifo(&t.path("stats/.generated"));
+    let run = check_within(&t, &[]);
+    run.assert_code(1);
+    assert_eq!(only_about(&run, "stats/.generated").rule, "stale-generated");
+}
+
+#[cfg(unix)]
+#[test]
+fn device_in_place_of_an_entry_is_refused() {
+    let t = tree();
+    std::os::unix::fs::symlink("/dev/zero", t.path("corpus/papers/zero.yaml"))
+        .expect("symlink to a device");
+    let run = check_within(&t, &[]);
+    run.assert_code(1);
+    let d = only_about(&run, "corpus/papers/zero.yaml");
+    assert_eq!(d.rule, "file-unreadable");
+    assert_rest_was_checked(&run);
+}

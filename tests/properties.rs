@@ -221,10 +221,7 @@ const BREAKING_VALUES: [&str; 16] = [
 
 fn tag_values(tax: &Taxonomy) -> Vec<String> {
     let mut out = vec![tax.na.clone()];
-    for f in corpus::taxonomy::TAG_FIELDS
-        .iter()
-        .chain(&["stage", "source", "query_family"])
-    {
+    for f in corpus::fields::entry_tags().chain(corpus::fields::record_tags()) {
         out.extend(tax.allowed(f).unwrap_or_default());
     }
     out.extend(tax.rules.iter().map(|r| r.id.clone()));
@@ -303,7 +300,7 @@ fn line(fields: Vec<String>, tags: Vec<String>) -> BoxedStrategy<String> {
         1 => Just("...".to_string()),
         1 => Just("? complex".to_string()),
         1 => Just(": value".to_string()),
-        1 => Just(import::ENTRY_MODELINE.trim_end().to_string()),
+        1 => Just(corpus::fields::MODELINE.to_string()),
     ]
     .boxed()
 }
@@ -429,16 +426,16 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 }
 
 fn entry_fields() -> Vec<String> {
-    corpus::model::ENTRY_FIELDS
-        .iter()
-        .map(|(f, _)| f.to_string())
+    corpus::fields::names(&corpus::fields::ENTRY)
+        .into_iter()
+        .map(String::from)
         .collect()
 }
 
 fn exclusion_fields() -> Vec<String> {
-    corpus::model::EXCLUSION_FIELDS
-        .iter()
-        .map(|f| f.to_string())
+    corpus::fields::names(&corpus::fields::RECORD)
+        .into_iter()
+        .map(String::from)
         .collect()
 }
 
@@ -1118,7 +1115,7 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
                 }
             }
         }
-        for field in corpus::taxonomy::TAG_FIELDS {
+        for field in corpus::fields::entry_tags() {
             prop_assert!(st.count(field).is_some(), "no count for `{}`", field);
         }
         prop_assert!(st.count("reward_family").is_some());

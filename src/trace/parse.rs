@@ -50,13 +50,90 @@ pub(crate) fn load(bytes: &[u8]) -> Result<Loaded, JsonError> {
             })
         }
     };
+    load_with(validators, bytes, bytes.len() >= PIPELINE_MIN_BYTES)
+}
+
+/// Parses and schema-checks `bytes`, on one thread or two.
+fn load_with(
+    validators: &'static Validators,
+    bytes: &[u8],
+    piped: bool,
+) -> Result<Loaded, JsonError> {
     let mut builder = Builder::new(validators);
+    if !piped {
+        let skeleton = parse(&mut Feed::Direct(&mut builder), bytes)?;
+        return Ok(builder.finish(skeleton));
+    }
+    // Reading JSON into values and checking them cost about the same, so on a
+    // large file a second thread checks and types the items while this one
+    // parses the next ones; the bounded channel keeps memory flat.
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Op>(PIPELINE_DEPTH);
+        let worker = scope.spawn(move || {
+            for op in rx {
+                builder.apply(op);
+            }
+            builder
+        });
+        let parsed = parse(&mut Feed::Piped { tx, failed: false }, bytes);
+        let builder = match worker.join() {
+            Ok(b) => b,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        Ok(builder.finish(parsed?))
+    })
+}
+
+/// Files smaller than this are checked on the parsing thread: a thread costs more than it saves.
+const PIPELINE_MIN_BYTES: usize = 1 << 20;
+
+/// Batches in flight between the parsing and the checking thread.
+const PIPELINE_DEPTH: usize = 4;
+
+/// Items sent to the checking thread at once.
+const BATCH_ITEMS: usize = 256;
+
+/// Parses the document, feeding the arrays' items to the builder; returns the skeleton.
+fn parse(feed: &mut Feed<'_, '_>, bytes: &[u8]) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let skeleton = TopSeed { b: &mut builder }
+    let skeleton = TopSeed { b: &mut *feed }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| json_error(&e))?;
-    Ok(builder.finish(skeleton))
+        .map_err(|e| json_error(&e));
+    skeleton
+}
+
+/// One step of building a trace, in document order.
+enum Op {
+    Reset(Which),
+    NotAnArray(Which),
+    /// Items of one array, the first of them at the given index.
+    Items(Which, usize, Vec<Value>),
+    EventsDone,
+}
+
+/// Where the parser's steps go: straight into the builder, or to the checking thread.
+enum Feed<'a, 'v> {
+    Direct(&'a mut Builder<'v>),
+    Piped {
+        tx: std::sync::mpsc::SyncSender<Op>,
+        /// Set when the checking thread has gone; it only goes by panicking,
+        /// which `load` re-raises after the parse.
+        failed: bool,
+    },
+}
+
+impl Feed<'_, '_> {
+    fn send(&mut self, op: Op) {
+        match self {
+            Feed::Direct(b) => b.apply(op),
+            Feed::Piped { tx, failed } => {
+                if !*failed && tx.send(op).is_err() {
+                    *failed = true;
+                }
+            }
+        }
+    }
 }
 
 fn json_error(e: &serde_json::Error) -> JsonError {
@@ -228,6 +305,20 @@ impl<'v> Builder<'v> {
             edge_findings: Vec::new(),
             edges_valid: true,
             pending: Vec::new(),
+        }
+    }
+
+    /// Applies one step of the document, in order.
+    fn apply(&mut self, op: Op) {
+        match op {
+            Op::Reset(which) => self.reset(which),
+            Op::NotAnArray(which) => self.not_an_array(which),
+            Op::Items(which, first, items) => {
+                for (k, item) in items.into_iter().enumerate() {
+                    self.item(which, first + k, item);
+                }
+            }
+            Op::EventsDone => self.events_done = true,
         }
     }
 
@@ -506,26 +597,26 @@ macro_rules! scalar_visits {
 }
 
 /// The top-level document.
-struct TopSeed<'a, 'v> {
-    b: &'a mut Builder<'v>,
+struct TopSeed<'a, 'f, 'v> {
+    b: &'a mut Feed<'f, 'v>,
 }
 
-impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_, '_> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl TopSeed<'_, '_> {
+impl TopSeed<'_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
-        self.b.not_an_array(Which::Events);
-        self.b.not_an_array(Which::Edges);
+        self.b.send(Op::NotAnArray(Which::Events));
+        self.b.send(Op::NotAnArray(Which::Edges));
         Ok(v)
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed<'_, '_> {
+impl<'de> Visitor<'de> for TopSeed<'_, '_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -562,27 +653,27 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
 use serde::Deserialize;
 
 /// The `events` or `edges` array, read one item at a time.
-struct ItemsSeed<'a, 'v> {
-    b: &'a mut Builder<'v>,
+struct ItemsSeed<'a, 'f, 'v> {
+    b: &'a mut Feed<'f, 'v>,
     which: Which,
 }
 
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        self.b.reset(self.which);
+        self.b.send(Op::Reset(self.which));
         d.deserialize_any(self)
     }
 }
 
-impl ItemsSeed<'_, '_> {
+impl ItemsSeed<'_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
-        self.b.not_an_array(self.which);
+        self.b.send(Op::NotAnArray(self.which));
         Ok(v)
     }
 }
 
-impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -598,15 +689,24 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut n = 0usize;
+        let mut batch = Vec::with_capacity(BATCH_ITEMS);
         while let Some(item) = seq.next_element::<Value>()? {
             if n >= MAX_ITEMS {
                 return Err(de::Error::custom("too many items in one array"));
             }
-            self.b.item(self.which, n, item);
+            batch.push(item);
             n += 1;
+            if batch.len() == BATCH_ITEMS {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_ITEMS));
+                self.b.send(Op::Items(self.which, n - BATCH_ITEMS, full));
+            }
+        }
+        if !batch.is_empty() {
+            let first = n - batch.len();
+            self.b.send(Op::Items(self.which, first, batch));
         }
         if self.which == Which::Events {
-            self.b.events_done = true;
+            self.b.send(Op::EventsDone);
         }
         Ok(Value::Array(vec![Value::Null; n.min(PLACEHOLDER_ITEMS)]))
     }
@@ -618,6 +718,53 @@ mod tests {
 
     fn loaded(text: &str) -> Loaded {
         load(text.as_bytes()).expect("json")
+    }
+
+    /// A trace of `n` events in a chain, with a bad item, a duplicate id and a dangling edge.
+    fn big_trace(n: usize) -> String {
+        let mut events: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"id":"e{i}","t":{i},"type":"message","agent":"a{}","from":"a","to":"b","trusted":true}}"#, i % 7))
+            .collect();
+        events[n / 3] = r#"{"id":"bad","t":"late","type":"teleport","agent":"x"}"#.to_string();
+        events[n / 2] = format!(r#"{{"id":"e1","t":{},"type":"return","agent":"y"}}"#, n / 2);
+        let mut edges: Vec<String> = (1..n)
+            .map(|i| format!(r#"{{"src":"e{}","dst":"e{i}","type":"causal"}}"#, i - 1))
+            .collect();
+        edges.push(r#"{"src":"e0","dst":"nowhere","type":"causal"}"#.to_string());
+        format!(
+            r#"{{"trace_id":"t","task_id":"k","events":[{}],"edges":[{}],"rewards":{{}},"costs":{{"tokens":0,"wall_clock_s":0}}}}"#,
+            events.join(","),
+            edges.join(",")
+        )
+    }
+
+    #[test]
+    fn two_threads_build_what_one_builds() {
+        let v = schema::validators().expect("schema compiles");
+        // Several batches, and a final partial one.
+        let text = big_trace(3 * BATCH_ITEMS + 17);
+        let one = load_with(v, text.as_bytes(), false).expect("json");
+        let two = load_with(v, text.as_bytes(), true).expect("json");
+        assert_eq!(one.trace, two.trace);
+        assert_eq!(format!("{:?}", one.findings), format!("{:?}", two.findings));
+        assert_eq!(one.items_valid, two.items_valid);
+        assert!(!one.findings.is_empty() && !one.trace.duplicate_ids.is_empty());
+        // The replaced events leave four edges dangling, plus the one to "nowhere".
+        assert_eq!(one.trace.unresolved.len(), 5);
+        // A syntax error after many items is the same error either way.
+        let cut = &text[..text.len() - 40];
+        let e1 = load_with(v, cut.as_bytes(), false).expect_err("truncated");
+        let e2 = load_with(v, cut.as_bytes(), true).expect_err("truncated");
+        assert_eq!(e1, e2);
+    }
+
+    #[test]
+    fn large_files_take_the_two_thread_path() {
+        let text = big_trace(12_000);
+        assert!(text.len() >= PIPELINE_MIN_BYTES, "{} bytes", text.len());
+        let l = loaded(&text);
+        assert_eq!(l.trace.events.len(), 12_000 - 1);
+        assert!(!l.items_valid);
     }
 
     #[test]

@@ -1,0 +1,175 @@
+//! The syntax of names and links: entry keys, exclusion record ids, arXiv
+//! ids, record identifiers and URLs. Each format is defined here once; the
+//! checks, the JSON Schema, the scaffold and `import` all ask this module.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// The pattern of an entry key (the file stem of corpus/papers/KEY.yaml).
+pub const KEY_PATTERN: &str = r"^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/// The pattern of an exclusion record id (the file stem of exclusions/ID.yaml).
+pub const RECORD_ID_PATTERN: &str = r"^E[0-9]{3,}$";
+
+/// How a key is described to a contributor.
+pub const KEY_RULE: &str = "lowercase letters, digits and single dashes";
+
+/// How a record id is described to a contributor.
+pub const RECORD_ID_RULE: &str = "E followed by at least three digits, e.g. E033";
+
+fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
+}
+
+/// Whether a key is lowercase letters, digits and single dashes.
+pub fn valid_key(k: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    regex(&R, KEY_PATTERN).is_match(k)
+}
+
+/// Whether an exclusion record id has the form E001.
+pub fn valid_record_id(id: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    regex(&R, RECORD_ID_PATTERN).is_match(id)
+}
+
+/// A key built from arbitrary text: lowercase, runs of other characters as one dash.
+pub fn suggest_key(k: &str) -> String {
+    let mut s = String::new();
+    for c in k.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    s.trim_end_matches('-').to_string()
+}
+
+/// The (year, month) an arXiv id was issued, or None when malformed.
+pub fn arxiv_year(id: &str) -> Option<(i64, u32)> {
+    static NEW: OnceLock<Regex> = OnceLock::new();
+    static OLD: OnceLock<Regex> = OnceLock::new();
+    let (yy, mm) = if let Some(c) =
+        regex(&NEW, r"^([0-9]{2})([0-9]{2})\.([0-9]{4,5})(v[0-9]+)?$").captures(id)
+    {
+        // Five-digit numbers started in January 2015; before that, four.
+        let five = c[3].len() == 5;
+        if five != (&c[1] >= "15") {
+            return None;
+        }
+        (c[1].parse::<i64>().ok()?, c[2].parse::<u32>().ok()?)
+    } else {
+        let c = regex(
+            &OLD,
+            r"^[a-z][a-z\-]*(\.[A-Z]{2})?/([0-9]{2})([0-9]{2})[0-9]{3}(v[0-9]+)?$",
+        )
+        .captures(id)?;
+        (c[2].parse::<i64>().ok()?, c[3].parse::<u32>().ok()?)
+    };
+    if !(1..=12).contains(&mm) {
+        return None;
+    }
+    let year = if yy >= 91 { 1900 + yy } else { 2000 + yy };
+    Some((year, mm))
+}
+
+/// An arXiv id without its version suffix (`2508.04652v2` → `2508.04652`).
+pub fn strip_version(id: &str) -> &str {
+    match id.rfind('v') {
+        Some(i) if i > 0 && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) && i + 1 < id.len() => {
+            &id[..i]
+        }
+        _ => id,
+    }
+}
+
+/// Whether an exclusion record's identifier has a recognised form.
+pub fn valid_identifier(s: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    regex(
+        &R,
+        r"^(arXiv:\S+|OpenReview:\S+|ACL:\S+|github:[A-Za-z0-9_.\-]+/[A-Za-z0-9_.\-]+|[A-Z][A-Z0-9]*(-[A-Z0-9]+)*)$",
+    )
+    .is_match(s)
+}
+
+/// Whether text is an absolute http(s) URL with a host and no spaces.
+pub fn is_http_url(u: &str) -> bool {
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"));
+    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !u.chars().any(char::is_whitespace))
+}
+
+/// A URL reduced to what identifies the page (scheme, `www.`, case of the host and trailing `/` ignored).
+pub fn normalize_url(u: &str) -> String {
+    let u = u.trim();
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))
+        .unwrap_or(u);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.to_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    format!("{host}/{}", path.trim_end_matches('/'))
+}
+
+/// Lowercase alphanumeric words, for comparing titles.
+pub fn normalize_title(t: &str) -> String {
+    t.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_record_ids() {
+        assert!(valid_key("wideseek-r1-2026"));
+        assert!(!valid_key("Bad Key") && !valid_key("a--b") && !valid_key("-a"));
+        assert_eq!(suggest_key("Bad Key!"), "bad-key");
+        assert!(valid_record_id("E001") && valid_record_id("E1234"));
+        assert!(!valid_record_id("E1") && !valid_record_id("E01") && !valid_record_id("e001"));
+    }
+
+    #[test]
+    fn arxiv_ids_give_their_year() {
+        assert_eq!(arxiv_year("2508.04652"), Some((2025, 8)));
+        assert_eq!(arxiv_year("1706.02275v3"), Some((2017, 6)));
+        assert_eq!(arxiv_year("cs/0701001"), Some((2007, 1)));
+        assert_eq!(arxiv_year("hep-th/9901001"), Some((1999, 1)));
+        assert_eq!(arxiv_year("2513.00001"), None);
+        assert_eq!(arxiv_year("2508.0465"), None);
+        assert_eq!(arxiv_year("arXiv:2508.04652"), None);
+    }
+
+    #[test]
+    fn normalisation_ignores_case_punctuation_scheme_and_slashes() {
+        assert_eq!(
+            normalize_title("MARFT: Multi-Agent  RFT"),
+            normalize_title("marft multi agent rft")
+        );
+        assert_eq!(
+            normalize_url("http://www.Example.org/a/"),
+            normalize_url("https://example.org/a")
+        );
+        assert!(is_http_url("https://arxiv.org/abs/1"));
+        assert!(!is_http_url("ftp://x.org"));
+        assert!(!is_http_url("https://"));
+        assert!(!is_http_url("https://a b"));
+    }
+
+    #[test]
+    fn versions_are_ignored_when_comparing_arxiv_ids() {
+        assert_eq!(strip_version("2508.04652v2"), "2508.04652");
+        assert_eq!(strip_version("2508.04652"), "2508.04652");
+        assert!(valid_identifier("arXiv:2305.14325") && valid_identifier("CREWAI-DOCS"));
+        assert!(!valid_identifier("crewai docs"));
+    }
+}

@@ -1,0 +1,207 @@
+//! The one reader: every file the tool reads comes through here.
+//!
+//! Only regular files are read, never more than a size limit, and the
+//! answer is a typed [`ReadError`] rather than a hang: a FIFO, a device, a
+//! socket or a folder at a path the tool reads is refused before it is
+//! opened, and opened without blocking in case it was swapped in since.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Why a file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Nothing is at the path.
+    Missing,
+    /// Something other than a regular file is there (what, in words).
+    NotRegular(&'static str),
+    /// The file is larger than the limit (its size when known).
+    TooLarge {
+        /// Size in bytes, when the file system said.
+        size: Option<u64>,
+        /// The limit in bytes.
+        max: u64,
+    },
+    /// The text is not UTF-8; the 1-based line of the first bad byte.
+    NotUtf8 {
+        /// Line of the first invalid byte.
+        line: usize,
+    },
+    /// Any other failure of the operating system.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Missing => f.write_str("there is no such file"),
+            ReadError::NotRegular(what) => write!(f, "it is {what}, not a regular file"),
+            ReadError::TooLarge { size: Some(n), max } => {
+                write!(f, "it is {n} bytes, over the {max}-byte limit")
+            }
+            ReadError::TooLarge { size: None, max } => {
+                write!(f, "it is larger than the {max}-byte limit")
+            }
+            ReadError::NotUtf8 { line } => write!(f, "it is not valid UTF-8 (line {line})"),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for ReadError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            ReadError::Missing
+        } else {
+            ReadError::Io(e)
+        }
+    }
+}
+
+/// What a non-regular file is, in words.
+fn kind(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return "a device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens a file for reading without waiting for a writer (a FIFO swapped in
+/// after the type check would otherwise block `open` forever).
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK on Linux; regular files ignore it.
+        o.custom_flags(0o4000);
+    }
+    o.open(path)
+}
+
+/// The bytes of a regular file no larger than `max`.
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(kind(meta.file_type())));
+    }
+    if meta.len() > max {
+        return Err(ReadError::TooLarge {
+            size: Some(meta.len()),
+            max,
+        });
+    }
+    let file = open(path)?;
+    let opened = file.metadata()?;
+    if !opened.is_file() {
+        return Err(ReadError::NotRegular(kind(opened.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(opened.len().min(max)).unwrap_or(0));
+    // Capped too: a file growing while it is read cannot run away.
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::TooLarge { size: None, max });
+    }
+    Ok(bytes)
+}
+
+/// Bytes as UTF-8 text without a leading byte-order mark.
+pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        ReadError::NotUtf8 {
+            line: upto.iter().filter(|b| **b == b'\n').count() + 1,
+        }
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// The UTF-8 text of a regular file no larger than `max`, byte-order mark removed.
+pub fn read_text(path: &Path, max: u64) -> Result<String, ReadError> {
+    decode(read_bytes(path, max)?)
+}
+
+/// The entries of a folder as (file name, path), sorted by name; None when
+/// the folder does not exist.
+pub fn list_dir(dir: &Path) -> std::io::Result<Option<Vec<(String, PathBuf)>>> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut names: Vec<(String, PathBuf)> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .collect();
+    names.sort();
+    Ok(Some(names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_are_read_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.txt");
+        std::fs::write(&p, "\u{feff}hello\n").unwrap();
+        assert_eq!(read_text(&p, 100).unwrap(), "hello\n");
+        assert!(matches!(
+            read_bytes(&p, 3),
+            Err(ReadError::TooLarge {
+                size: Some(9),
+                max: 3
+            })
+        ));
+        assert!(matches!(
+            read_bytes(&dir.path().join("none"), 3),
+            Err(ReadError::Missing)
+        ));
+        assert!(matches!(
+            read_bytes(dir.path(), 3),
+            Err(ReadError::NotRegular("a folder"))
+        ));
+        std::fs::write(&p, b"ok\n\xff").unwrap();
+        assert!(matches!(
+            read_text(&p, 100),
+            Err(ReadError::NotUtf8 { line: 2 })
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_devices_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo must work here");
+        assert!(matches!(
+            read_bytes(&fifo, 100),
+            Err(ReadError::NotRegular("a named pipe (FIFO)"))
+        ));
+        assert!(matches!(
+            read_bytes(Path::new("/dev/zero"), 100),
+            Err(ReadError::NotRegular("a device"))
+        ));
+    }
+}
