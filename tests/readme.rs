@@ -208,10 +208,13 @@ const ENTRY_ITEM: &str = r"^- \[((?:\\.|[^\\\]])+)\]\(https?://[^)]*\) - ";
 fn sections(md: &str) -> Vec<(String, Vec<String>)> {
     let item = Regex::new(ENTRY_ITEM).unwrap();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    // Only the sub-sections of "Papers by category" are categories.
+    let mut in_papers = false;
     for (_, line) in prose_lines(md) {
-        if let Some(h) = line.strip_prefix("### ") {
+        if let Some(h) = line.strip_prefix("### ").filter(|_| in_papers) {
             out.push((rendered_text(h), Vec::new()));
         } else if line.starts_with("## ") || line.starts_with("# ") {
+            in_papers = line == "## Papers by category";
             out.push((String::new(), Vec::new()));
         } else if let Some(c) = item.captures(line) {
             if let Some(last) = out.last_mut() {
