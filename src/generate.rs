@@ -74,45 +74,121 @@ fn template_diag(file: &str, msg: String) -> Diagnostic {
     Diagnostic::new("template", Severity::Error, file, msg)
 }
 
-fn bars(t: &stats::Tally) -> Vec<Bar> {
-    t.rows
-        .iter()
-        .map(|(label, value)| Bar {
-            label: label.clone(),
-            value: *value,
-        })
-        .collect()
+/// One generated chart: its file name, the SVG, and a sentence saying what it
+/// shows (the SVG's `<desc>` and the README's alt text).
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// File name under stats/.
+    pub file: String,
+    /// The SVG document.
+    pub svg: String,
+    /// What the chart shows, with its figures.
+    pub desc: String,
 }
 
-/// The SVG charts under stats/, as (file name, SVG).
-pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
+/// "label n, label n, …" for a description.
+fn listing(rows: &[Bar]) -> String {
+    rows.iter()
+        .map(|b| format!("{} {}", b.label, b.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Bars of a tally with human labels; the NA row is returned apart.
+fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>, Vec<Bar>) {
+    let mut main = Vec::new();
+    let mut apart = Vec::new();
+    for (value, n) in &t.rows {
+        if value == na {
+            apart.push(Bar {
+                label: format!("{na} (not applicable)"),
+                value: *n,
+            });
+        } else {
+            main.push(Bar {
+                label: label(value),
+                value: *n,
+            });
+        }
+    }
+    (main, apart)
+}
+
+/// The SVG charts under stats/.
+pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     let tax = &corpus.taxonomy;
+    let na = tax.na.as_str();
+    let family = |id: &str| {
+        tax.reward_families
+            .iter()
+            .find(|f| f.id == id)
+            .map_or_else(|| id.to_string(), |f| format!("{id} {}", f.label))
+    };
+    let plain = |id: &str| id.to_string();
     let mut out = Vec::new();
-    for (name, title) in [
-        ("reward_family", "Entries per reward family"),
-        ("credit_granularity", "Entries per credit unit"),
-        ("orchestration_form", "Entries per orchestration form"),
-        ("subdecisions", "Entries per orchestration sub-decision"),
-    ] {
+    type Labeller<'a> = &'a dyn Fn(&str) -> String;
+    let tables: [(&str, &str, Labeller); 4] = [
+        ("reward_family", "Entries per reward family", &family),
+        ("credit_granularity", "Entries per credit unit", &plain),
+        (
+            "orchestration_form",
+            "Entries per orchestration form",
+            &plain,
+        ),
+        (
+            "subdecisions",
+            "Entries per orchestration sub-decision",
+            &plain,
+        ),
+    ];
+    for (name, title, label) in tables {
         if let Some(t) = st.count(name) {
-            out.push((
-                format!("chart_{name}.svg"),
-                charts::bar_chart(title, &bars(t)),
-            ));
+            let (main, apart) = bars(t, na, label);
+            let mut desc = format!("Bar chart of {}: {}.", title.to_lowercase(), listing(&main));
+            if !apart.is_empty() {
+                desc.push_str(&format!(" Shown apart, not to scale: {}.", listing(&apart)));
+            }
+            let svg = charts::bar_chart_apart(title, &main, &apart);
+            out.push(Chart {
+                file: format!("chart_{name}.svg"),
+                svg: charts::described(&svg, title, &desc),
+                desc,
+            });
         }
     }
     if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
-        out.push((
-            "chart_reward_x_credit.svg".to_string(),
-            charts::heat_map(
-                "Reward type x credit unit",
-                "reward_type",
-                "credit_granularity",
-                &x.rows,
-                &x.cols,
-                &x.cells,
-            ),
-        ));
+        let title = "Reward type x credit unit";
+        let mut busiest: Vec<(u64, String)> = Vec::new();
+        for (r, row) in x.rows.iter().enumerate() {
+            for (c, col) in x.cols.iter().enumerate() {
+                let n = x.cells.get(r).and_then(|v| v.get(c)).copied().unwrap_or(0);
+                if n > 0 && row != na && col != na {
+                    busiest.push((n, format!("{row} x {col} {n}")));
+                }
+            }
+        }
+        busiest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let top: Vec<String> = busiest.iter().take(5).map(|(_, s)| s.clone()).collect();
+        let desc = format!(
+            "Heat map of entries by reward type (rows) and credit unit (columns); {} of {} tagged cells are non-zero; the largest: {}. Cells with {na} are grey and outside the colour scale.",
+            busiest.len(),
+            x.rows.iter().filter(|r| *r != na).count() * x.cols.iter().filter(|c| *c != na).count(),
+            top.join(", ")
+        );
+        let svg = charts::heat_map_apart(
+            title,
+            "reward_type",
+            "credit_granularity",
+            &x.rows,
+            &x.cols,
+            &x.cells,
+            Some(na),
+        );
+        out.push(Chart {
+            file: "chart_reward_x_credit.svg".to_string(),
+            svg: charts::described(&svg, title, &desc),
+            desc,
+        });
     }
     let stage_counts = st.exclusion("stage");
     let stages: Vec<(String, u64)> = tax
@@ -121,15 +197,27 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
         .iter()
         .map(|s| {
             (
-                s.id.clone(),
+                s.label.clone(),
                 stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
             )
         })
         .collect();
-    out.push((
-        "chart_screening_flow.svg".to_string(),
-        charts::screening_flow(st.audited, &stages, st.retained),
-    ));
+    let desc = format!(
+        "Screening flow from {} audited records: {}; {} retained.",
+        st.audited,
+        stages
+            .iter()
+            .map(|(l, n)| format!("{l} excluded {n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        st.retained
+    );
+    let svg = charts::screening_flow(st.audited, &stages, st.retained);
+    out.push(Chart {
+        file: "chart_screening_flow.svg".to_string(),
+        svg: charts::described(&svg, "Screening flow", &desc),
+        desc,
+    });
     out
 }
 
@@ -146,8 +234,11 @@ pub fn generate(
     let entries = corpus.entry_list();
     let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
     let chart_files = charts(corpus, &st);
-    let chart_names: Vec<&str> = chart_files.iter().map(|(n, _)| n.as_str()).collect();
-    ctx.insert("charts", &chart_names);
+    let chart_views: Vec<serde_json::Value> = chart_files
+        .iter()
+        .map(|c| serde_json::json!({"file": c.file, "alt": crate::markdown::escape_markdown(&c.desc)}))
+        .collect();
+    ctx.insert("charts", &chart_views);
     let verdicts = corpus.verdicts();
     let claim_rows: Vec<serde_json::Value> = verdicts
         .iter()
@@ -203,10 +294,10 @@ pub fn generate(
                 content: text,
             });
         }
-        for (name, svg) in chart_files {
+        for c in chart_files {
             files.push(Generated {
-                path: format!("{STATS_DIR}/{name}"),
-                content: svg,
+                path: format!("{STATS_DIR}/{}", c.file),
+                content: c.svg,
             });
         }
         let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

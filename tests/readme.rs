@@ -439,3 +439,41 @@ fn a_url_that_tries_to_close_its_link_cannot_open_another() {
         .to_string();
     assert!(!target.contains('('), "{target}");
 }
+
+#[test]
+fn every_chart_has_alt_text_that_says_what_it_shows() {
+    let md = readme();
+    let img = Regex::new(r"!\[([^\]]*)\]\(stats/(chart_[a-z_]+\.svg)\)").unwrap();
+    let charts: Vec<(String, String)> = img
+        .captures_iter(&md)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    assert_eq!(charts.len(), 6, "{charts:?}");
+    for (alt, file) in &charts {
+        assert!(
+            !alt.contains(".svg") && alt.len() > 40,
+            "{file}: alt `{alt}`"
+        );
+        let svg = std::fs::read_to_string(repo().join("stats").join(file)).unwrap();
+        assert!(svg.contains("<title>") && svg.contains("<desc>"), "{file}");
+    }
+    let reward = &charts
+        .iter()
+        .find(|(_, f)| f == "chart_reward_family.svg")
+        .unwrap()
+        .0;
+    assert!(
+        reward.contains("R1 Shared team"),
+        "families are named: {reward}"
+    );
+    assert!(reward.contains("not to scale: NA"), "NA is apart: {reward}");
+    let flow = &charts
+        .iter()
+        .find(|(_, f)| f == "chart_screening_flow.svg")
+        .unwrap()
+        .0;
+    assert!(
+        flow.contains("Abstract screen"),
+        "the README's stage labels: {flow}"
+    );
+}
