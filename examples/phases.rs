@@ -14,11 +14,13 @@ fn main() {
     let s = corpus::stats::of_corpus(&c);
     eprintln!("stats {:?}", t.elapsed());
     let t = Instant::now();
-    let _ = corpus::render::context(&c.taxonomy, &c.entry_list(), &s);
+    let _ = corpus::render::context(&c.taxonomy, &c.entry_list(), &s, Default::default());
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
     let tpl = corpus::generate::read_templates(&root).unwrap();
-    let files = corpus::generate::generate(&c, &tpl, corpus::generate::Part::All).unwrap();
+    let examples = corpus::examples::read(&root, &c.taxonomy);
+    let files = corpus::generate::generate(&c, &tpl, &examples.traces, corpus::generate::Part::All)
+        .unwrap();
     eprintln!("generate {:?}", t.elapsed());
     let t = Instant::now();
     let st = corpus::generate::stale(&root, &files);

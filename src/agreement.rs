@@ -197,6 +197,19 @@ pub fn parse(file_label: &str, text: &str) -> Result<Vec<Annotation>, Vec<Diagno
         InputFormat::Csv => parse_csv(file_label, text, &mut diags),
         InputFormat::Yaml => parse_yaml(file_label, text, &mut diags),
     };
+    if diags.is_empty() && out.is_empty() {
+        // A header alone would compare nothing and print an empty table as if
+        // that were a result.
+        diags.push(
+            error(
+                RULE_INPUT,
+                file_label,
+                Some(1),
+                format!("`{file_label}` holds no annotations: nothing to compare"),
+            )
+            .help("add one row per annotated entry below the header"),
+        );
+    }
     if diags.is_empty() {
         Ok(out)
     } else {
@@ -274,7 +287,9 @@ fn parse_csv(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Annotat
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map(|p| p.line() as usize);
+                let line = e
+                    .position()
+                    .map(|p| crate::diag::line_of_byte(text, p.byte()));
                 diags.push(
                     error(RULE_INPUT, file, line, format!("malformed row: {e}")).help(
                         "every row needs as many cells as the header; quote cells holding commas",
@@ -283,7 +298,9 @@ fn parse_csv(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Annotat
                 continue;
             }
         };
-        let line = rec.position().map_or(0, |p| p.line() as usize);
+        let line = rec
+            .position()
+            .map_or(0, |p| crate::diag::line_of_byte(text, p.byte()));
         let key = rec.get(key_col).unwrap_or("").trim();
         if key.is_empty() {
             diags.push(
@@ -1060,12 +1077,11 @@ mod tests {
     }
 
     #[test]
-    fn no_annotation_rows_give_no_figures() {
-        // Fields are those some row annotates, so with no row there is none.
+    fn no_annotation_rows_are_refused_not_an_empty_table() {
         for (label, text) in [("empty.csv", "key,ann_is_rl\n"), ("empty.yaml", "[]\n")] {
-            let r = run(label, text).unwrap();
-            assert_eq!((r.rows, r.fields.len(), r.overall_observed), (0, 0, None));
-            assert!(table(&r).contains("overall: 0 of 0 compared cells agree (undefined)"));
+            let d = run(label, text).unwrap_err();
+            assert_eq!(d.len(), 1);
+            assert!(d[0].message.contains("no annotations"), "{}", d[0].message);
         }
     }
 

@@ -12,8 +12,8 @@ use crate::diag::{self, Diagnostic, Severity};
 use crate::fields::{self, MIN_YEAR, MODELINE};
 use crate::filter::{FieldValue, Fields, Filter};
 use crate::ids::{
-    arxiv_year, is_http_url, normalize_title, normalize_url, strip_version, suggest_key,
-    valid_identifier, valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE,
+    arxiv_link_id, arxiv_year, is_http_url, normalize_title, normalize_url, strip_version,
+    suggest_key, valid_identifier, valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE,
 };
 use crate::model::{Entry, Exclusion};
 use crate::rules::Rule;
@@ -113,6 +113,10 @@ impl Sink<'_> {
     }
 }
 
+/// Said once when checks derived from the data (claims, generated files)
+/// were not run because the data itself has errors.
+pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
+
 /// Runs every check on a loaded corpus (loading problems included).
 pub fn check(corpus: &Corpus) -> Report {
     let tax = &corpus.taxonomy;
@@ -134,7 +138,11 @@ pub fn check(corpus: &Corpus) -> Report {
         check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
     }
     check_across(&mut sink, corpus);
-    sink.out.extend(broken_claims(corpus));
+    // Claims count the data; while the data has errors the counts are of
+    // something else, so the claims wait (see `DERIVED_WAIT`).
+    if !sink.out.iter().any(|d| d.severity == Severity::Error) {
+        sink.out.extend(broken_claims(corpus));
+    }
     let style = crate::style_rules::check(corpus, &sink.out);
     sink.out.extend(style);
 
@@ -192,7 +200,11 @@ fn check_entry(
                     "key",
                     format!("key `{}` must be {KEY_RULE}", e.key),
                 )
-                .help(format!("try `{}`", suggest_key(&e.key)));
+                .maybe_help(
+                    Some(suggest_key(&e.key))
+                        .filter(|k| valid_key(k))
+                        .map(|k| format!("try `{k}`")),
+                );
             sink.push(d);
         }
         if e.key != stem {
@@ -203,10 +215,14 @@ fn check_entry(
                     "key",
                     format!("key `{}` differs from the file name `{stem}.yaml`", e.key),
                 )
-                .help(format!(
-                    "rename the file to `{}.yaml` or set `key: {stem}`",
-                    e.key
-                ));
+                .help(mismatch_help("key", &e.key, stem, valid_key, &{
+                    let k = suggest_key(stem);
+                    if valid_key(&k) {
+                        k
+                    } else {
+                        "new-entry".to_string()
+                    }
+                }));
             sink.push(d);
         }
     }
@@ -272,6 +288,21 @@ fn check_entry(
                         ),
                     );
                     sink.push(d);
+                }
+                for (i, u) in e.urls.iter().enumerate() {
+                    if let Some(linked) =
+                        arxiv_link_id(u).filter(|l| strip_version(l) != strip_version(id))
+                    {
+                        let d = sink
+                            .at(
+                                Rule::ArxivLinkId,
+                                file,
+                                &format!("urls[{i}]"),
+                                format!("link `{u}` names arXiv id {linked}, but the entry's id is {id}"),
+                            )
+                            .help(format!("link https://arxiv.org/abs/{id}, or correct `arxiv_id`"));
+                        sink.push(d);
+                    }
                 }
                 if !e
                     .urls
@@ -369,6 +400,26 @@ fn arxiv_help(id: &str) -> String {
     }
 }
 
+/// Help for a key (or record id) that differs from its file name, offering
+/// only names that pass the key rule themselves: renaming to an invalid key
+/// would trade one error for another. `fallback` must itself be valid.
+fn mismatch_help(
+    field: &str,
+    value: &str,
+    stem: &str,
+    valid: impl Fn(&str) -> bool,
+    fallback: &str,
+) -> String {
+    match (valid(value), valid(stem)) {
+        (true, true) => format!("rename the file to `{value}.yaml` or set `{field}: {stem}`"),
+        (true, false) => format!("rename the file to `{value}.yaml`"),
+        (false, true) => format!("set `{field}: {stem}`"),
+        (false, false) => format!(
+            "name the file and `{field}` alike with a valid name, e.g. `{fallback}.yaml` and `{field}: {fallback}`"
+        ),
+    }
+}
+
 fn stem(rel: &str) -> &str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.strip_suffix(".yaml").unwrap_or(name)
@@ -404,9 +455,12 @@ fn check_exclusion(
                         x.record_id
                     ),
                 )
-                .help(format!(
-                    "rename the file to `{}.yaml` or set `record_id: {stem}`",
-                    x.record_id
+                .help(mismatch_help(
+                    "record_id",
+                    &x.record_id,
+                    stem,
+                    valid_record_id,
+                    "E033",
                 ));
             sink.push(d);
         }
@@ -553,6 +607,11 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
         }
     }
     let mut ids: HashMap<&str, &str> = HashMap::new();
+    // The entry duplicate rules, applied among records: a record screened
+    // twice would count twice in the audited total.
+    let mut record_idents: HashMap<String, &str> = HashMap::new();
+    let mut record_urls: HashMap<String, &str> = HashMap::new();
+    let mut record_titles: HashMap<String, &str> = HashMap::new();
     for lx in &corpus.exclusions {
         let x = &lx.record;
         let file = corpus.file(lx.file);
@@ -565,6 +624,46 @@ fn check_across(sink: &mut Sink, corpus: &Corpus) {
                     format!("record id `{}` is also used by {first}", x.record_id),
                 );
                 sink.push(d);
+            }
+        }
+        let ident = match x.identifier.strip_prefix("arXiv:") {
+            Some(id) => format!("arXiv:{}", strip_version(id)),
+            None => x.identifier.clone(),
+        };
+        let seen = [
+            (Rule::DuplicateKey, "identifier", ident, &mut record_idents),
+            (
+                Rule::DuplicateUrl,
+                "url",
+                normalize_url(&x.url),
+                &mut record_urls,
+            ),
+            (
+                Rule::DuplicateTitle,
+                "title",
+                normalize_title(&x.title),
+                &mut record_titles,
+            ),
+        ];
+        for (rule, field, norm, map) in seen {
+            if norm.is_empty() || norm == "/" {
+                continue;
+            }
+            if let Some(first) = map.get(&norm) {
+                let d = sink
+                    .at(
+                        rule,
+                        file,
+                        field,
+                        format!(
+                            "record {}: the same {field} is used by {first}",
+                            x.record_id
+                        ),
+                    )
+                    .help("one record per screened item: delete the repeat");
+                sink.push(d);
+            } else {
+                map.insert(norm, &file.rel);
             }
         }
         let hit = x
@@ -607,6 +706,7 @@ fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         if v.holds {
             continue;
         }
+        let named = !v.missing.is_empty() || !v.unexpected.is_empty() || v.matching.len() <= 12;
         let who = if !v.missing.is_empty() || !v.unexpected.is_empty() {
             let mut parts = Vec::new();
             if !v.missing.is_empty() {
@@ -637,7 +737,11 @@ fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
             )
             .at_line(crate::claims::claim_line(text, &v.id))
             .field(format!("claims.{}", v.id))
-            .help(format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)),
+            .help(if named {
+                format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)
+            } else {
+                format!("\"{}\" — `corpus claims --verbose` lists the matching entries; fix their tags, or update the claim and the survey text together", v.statement)
+            }),
         );
     }
     out
@@ -657,7 +761,12 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
         let waived = d.severity == Severity::Warning
             && by_file
                 .get(d.file.as_str())
-                .is_some_and(|(e, _)| e.waivers.contains_key(&d.rule));
+                // A waiver without a reason acknowledges nothing, so it waives nothing.
+                .is_some_and(|(e, _)| {
+                    e.waivers
+                        .get(&d.rule)
+                        .is_some_and(|why| !why.trim().is_empty())
+                });
         if waived {
             used.insert((d.file.clone(), d.rule.clone()));
             report.waived.push(d);
@@ -677,12 +786,12 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                 Some(r) if Severity::from(r.severity) == Severity::Error => {
                     Some(format!("`{rule}` is an error and cannot be waived"))
                 }
+                Some(_) if reason.trim().is_empty() => Some(format!(
+                    "waiver for `{rule}` gives no reason, so it waives nothing"
+                )),
                 Some(_) if !used.contains(&(rel.to_string(), rule.clone())) => Some(format!(
                     "waiver for `{rule}` is unused: the rule does not fire on this entry"
                 )),
-                Some(_) if reason.trim().is_empty() => {
-                    Some(format!("waiver for `{rule}` gives no reason"))
-                }
                 Some(_) => None,
             };
             if let Some(msg) = problem {
@@ -694,6 +803,10 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                     if let Some(c) = closest(rule, names) {
                         d = d.help(format!("did you mean `{c}`?"));
                     }
+                } else if reason.trim().is_empty() {
+                    d = d.help(format!(
+                        "write why `{rule}` does not apply here, or remove the waiver"
+                    ));
                 } else {
                     d = d.help(format!("remove the `{rule}` waiver"));
                 }

@@ -141,8 +141,13 @@ pub fn claim_line(text: &str, id: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// Problems in the claims themselves: unknown fields, malformed expectations, repeated ids.
-pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
+/// Problems in the claims themselves: unknown fields, values outside the
+/// vocabulary (with a taxonomy), malformed expectations, repeated ids.
+pub fn validate(
+    ledger: &Ledger,
+    text: &str,
+    tax: Option<&crate::taxonomy::Taxonomy>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for c in &ledger.claims {
@@ -161,6 +166,11 @@ pub fn validate(ledger: &Ledger, text: &str) -> Vec<Diagnostic> {
                     "claim `{}` filters on `{}`, which {:?} do not have",
                     c.id, cond.field, c.over
                 ));
+            }
+        }
+        if let Some(tax) = tax {
+            for p in tax.filter_problems(&c.filter) {
+                problems.push(format!("claim `{}`: {p}", c.id));
             }
         }
         match (&c.expect.count, &c.expect.keys) {

@@ -37,8 +37,6 @@ pub struct Corpus {
     pub exclusions: Vec<LoadedExclusion>,
     /// Every data file read, by index.
     pub files: Vec<SourceFile>,
-    /// Example traces shipped with the corpus (traces/examples/*.json) and their metrics.
-    pub trace_examples: Vec<(String, crate::trace::Metrics)>,
     /// The claims ledger and its text, when the root has one and it parsed.
     pub claims: Option<(crate::claims::Ledger, String)>,
     /// The claims' verdicts, evaluated on first use and shared by every consumer.
@@ -57,7 +55,6 @@ impl Corpus {
             files: Vec::new(),
             claims: None,
             verdicts: OnceLock::new(),
-            trace_examples: Vec::new(),
             diagnostics: Vec::new(),
         }
     }

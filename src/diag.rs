@@ -121,3 +121,16 @@ pub fn sort(diags: &mut [Diagnostic]) {
             .cmp(&(&b.file, b.line, b.column, &b.rule, &b.message))
     });
 }
+
+/// The 1-based line of a byte offset in a text, counting `\n` (so CRLF and
+/// LF files agree; the csv crate's own line counter drifts on CRLF).
+pub fn line_of_byte(text: &str, byte: u64) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+    // On CRLF input the csv crate places a record's start on the `\n` that
+    // ends the previous line; the record itself begins after it.
+    while end < bytes.len() && matches!(bytes[end], b'\r' | b'\n') {
+        end += 1;
+    }
+    bytes[..end].iter().filter(|b| **b == b'\n').count() + 1
+}

@@ -7,7 +7,6 @@ use crate::corpus::Corpus;
 use crate::stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// One field that changed on an entry or record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -29,13 +28,27 @@ pub struct Changed {
     pub fields: Vec<FieldChange>,
 }
 
+/// An item whose file is still there but no longer loads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    /// Key or record id (as in the old corpus).
+    pub id: String,
+    /// Its file, relative to the root.
+    pub file: String,
+    /// The first error that keeps it from loading.
+    pub error: String,
+}
+
 /// Added, removed and changed items of one kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ItemDiff {
     /// Keys present only in the new corpus.
     pub added: Vec<String>,
-    /// Keys present only in the old corpus.
+    /// Keys present only in the old corpus (their files are gone or name another key).
     pub removed: Vec<String>,
+    /// Keys whose file is still there but no longer loads: not removed, broken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub broken: Vec<Broken>,
     /// Keys present in both with different fields.
     pub changed: Vec<Changed>,
 }
@@ -142,6 +155,24 @@ fn item_diff<T: Serialize>(old: BTreeMap<String, &T>, new: BTreeMap<String, &T>)
     d
 }
 
+/// Moves "removed" items whose file now fails to load into `broken`: a
+/// paper whose YAML broke was not deleted, and a job summary must not say so.
+fn split_broken(d: &mut ItemDiff, old_files: &BTreeMap<&str, &str>, new: &Corpus) {
+    let removed = std::mem::take(&mut d.removed);
+    for id in removed {
+        let error = old_files.get(id.as_str()).and_then(|file| {
+            new.diagnostics
+                .iter()
+                .find(|g| g.file == *file && g.fails(false))
+                .map(|g| (file.to_string(), g.message.clone()))
+        });
+        match error {
+            Some((file, error)) => d.broken.push(Broken { id, file, error }),
+            None => d.removed.push(id),
+        }
+    }
+}
+
 /// Flattens the stats JSON into `path → n`.
 fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, u64>) {
     match v {
@@ -191,9 +222,31 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
             .map(|x| (x.record.record_id.clone(), &x.record))
             .collect(),
     );
+    let old_files: BTreeMap<&str, &str> = old
+        .entries
+        .iter()
+        .map(|e| (e.entry.key.as_str(), old.file(e.file).rel.as_str()))
+        .chain(
+            old.exclusions
+                .iter()
+                .map(|x| (x.record.record_id.as_str(), old.file(x.file).rel.as_str())),
+        )
+        .collect();
+    let mut entries = entries;
+    let mut exclusions = exclusions;
+    split_broken(&mut entries, &old_files, new);
+    split_broken(&mut exclusions, &old_files, new);
     let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
-    flatten("", &stats::of_corpus(old).to_json(), &mut of);
-    flatten("", &stats::of_corpus(new).to_json(), &mut nf);
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(old)),
+        &mut of,
+    );
+    flatten(
+        "",
+        &crate::stats_render::json(&stats::of_corpus(new)),
+        &mut nf,
+    );
     let mut cells: Vec<&String> = of.keys().chain(nf.keys()).collect();
     cells.sort();
     cells.dedup();
@@ -266,6 +319,12 @@ pub fn markdown(d: &Diff) -> String {
         .iter()
         .filter(|c| c.new_holds == Some(false))
         .collect();
+    let broken_files = d.entries.broken.len() + d.exclusions.broken.len();
+    if broken_files > 0 {
+        out.push_str(&format!(
+            "**{broken_files} file(s) no longer load**, so this diff leaves them out; run `corpus check`.\n\n"
+        ));
+    }
     out.push_str(&format!(
         "**Entries:** {} added, {} removed, {} changed. **Exclusions:** {} added, {} removed, {} changed. **Figures moved:** {}. **Claims moved:** {}{}.\n",
         d.entries.added.len(),
@@ -293,6 +352,14 @@ pub fn markdown(d: &Diff) -> String {
         }
         for k in &items.removed {
             out.push_str(&format!("| removed | `{k}` | | | |\n"));
+        }
+        for b in &items.broken {
+            out.push_str(&format!(
+                "| **broken** | `{}` | {} | | {} |\n",
+                b.id,
+                crate::markdown::code_span(&b.file),
+                cell_md(&b.error)
+            ));
         }
         for c in &items.changed {
             for f in &c.fields {
@@ -349,6 +416,12 @@ pub fn text(d: &Diff) -> String {
         for k in &items.removed {
             out.push_str(&format!("- {what} {k}\n"));
         }
+        for b in &items.broken {
+            out.push_str(&format!(
+                "! {what} {} is broken: {}: {}\n",
+                b.id, b.file, b.error
+            ));
+        }
         for c in &items.changed {
             for f in &c.fields {
                 out.push_str(&format!(
@@ -372,125 +445,4 @@ pub fn text(d: &Diff) -> String {
         out.push_str(&format!("{}: {} -> {}\n", m.cell, m.old, m.new));
     }
     out
-}
-
-/// A temporary copy of the corpus data at a git revision; removed on drop.
-pub struct Snapshot {
-    dir: tempfile::TempDir,
-}
-
-impl Snapshot {
-    /// The root of the snapshot.
-    pub fn root(&self) -> &Path {
-        self.dir.path()
-    }
-}
-
-fn git(root: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if let (Some(data), Some(mut stdin)) = (input, child.stdin.take()) {
-        // Written from a thread so a large answer cannot deadlock against a full input pipe.
-        let data = data.to_vec();
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&data);
-        });
-    }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("git failed: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(out.stdout)
-}
-
-/// Writes the corpus data (corpus/, exclusions/) of a git revision into a temporary root.
-pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
-    if rev.starts_with('-') {
-        return Err(format!("`{rev}` is not a revision"));
-    }
-    let top = String::from_utf8_lossy(&git(root, &["rev-parse", "--show-toplevel"], None)?)
-        .trim()
-        .to_string();
-    let prefix = String::from_utf8_lossy(&git(root, &["rev-parse", "--show-prefix"], None)?)
-        .trim()
-        .to_string();
-    let spec = |d: &str| format!("{prefix}{d}");
-    let listing = git(
-        Path::new(&top),
-        &[
-            "ls-tree",
-            "-r",
-            "-z",
-            "--name-only",
-            rev,
-            "--",
-            &spec("corpus"),
-            &spec("exclusions"),
-        ],
-        None,
-    )?;
-    let paths: Vec<String> = listing
-        .split(|b| *b == 0)
-        .filter(|p| !p.is_empty())
-        .map(|p| String::from_utf8_lossy(p).into_owned())
-        .collect();
-    let query: String = paths.iter().map(|p| format!("{rev}:{p}\n")).collect();
-    let batch = git(
-        Path::new(&top),
-        &["cat-file", "--batch"],
-        Some(query.as_bytes()),
-    )?;
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-    let mut rest = &batch[..];
-    for p in &paths {
-        let nl = rest
-            .iter()
-            .position(|b| *b == b'\n')
-            .ok_or("truncated git output")?;
-        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
-        let size: usize = header
-            .rsplit(' ')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("unexpected git output `{header}`"))?;
-        let body = rest
-            .get(nl + 1..nl + 1 + size)
-            .ok_or("truncated git output")?;
-        rest = rest.get(nl + 2 + size..).unwrap_or(&[]);
-        let rel = p.strip_prefix(&prefix).unwrap_or(p);
-        if rel.split('/').any(|c| c == ".." || c.is_empty()) {
-            continue;
-        }
-        let target: PathBuf = dir.path().join(rel);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(&target, body).map_err(|e| e.to_string())?;
-    }
-    if !dir.path().join(crate::load::TAXONOMY_PATH).is_file() {
-        return Err(format!(
-            "revision `{rev}` has no {}",
-            crate::load::TAXONOMY_PATH
-        ));
-    }
-    Ok(Snapshot { dir })
 }

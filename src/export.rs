@@ -43,7 +43,7 @@ fn write_csv(table: &'static [Field], rows: &mut dyn Iterator<Item = Vec<String>
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(csv_fields(table).iter().map(|f| f.column_name()));
     for row in rows {
-        let _ = w.write_record(&row);
+        let _ = w.write_record(row.iter().map(|c| crate::csv_guard::guard(c).into_owned()));
     }
     csv_text(w)
 }
@@ -126,12 +126,17 @@ pub fn bibtex_kind(e: &Entry) -> &'static str {
     }
 }
 
-/// Escapes LaTeX's special characters.
+/// Escapes LaTeX's special characters so that braces in the result always balance.
 pub fn latex_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+            // BibTeX counts every brace, escaped or not, so `\{` alone would
+            // unbalance the field and break the whole file: use the text
+            // commands, whose own braces balance.
+            '{' => out.push_str("\\textbraceleft{}"),
+            '}' => out.push_str("\\textbraceright{}"),
+            '&' | '%' | '$' | '#' | '_' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -301,7 +306,7 @@ mod tests {
     fn titles_escape_latex_and_protect_acronyms() {
         assert_eq!(
             bibtex_title("MARFT: 100% of LLM_agents & {friends}"),
-            "{MARFT}: 100\\% of {LLM\\_agents} \\& \\{friends\\}"
+            "{MARFT}: 100\\% of {LLM\\_agents} \\& \\textbraceleft{}friends\\textbraceright{}"
         );
         // The braces go round the word, not the punctuation beside it.
         assert_eq!(

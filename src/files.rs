@@ -56,6 +56,29 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     }
 }
 
+/// What sits at `path` when it is something other than a regular file
+/// (a symlink is described as one, whatever it points at), or None for a
+/// regular file or nothing at all.
+pub fn not_regular(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = std::fs::symlink_metadata(path).ok()?.file_type();
+    Some(if t.is_file() {
+        return None;
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    })
+}
+
 /// Whether something — a file, a folder, or a symlink even to nothing — is at `path`.
 pub fn occupied(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
@@ -125,6 +148,22 @@ pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, Stri
 /// reported before anything is written, and the files are then written
 /// together by [`write_all`].
 pub fn write_new_files(files: &[(PathBuf, String)], force: bool) -> Result<usize, String> {
+    // Even with `force`, only a regular file is replaced: renaming over a
+    // symlink, a FIFO or a device would silently swap it for a plain file
+    // (and a reader waiting on the FIFO would get nothing).
+    let odd: Vec<String> = files
+        .iter()
+        .filter_map(|(p, _)| {
+            let kind = not_regular(p)?;
+            Some(format!("{} is {kind}", p.display()))
+        })
+        .collect();
+    if !odd.is_empty() {
+        return Err(format!(
+            "{}; only a regular file (or a new path) is written, so nothing was changed",
+            odd.join("; ")
+        ));
+    }
     if !force {
         let existing: Vec<String> = files
             .iter()

@@ -9,6 +9,8 @@ use crate::reader::{self, ReadError};
 use crate::render;
 use crate::rules::Rule;
 use crate::stats::{self, Stats};
+use crate::stats_render;
+use crate::trace::Trace;
 use std::path::Path;
 
 /// Folder of templates, relative to the root.
@@ -19,6 +21,11 @@ pub const STATS_DIR: &str = "stats";
 pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 /// List of the files `build` generated under stats/, so it removes only its own.
 pub const MANIFEST: &str = "stats/.generated";
+
+/// The generated awesome list, relative to the root.
+pub const README: &str = "README.md";
+/// Its template, in the templates folder.
+pub const README_TEMPLATE: &str = "README.md.tera";
 
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,57 +228,32 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     out
 }
 
-/// Computes the generated files of a part from a corpus and its templates.
+/// Computes the generated files of a part from a corpus, its templates
+/// and its valid example traces (replayed here, for the README).
 pub fn generate(
     corpus: &Corpus,
     templates: &[(String, String)],
+    examples: &[(String, Trace)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
     let mut files = Vec::new();
     let tera = render::tera(templates)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
-    let entries = corpus.entry_list();
-    let mut ctx = render::context(&corpus.taxonomy, &entries, &st);
     let chart_files = charts(corpus, &st);
-    let chart_views: Vec<serde_json::Value> = chart_files
+    let chart_descs: Vec<(String, String)> = chart_files
         .iter()
-        .map(|c| serde_json::json!({"file": c.file, "alt": crate::markdown::escape_markdown(&c.desc)}))
+        .map(|c| (c.file.clone(), c.desc.clone()))
         .collect();
-    ctx.insert("charts", &chart_views);
-    let verdicts = corpus.verdicts();
-    let claim_rows: Vec<serde_json::Value> = verdicts
-        .iter()
-        .map(|v| {
-            serde_json::json!({
-                "id": crate::markdown::code_span(&v.id),
-                "statement": crate::markdown::escape_markdown(&v.statement),
-                "expected": crate::markdown::code_span(&v.expected),
-                "actual": v.actual,
-                "holds": v.holds,
-                "boundary": crate::markdown::escape_markdown(&v.boundary),
-            })
-        })
-        .collect();
-    ctx.insert("claims", &claim_rows);
-    let traces: Vec<serde_json::Value> = corpus
-        .trace_examples
-        .iter()
-        .map(|(file, m)| {
-            serde_json::json!({
-                "file": crate::markdown::code_span(file),
-                "topology": crate::markdown::escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
-                "events": m.events,
-                "agents": m.agents,
-                "max_fan_out": m.max_fan_out,
-                "makespan": m.makespan,
-                "critical_steps": m.critical_steps,
-                "parallelism": format!("{:.2}", m.parallelism),
-                "untrusted_pairs": m.untrusted_pair_count,
-            })
-        })
-        .collect();
-    ctx.insert("trace_examples", &traces);
+    let traces = crate::examples::metrics(examples, &corpus.taxonomy);
+    let extras = render::Extras {
+        charts: &chart_descs,
+        verdicts: corpus.verdicts(),
+        traces: &traces,
+    };
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
+    let ctx = tera::Context::from_serialize(&view)
+        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)
@@ -286,9 +268,9 @@ pub fn generate(
         }
         files.push(Generated {
             path: format!("{STATS_DIR}/stats.json"),
-            content: st.json_text(),
+            content: stats_render::json_text(&st),
         });
-        for (stem, text) in st.csv_tables() {
+        for (stem, text) in stats_render::csv_tables(&st) {
             files.push(Generated {
                 path: format!("{STATS_DIR}/{stem}.csv"),
                 content: text,
@@ -317,10 +299,10 @@ pub fn generate(
             content: crate::schema::entry_schema_text(&corpus.taxonomy),
         });
     }
-    if part != Part::Stats && has("README.md.tera") {
+    if part != Part::Stats && has(README_TEMPLATE) {
         files.push(Generated {
-            path: "README.md".to_string(),
-            content: crate::markdown_layout::layout(&render_one("README.md.tera")?),
+            path: README.to_string(),
+            content: crate::markdown_layout::layout(&render_one(README_TEMPLATE)?),
         });
     }
     Ok(files)
@@ -376,7 +358,12 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
 }
 
 /// `stale-generated` diagnostics for a root (none when it has no templates).
-pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagnostic> {
+pub fn stale_diagnostics(
+    root: &Path,
+    corpus: &Corpus,
+    examples: &[(String, Trace)],
+    part: Part,
+) -> Vec<Diagnostic> {
     if !publishes(root) {
         return Vec::new();
     }
@@ -385,39 +372,67 @@ pub fn stale_diagnostics(root: &Path, corpus: &Corpus, part: Part) -> Vec<Diagno
         Ok(t) => t,
         Err(d) => return vec![d],
     };
-    let files = match generate(corpus, &templates, part) {
+    // Without its template README.md would silently go unchecked.
+    let missing_template =
+        (part != Part::Stats && !templates.iter().any(|(n, _)| n == README_TEMPLATE)).then(|| {
+            let rel = format!("{TEMPLATES_DIR}/{README_TEMPLATE}");
+            Diagnostic::new(
+                Rule::StaleGenerated.id(),
+                severity,
+                rel.clone(),
+                format!("`{rel}` is missing, so {README} can be neither generated nor checked"),
+            )
+            .help("restore the template (`git checkout -- templates/`)")
+        });
+    let files = match generate(corpus, &templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
-    let mut out: Vec<Diagnostic> = stale(root, &files)
-        .into_iter()
-        .map(|f| {
-            let what = if root.join(&f.path).exists() {
-                "is out of date"
-            } else {
-                "is missing"
-            };
-            Diagnostic::new(
-                Rule::StaleGenerated.id(),
-                severity,
-                f.path.clone(),
-                format!("generated file `{}` {what}", f.path),
-            )
-            .help("run `corpus build` and commit the result")
-        })
-        .collect();
-    for p in leftovers(root, &files) {
-        out.push(
-            Diagnostic::new(
-                Rule::StaleGenerated.id(),
-                severity,
-                p.clone(),
-                format!("`{p}` is no longer generated"),
-            )
-            .help("run `corpus build` to remove it"),
-        );
-    }
+    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
+    out.extend(stale_files(root, &files, severity));
     out
+}
+
+/// One `stale-generated` diagnostic for every generated file that differs
+/// from what a build would write, or none: every stale file has the same
+/// cause and the same fix, and twenty copies of it would bury the other
+/// problems.
+fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<Diagnostic> {
+    let mut stale: Vec<&str> = stale(root, files)
+        .into_iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    // The README first: it is what readers see, so the diagnostic points there.
+    stale.sort_by_key(|p| *p != README);
+    let gone = leftovers(root, files);
+    let first = stale
+        .first()
+        .copied()
+        .or(gone.first().map(String::as_str))?;
+    let mut parts = Vec::new();
+    if !stale.is_empty() {
+        let (n, verb) = if stale.len() == 1 {
+            ("generated file".to_string(), "is")
+        } else {
+            (format!("{} generated files", stale.len()), "are")
+        };
+        parts.push(format!(
+            "{n} {verb} out of date or missing: {}",
+            stale.join(", ")
+        ));
+    }
+    if !gone.is_empty() {
+        parts.push(format!("no longer generated: {}", gone.join(", ")));
+    }
+    Some(
+        Diagnostic::new(
+            Rule::StaleGenerated.id(),
+            severity,
+            first.to_string(),
+            parts.join("; "),
+        )
+        .help("run `corpus build` and commit the result"),
+    )
 }
 
 /// What a build did.

@@ -103,8 +103,36 @@ pub fn is_http_url(u: &str) -> bool {
     matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !u.chars().any(char::is_whitespace))
 }
 
-/// A URL reduced to what identifies the page (scheme, `www.`, case of the host and trailing `/` ignored).
+/// The arXiv id an arxiv.org link names (abs, pdf or html page, version
+/// kept), or None for any other link.
+pub fn arxiv_link_id(u: &str) -> Option<String> {
+    let u = u.trim();
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))?;
+    let (host, path) = rest.split_once('/')?;
+    let host = host.to_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    if host != "arxiv.org" && host != "export.arxiv.org" {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let (kind, id) = path.split_once('/')?;
+    if !matches!(kind, "abs" | "pdf" | "html") {
+        return None;
+    }
+    let id = id.trim_end_matches('/');
+    let id = id.strip_suffix(".pdf").unwrap_or(id);
+    (!id.is_empty()).then(|| id.to_string())
+}
+
+/// A URL reduced to what identifies the page (scheme, `www.`, case of the
+/// host and trailing `/` ignored; an arXiv paper's abs, pdf and html pages
+/// of any version are one page).
 pub fn normalize_url(u: &str) -> String {
+    if let Some(id) = arxiv_link_id(u) {
+        return format!("arxiv.org/abs/{}", strip_version(&id));
+    }
     let u = u.trim();
     let rest = u
         .strip_prefix("https://")

@@ -33,6 +33,7 @@ fn read_rows(
     file: &str,
     text: &str,
     columns: &[&str],
+    extra: &[&str],
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(u64, Vec<(String, String)>)> {
     let mut rdr = csv::ReaderBuilder::new()
@@ -55,6 +56,33 @@ fn read_rows(
         .copied()
         .filter(|c| !headers.iter().any(|h| h == *c))
         .collect();
+    // A column import does not know would be dropped without a word.
+    let unknown: Vec<&str> = headers
+        .iter()
+        .filter(|h| !columns.contains(h) && !extra.contains(h))
+        .collect();
+    if !unknown.is_empty() {
+        diags.push(
+            row_diag(
+                file,
+                1,
+                "header",
+                format!(
+                    "unknown column(s): {}; import would drop them",
+                    unknown.join(", ")
+                ),
+            )
+            .help(format!(
+                "remove them, or rename them to one of: {}",
+                columns
+                    .iter()
+                    .chain(extra)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
+    }
     if !missing.is_empty() {
         diags.push(
             row_diag(
@@ -71,16 +99,25 @@ fn read_rows(
     for (i, rec) in rdr.records().enumerate() {
         match rec {
             Ok(r) => {
-                let line = r.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                let line = r
+                    .position()
+                    .map(|p| crate::diag::line_of_byte(text, p.byte()) as u64)
+                    .unwrap_or(i as u64 + 2);
                 let cells = headers
                     .iter()
                     .zip(r.iter())
-                    .map(|(h, v)| (h.to_string(), v.trim().to_string()))
+                    // Cells are kept as written (no trimming) so that export
+                    // and import round-trip exactly; only export's formula
+                    // guard is undone.
+                    .map(|(h, v)| (h.to_string(), crate::csv_guard::unguard(v).to_string()))
                     .collect();
                 rows.push((line, cells));
             }
             Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                let line = e
+                    .position()
+                    .map(|p| crate::diag::line_of_byte(text, p.byte()) as u64)
+                    .unwrap_or(i as u64 + 2);
                 diags.push(row_diag(file, line, "row", format!("malformed row: {e}")));
             }
         }
@@ -102,7 +139,13 @@ fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
 /// Parses papers.csv text into entries, or every row problem found.
 pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let rows = read_rows(file, text, &fields::reference_columns(&ENTRY), &mut diags);
+    let rows = read_rows(
+        file,
+        text,
+        &fields::reference_columns(&ENTRY),
+        &fields::extra_columns(&ENTRY),
+        &mut diags,
+    );
     let mut out = Vec::new();
     let mut keys = BTreeSet::new();
     for (line, row) in rows {
@@ -222,7 +265,13 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
 /// Parses excluded.csv text into records, or every row problem found.
 pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let rows = read_rows(file, text, &fields::reference_columns(&RECORD), &mut diags);
+    let rows = read_rows(
+        file,
+        text,
+        &fields::reference_columns(&RECORD),
+        &fields::extra_columns(&RECORD),
+        &mut diags,
+    );
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for (line, row) in rows {
@@ -270,7 +319,7 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
 /// The YAML text of an entry file.
 pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
-    crate::fmt_files::formatted_or_same(
+    crate::yaml_format::formatted_or_same(
         format!("{MODELINE}\n{body}"),
         crate::yaml_format::Kind::Entry,
     )
@@ -278,7 +327,7 @@ pub fn entry_yaml(e: &Entry) -> String {
 
 /// The YAML text of an exclusion record file.
 pub fn exclusion_yaml(x: &Exclusion) -> String {
-    crate::fmt_files::formatted_or_same(
+    crate::yaml_format::formatted_or_same(
         serde_yaml::to_string(x).unwrap_or_default(),
         crate::yaml_format::Kind::Record,
     )

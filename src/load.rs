@@ -194,6 +194,9 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         ));
     }
     let mut corpus = Corpus::new(taxonomy);
+    corpus
+        .diagnostics
+        .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
@@ -204,9 +207,32 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
     });
     corpus.add_exclusions(loaded);
-    load_trace_examples(root, &mut corpus);
     load_claims(root, opts.max_file_bytes, &mut corpus);
     Ok(corpus)
+}
+
+/// Rule filters (`when`/`require`) naming values outside the vocabulary: such
+/// a rule would never fire, or always, without anyone noticing.
+fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for r in &tax.rules {
+        for (part, f) in [("when", &r.when), ("require", &r.require)] {
+            let Some(f) = f else { continue };
+            for p in tax.filter_problems(f) {
+                out.push(
+                    diag(
+                        Rule::UnknownValue,
+                        None,
+                        TAXONOMY_PATH,
+                        format!("rule `{}` {part}: {p}", r.id),
+                    )
+                    .at_line(crate::claims::claim_line(text, &r.id))
+                    .field(format!("rules.{}.{part}", r.id)),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Reads and validates the claims ledger, when the root has one; a ledger
@@ -221,7 +247,7 @@ fn load_claims(root: &Path, max: u64, corpus: &mut Corpus) {
         .and_then(|text| crate::claims::parse(&text).map(|ledger| (ledger, text)));
     match parsed {
         Ok((ledger, text)) => {
-            let problems = crate::claims::validate(&ledger, &text);
+            let problems = crate::claims::validate(&ledger, &text, Some(&corpus.taxonomy));
             if problems.is_empty() {
                 corpus.claims = Some((ledger, text));
             }
@@ -231,42 +257,15 @@ fn load_claims(root: &Path, max: u64, corpus: &mut Corpus) {
     }
 }
 
-/// Folder of example traces, relative to the root.
-pub const TRACE_EXAMPLES_DIR: &str = "traces/examples";
-
-/// Validates the example traces and replays the valid ones into metrics, so
-/// the README can show them and `check` keeps them valid.
-fn load_trace_examples(root: &Path, corpus: &mut Corpus) {
-    let dir = root.join(TRACE_EXAMPLES_DIR);
-    if !dir.is_dir() {
-        return;
-    }
-    let files = match crate::trace::collect_inputs(&[dir]) {
-        Ok(f) => f,
-        Err(e) => {
-            corpus.diagnostics.push(diag(
-                Rule::FileUnreadable,
-                Some(&corpus.taxonomy),
-                TRACE_EXAMPLES_DIR,
-                e,
-            ));
-            return;
-        }
-    };
-    let families = corpus.taxonomy.channel_families();
-    for f in files {
-        let rel = rel_path(root, &f);
-        let checked = crate::trace::read_limited(&f, &rel, crate::trace::DEFAULT_MAX_BYTES)
-            .map_err(|d| vec![d])
-            .and_then(|b| crate::trace::validate_and_parse(&rel, &b));
-        match checked {
-            Ok(t) => corpus
-                .trace_examples
-                .push((rel, crate::trace::metrics(&t, &families))),
-            Err(d) => corpus.diagnostics.extend(d),
-        }
-    }
-}
+/// Files that keep a folder in git or that the desktop drops everywhere;
+/// they are no data, so they are skipped without a word.
+const HOUSEKEEPING_FILES: [&str; 5] = [
+    ".gitkeep",
+    ".keep",
+    ".gitignore",
+    ".gitattributes",
+    ".DS_Store",
+];
 
 /// The `.yaml` files directly in a folder, sorted; anything else is reported.
 fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String)> {
@@ -288,7 +287,21 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
     };
     for (name, path) in names {
         let rel = format!("{dir}/{name}");
+        if HOUSEKEEPING_FILES.contains(&name.as_str()) {
+            continue;
+        }
         if name.starts_with('.') {
+            // Other hidden files (a hidden `.x.yaml`, an editor's backup) are
+            // not read, and the user is told so rather than left to wonder
+            // why an entry does not count.
+            let d = diag(
+                Rule::StrayFile,
+                Some(&corpus.taxonomy),
+                &rel,
+                format!("`{rel}` is a hidden file and is ignored"),
+            )
+            .help("remove it, or rename it without the leading dot if it is an entry");
+            corpus.diagnostics.push(d);
             continue;
         }
         if name.ends_with(".yaml") {
@@ -412,7 +425,7 @@ fn load_one<T>(
 /// Parses and converts the text of one data file.
 fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>) -> FileLoad<T> {
     let mut diagnostics = Vec::new();
-    let parsed: Result<Value, _> = serde_yaml::from_str(&text);
+    let parsed: Result<Value, _> = serde_yaml::from_str(without_final_marker(&text));
     let map = match parsed {
         Ok(Value::Mapping(m)) => Some(m),
         Ok(Value::Null) => {
@@ -450,6 +463,17 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         file: Some(file),
         item,
         diagnostics,
+    }
+}
+
+/// The text without a lone `---` on its last line: an editor's or a
+/// concatenating script's end marker holds no second document, so it is
+/// accepted rather than refused as "more than one document".
+fn without_final_marker(text: &str) -> &str {
+    let body = text.trim_end();
+    match body.strip_suffix("---") {
+        Some(rest) if rest.is_empty() || rest.ends_with('\n') => rest,
+        _ => text,
     }
 }
 
@@ -492,6 +516,61 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
         .field(key)
         .help("keep one of them: a repeated field would silently lose data");
     }
+    if msg.contains("more than one document") {
+        let line = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_end() == "---")
+            .map(|(i, _)| i + 1)
+            .find(|&i| i > 1 || !text.starts_with("---"));
+        return diag(
+            Rule::YamlSyntax,
+            Some(tax),
+            rel,
+            "the file holds more than one YAML document: a `---` line starts another",
+        )
+        .at_line(line)
+        .help("one entry per file: remove the `---` line and move what follows into a file of its own");
+    }
+    // serde_yaml reads an integer beyond 64 bits as a u128/i128 and then
+    // names that internal type; say what it means instead.
+    if let Some(num) = msg
+        .split_once("invalid type: integer `")
+        .and_then(|(_, r)| r.split_once('`'))
+        .map(|(n, _)| n.to_string())
+    {
+        let field = msg
+            .split_once(": invalid type")
+            .map(|(f, _)| f.trim().to_string())
+            .filter(|f| !f.is_empty() && !f.contains(' '));
+        let what = field
+            .as_deref()
+            .map(|f| format!("`{f}` holds"))
+            .unwrap_or_else(|| "the file holds".to_string());
+        let mut d = diag(
+            Rule::FieldType,
+            Some(tax),
+            rel,
+            format!("{what} the number {num}, which is too large to be a value here"),
+        )
+        .help("write a real value, e.g. a four-digit year; quote it if it is text");
+        if let Some(f) = field {
+            d = d.field(f);
+        }
+        if let Some(l) = e.location() {
+            d = d.at(l.line(), l.column());
+        }
+        return d;
+    }
+    // The location is given separately; strip serde_yaml's own copy of it.
+    let msg = if e.location().is_some() {
+        static AT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        AT.get_or_init(|| regex::Regex::new(r" at line \d+ column \d+").expect("valid regex"))
+            .replace_all(&msg, "")
+            .into_owned()
+    } else {
+        msg
+    };
     let mut d = diag(
         Rule::YamlSyntax,
         Some(tax),
@@ -622,16 +701,28 @@ impl<'a> Converter<'a> {
         match self.get(field)? {
             Value::Number(n) if n.as_i64().is_some() => n.as_i64(),
             other => {
+                // Name what was found: "found a number" for `2026.5` reads as nonsense.
+                let (found, help) = match other {
+                    Value::Number(n) => (
+                        format!("the number {n}"),
+                        format!("write a whole number, e.g. `{field}: 2025`"),
+                    ),
+                    Value::String(t) => (
+                        format!("the text `{t}`"),
+                        format!("write it unquoted, e.g. `{field}: 2025`"),
+                    ),
+                    v => (
+                        describe(v).to_string(),
+                        format!("write a whole number, e.g. `{field}: 2025`"),
+                    ),
+                };
                 let d = self
                     .diag(
                         Rule::FieldType,
                         field,
-                        format!(
-                            "`{field}` must be a whole number, found {}",
-                            describe(other)
-                        ),
+                        format!("`{field}` must be a whole number, found {found}"),
                     )
-                    .help(format!("write it unquoted, e.g. `{field}: 2025`"));
+                    .help(help);
                 self.out.push(d);
                 None
             }

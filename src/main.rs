@@ -1,7 +1,7 @@
 //! The `corpus` binary: parse arguments, run, print, exit.
 
 use clap::Parser;
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -14,8 +14,31 @@ fn main() -> ExitCode {
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let out = corpus::cli::run(&cli, &cwd);
-    // A closed pipe (e.g. `corpus check | head`) is not a failure of the tool.
-    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    ExitCode::from(out.code.clamp(0, 255) as u8)
+    let mut code = out.code.clamp(0, 255) as u8;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.stdout.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => {}
+        // The reader went away (`corpus list | head -1`): it chose not to read
+        // the rest, which is no failure of the tool, so stop quietly and keep
+        // the command's own verdict.
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
+        // A full disk or a quota: the output is lost, so the run failed.
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: cannot write standard output: {e}"
+            );
+            code = 2;
+        }
+    }
+    if std::io::stderr()
+        .write_all(out.stderr.as_bytes())
+        .is_err_and(|e| e.kind() != ErrorKind::BrokenPipe)
+    {
+        code = 2;
+    }
+    ExitCode::from(code)
 }

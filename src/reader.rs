@@ -156,6 +156,24 @@ pub fn list_dir(dir: &Path) -> std::io::Result<Option<Vec<(String, PathBuf)>>> {
     Ok(Some(names))
 }
 
+/// The regular files below a folder (recursively, following links) whose
+/// extension is `ext` in any case, sorted.
+pub fn files_below(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, walkdir::Error> {
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(true) {
+        let entry = entry?;
+        let matches = entry
+            .path()
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case(ext));
+        if entry.file_type().is_file() && matches {
+            found.push(entry.into_path());
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

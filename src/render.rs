@@ -5,10 +5,13 @@
 //! escaped here for Markdown before it reaches a template, and only http(s)
 //! URLs ever become links.
 
+use crate::claims::Verdict;
 use crate::markdown::{anchor, code_span, escape_markdown, link_target};
 use crate::model::Entry;
-use crate::stats::{self, Stats};
+use crate::stats::Stats;
+use crate::stats_render;
 use crate::taxonomy::Taxonomy;
+use crate::trace::Metrics;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -170,20 +173,203 @@ fn representatives(entries: &[&Entry], n: usize) -> Vec<String> {
         .collect()
 }
 
-/// Everything the README and STATS templates can use.
-pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context {
-    let mut ctx = tera::Context::new();
-    ctx.insert("retained", &st.retained);
-    ctx.insert("excluded", &st.excluded);
-    ctx.insert("audited", &st.audited);
-    ctx.insert("cutoff", &tax.screening.cutoff);
+/// A topology (orchestration form) row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct TopologyView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped defining feature.
+    pub feature: String,
+    /// Entries with this form.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
 
+/// A reward-family row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyView {
+    /// Family id, e.g. R1.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// The reward types it covers, as code spans.
+    pub reward_types: Vec<String>,
+    /// Escaped typical credit unit.
+    pub typical_credit: String,
+    /// Entries in the family.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
+
+/// A tag field and its allowed values, as code spans.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldView {
+    /// The field name.
+    pub field: String,
+    /// Its allowed values.
+    pub values: Vec<String>,
+}
+
+/// A credit unit with its broad and strict counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreditUnitView {
+    /// Escaped unit id.
+    pub id: String,
+    /// Entries crediting this unit.
+    pub broad: u64,
+    /// Of those, entries with an explicit credit estimator.
+    pub strict: u64,
+}
+
+/// An orchestration sub-decision with its counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubdecisionView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped question it answers.
+    pub question: String,
+    /// Entries that train or design it.
+    pub count: u64,
+    /// Of those, RL-trained entries.
+    pub rl: usize,
+}
+
+/// A screening stage: records it excluded and what remained after it.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageView {
+    /// Stage id.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Records excluded at this stage.
+    pub count: u64,
+    /// Audited records remaining after it.
+    pub remaining: u64,
+}
+
+/// A value of the exclusion log with its count.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountView {
+    /// Escaped value.
+    pub value: String,
+    /// Records with it.
+    pub count: u64,
+}
+
+/// A claim of the ledger with its verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped statement.
+    pub statement: String,
+    /// The expectation as a code span.
+    pub expected: String,
+    /// The actual count.
+    pub actual: u64,
+    /// Whether it holds.
+    pub holds: bool,
+    /// Escaped boundary.
+    pub boundary: String,
+}
+
+/// An example trace replayed into metrics.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceView {
+    /// The file as a code span.
+    pub file: String,
+    /// Escaped topology (or `unknown`).
+    pub topology: String,
+    /// Events in the trace.
+    pub events: usize,
+    /// Agents in the trace.
+    pub agents: usize,
+    /// Largest fan-out.
+    pub max_fan_out: usize,
+    /// Wall-clock span.
+    pub makespan: f64,
+    /// Steps on the critical path.
+    pub critical_steps: usize,
+    /// Average parallelism, two decimals.
+    pub parallelism: String,
+    /// Agent pairs exchanging untrusted content.
+    pub untrusted_pairs: usize,
+}
+
+/// Everything the README and STATS templates can use: one typed value,
+/// every piece of data text already escaped for Markdown.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context {
+    /// Retained entries.
+    pub retained: u64,
+    /// Excluded records.
+    pub excluded: u64,
+    /// Retained plus excluded.
+    pub audited: u64,
+    /// The search cutoff date.
+    pub cutoff: String,
+    /// Categories with their entries.
+    pub categories: Vec<CategoryView>,
+    /// Orchestration forms.
+    pub topologies: Vec<TopologyView>,
+    /// Reward families.
+    pub families: Vec<FamilyView>,
+    /// Tag fields and their values.
+    pub fields: Vec<FieldView>,
+    /// Credit units.
+    pub credit_units: Vec<CreditUnitView>,
+    /// Orchestration sub-decisions.
+    pub subdecisions: Vec<SubdecisionView>,
+    /// Screening stages in flow order.
+    pub stages: Vec<StageView>,
+    /// Sources of the exclusion log, most frequent first.
+    pub sources: Vec<CountView>,
+    /// Query families of the exclusion log, most frequent first.
+    pub query_families: Vec<CountView>,
+    /// Every figure as Markdown tables.
+    pub stats_markdown: String,
+    /// Each cross-tab as a Markdown table, by name.
+    pub crosstabs: BTreeMap<String, String>,
+    /// The charts under stats/, with their alt text.
+    pub charts: Vec<ChartView>,
+    /// The claims ledger with verdicts.
+    pub claims: Vec<ClaimView>,
+    /// The example traces with their metrics.
+    pub trace_examples: Vec<TraceView>,
+}
+
+/// A chart as the templates show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChartView {
+    /// File name under stats/.
+    pub file: String,
+    /// Escaped alt text: what the chart shows, with its figures.
+    pub alt: String,
+}
+
+/// What the templates show besides the entries and the figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// The charts under stats/ as (file name, description).
+    pub charts: &'a [(String, String)],
+    /// The claims' verdicts.
+    pub verdicts: &'a [Verdict],
+    /// The example traces' metrics, by file.
+    pub traces: &'a [(String, Metrics)],
+}
+
+/// Builds the template context from the taxonomy, the entries, their figures and the extras.
+pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
     let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
     }
-    // Typed views, serialised once into the context: on a large corpus a
-    // detour through serde_json values doubles the cost of the whole build.
     let categories: Vec<CategoryView> = tax
         .category
         .iter()
@@ -204,10 +390,10 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
             }
         })
         .collect();
-    ctx.insert("categories", &categories);
 
+    let count = |t: Option<&crate::stats::Tally>, v: &str| t.map(|t| t.get(v)).unwrap_or(0);
     let form_count = st.count("orchestration_form");
-    let topologies: Vec<_> = tax
+    let topologies = tax
         .orchestration_forms
         .iter()
         .map(|f| {
@@ -216,19 +402,18 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
                 .copied()
                 .filter(|e| e.orchestration_form == f.id)
                 .collect();
-            serde_json::json!({
-                "id": code_span(&f.id),
-                "label": escape_markdown(&f.label),
-                "feature": escape_markdown(f.feature.as_deref().unwrap_or("")),
-                "count": form_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(&of, 3),
-            })
+            TopologyView {
+                id: code_span(&f.id),
+                label: escape_markdown(&f.label),
+                feature: escape_markdown(f.feature.as_deref().unwrap_or("")),
+                count: count(form_count, &f.id),
+                examples: representatives(&of, 3),
+            }
         })
         .collect();
-    ctx.insert("topologies", &topologies);
 
     let fam_count = st.count("reward_family");
-    let families: Vec<_> = tax
+    let families = tax
         .reward_families
         .iter()
         .map(|f| {
@@ -237,95 +422,142 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats) -> tera::Context 
                 .copied()
                 .filter(|e| f.reward_types.contains(&e.reward_type))
                 .collect();
-            serde_json::json!({
-                "id": f.id,
-                "label": escape_markdown(&f.label),
-                "reward_types": f.reward_types.iter().map(|t| code_span(t)).collect::<Vec<_>>(),
-                "typical_credit": escape_markdown(&f.typical_credit),
-                "count": fam_count.map(|t| t.get(&f.id)).unwrap_or(0),
-                "examples": representatives(&of, 3),
-            })
+            FamilyView {
+                id: f.id.clone(),
+                label: escape_markdown(&f.label),
+                reward_types: f.reward_types.iter().map(|t| code_span(t)).collect(),
+                typical_credit: escape_markdown(&f.typical_credit),
+                count: count(fam_count, &f.id),
+                examples: representatives(&of, 3),
+            }
         })
         .collect();
-    ctx.insert("families", &families);
 
-    let fields: Vec<_> = crate::fields::entry_tags()
-        .map(|f| {
-            let vals = tax.allowed(f).unwrap_or_default();
-            serde_json::json!({
-                "field": code_span(f),
-                "values": vals.iter().map(|v| code_span(v)).collect::<Vec<_>>(),
-            })
+    let fields = crate::fields::entry_tags()
+        .map(|f| FieldView {
+            field: code_span(f),
+            values: tax
+                .allowed(f)
+                .unwrap_or_default()
+                .iter()
+                .map(|v| code_span(v))
+                .collect(),
         })
         .collect();
-    ctx.insert("fields", &fields);
 
-    let credit = st.count("credit_granularity");
-    let strict = st.count("strict_credit");
-    let units: Vec<_> = tax
+    let (credit, strict) = (st.count("credit_granularity"), st.count("strict_credit"));
+    let credit_units = tax
         .credit_units
         .iter()
-        .map(|u| {
-            serde_json::json!({
-                "id": escape_markdown(&u.id),
-                "broad": credit.map(|t| t.get(&u.id)).unwrap_or(0),
-                "strict": strict.map(|t| t.get(&u.id)).unwrap_or(0),
-            })
+        .map(|u| CreditUnitView {
+            id: escape_markdown(&u.id),
+            broad: count(credit, &u.id),
+            strict: count(strict, &u.id),
         })
         .collect();
-    ctx.insert("credit_units", &units);
+
     let sub_count = st.count("subdecisions");
-    let subs: Vec<_> = tax
+    let subdecisions = tax
         .subdecisions
         .iter()
-        .map(|s| {
-            let rl = entries
+        .map(|s| SubdecisionView {
+            id: code_span(&s.id),
+            label: escape_markdown(&s.label),
+            question: escape_markdown(s.question.as_deref().unwrap_or("")),
+            count: count(sub_count, &s.id),
+            rl: entries
                 .iter()
                 .filter(|e| e.is_rl == "yes" && e.subdecisions.contains(&s.id))
-                .count();
-            serde_json::json!({
-                "id": code_span(&s.id),
-                "label": escape_markdown(&s.label),
-                "question": escape_markdown(s.question.as_deref().unwrap_or("")),
-                "count": sub_count.map(|t| t.get(&s.id)).unwrap_or(0),
-                "rl": rl,
-            })
+                .count(),
         })
         .collect();
-    ctx.insert("subdecisions", &subs);
 
     let stage_count = st.exclusion("stage");
     let mut remaining = st.audited;
-    let stages: Vec<_> = tax
+    let stages = tax
         .screening
         .stages
         .iter()
         .map(|s| {
-            let n = stage_count.map(|t| t.get(&s.id)).unwrap_or(0);
+            let n = count(stage_count, &s.id);
             remaining = remaining.saturating_sub(n);
-            serde_json::json!({"id": s.id, "label": escape_markdown(&s.label), "count": n, "remaining": remaining})
+            StageView {
+                id: s.id.clone(),
+                label: escape_markdown(&s.label),
+                count: n,
+                remaining,
+            }
         })
         .collect();
-    ctx.insert("stages", &stages);
-    let sorted_rows = |name: &str| -> Vec<serde_json::Value> {
+    let sorted_rows = |name: &str| -> Vec<CountView> {
         st.exclusion(name)
             .map(|t| t.sorted())
             .unwrap_or_default()
             .into_iter()
             .filter(|(_, n)| *n > 0)
-            .map(|(v, n)| serde_json::json!({"value": escape_markdown(&v), "count": n}))
+            .map(|(v, n)| CountView {
+                value: escape_markdown(&v),
+                count: n,
+            })
             .collect()
     };
-    ctx.insert("sources", &sorted_rows("source"));
-    ctx.insert("query_families", &sorted_rows("query_family"));
-    ctx.insert("stats_markdown", &stats::markdown_tables(st));
-    let crosstabs: BTreeMap<String, String> = st
-        .crosstabs
-        .iter()
-        .map(|x| (x.name.clone(), stats::crosstab_markdown(x)))
-        .collect();
-    ctx.insert("crosstabs", &crosstabs);
-    ctx
+
+    Context {
+        retained: st.retained,
+        excluded: st.excluded,
+        audited: st.audited,
+        cutoff: tax.screening.cutoff.clone(),
+        categories,
+        topologies,
+        families,
+        fields,
+        credit_units,
+        subdecisions,
+        stages,
+        sources: sorted_rows("source"),
+        query_families: sorted_rows("query_family"),
+        stats_markdown: stats_render::markdown(st),
+        crosstabs: st
+            .crosstabs
+            .iter()
+            .map(|x| (x.name.clone(), stats_render::crosstab_markdown(x)))
+            .collect(),
+        charts: extras
+            .charts
+            .iter()
+            .map(|(file, desc)| ChartView {
+                file: file.clone(),
+                alt: escape_markdown(desc),
+            })
+            .collect(),
+        claims: extras
+            .verdicts
+            .iter()
+            .map(|v| ClaimView {
+                id: code_span(&v.id),
+                statement: escape_markdown(&v.statement),
+                expected: code_span(&v.expected),
+                actual: v.actual,
+                holds: v.holds,
+                boundary: escape_markdown(&v.boundary),
+            })
+            .collect(),
+        trace_examples: extras
+            .traces
+            .iter()
+            .map(|(file, m)| TraceView {
+                file: code_span(file),
+                topology: escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
+                events: m.events,
+                agents: m.agents,
+                max_fan_out: m.max_fan_out,
+                makespan: m.makespan,
+                critical_steps: m.critical_steps,
+                parallelism: format!("{:.2}", m.parallelism),
+                untrusted_pairs: m.untrusted_pair_count,
+            })
+            .collect(),
+    }
 }
 
 /// Builds a Tera instance over the given templates, with the project's filters.

@@ -59,6 +59,8 @@ pub enum Rule {
     ExcludedRetained,
     /// `arxiv-url-mismatch`: An entry with an arXiv id but no arxiv.org link.
     ArxivUrlMismatch,
+    /// `arxiv-link-id`: An arxiv.org link naming another id than the entry's.
+    ArxivLinkId,
     /// `arxiv-year`: A year outside the arXiv id's year to two years after.
     ArxivYear,
     /// `waiver-unused`: A waiver that waives nothing, names no warning rule or gives no reason.
@@ -81,7 +83,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every built-in rule.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::YamlSyntax,
         Rule::FileUnreadable,
         Rule::StrayFile,
@@ -106,6 +108,7 @@ impl Rule {
         Rule::DuplicateTitle,
         Rule::ExcludedRetained,
         Rule::ArxivUrlMismatch,
+        Rule::ArxivLinkId,
         Rule::ArxivYear,
         Rule::WaiverUnused,
         Rule::StaleGenerated,
@@ -144,6 +147,7 @@ impl Rule {
             Rule::DuplicateTitle => "duplicate-title",
             Rule::ExcludedRetained => "excluded-retained",
             Rule::ArxivUrlMismatch => "arxiv-url-mismatch",
+            Rule::ArxivLinkId => "arxiv-link-id",
             Rule::ArxivYear => "arxiv-year",
             Rule::WaiverUnused => "waiver-unused",
             Rule::StaleGenerated => "stale-generated",
@@ -183,6 +187,7 @@ impl Rule {
             Rule::DuplicateTitle => Severity::Error,
             Rule::ExcludedRetained => Severity::Error,
             Rule::ArxivUrlMismatch => Severity::Warning,
+            Rule::ArxivLinkId => Severity::Error,
             Rule::ArxivYear => Severity::Warning,
             Rule::WaiverUnused => Severity::Warning,
             Rule::StaleGenerated => Severity::Error,
@@ -216,12 +221,13 @@ impl Rule {
             Rule::DateInvalid => "A date that is not a real YYYY-MM-DD date.",
             Rule::DateAfterCutoff => "A screening date after the search cutoff.",
             Rule::IdentifierFormat => "An exclusion record identifier of no known form.",
-            Rule::DuplicateKey => "Two files share a key or record id.",
+            Rule::DuplicateKey => "Two files share a key or record id, or two records an identifier.",
             Rule::DuplicateArxiv => "Two entries share an arXiv id.",
             Rule::DuplicateUrl => "A link used twice.",
-            Rule::DuplicateTitle => "Two entries share a normalised title.",
+            Rule::DuplicateTitle => "Two entries, or two records, share a normalised title.",
             Rule::ExcludedRetained => "An excluded record that is also a retained entry.",
             Rule::ArxivUrlMismatch => "An entry with an arXiv id but no arxiv.org link.",
+            Rule::ArxivLinkId => "An arxiv.org link naming another id than the entry's.",
             Rule::ArxivYear => "A year outside the arXiv id's year to two years after.",
             Rule::WaiverUnused => "A waiver that waives nothing, names no warning rule or gives no reason.",
             Rule::StaleGenerated => "A generated file differs from what `corpus build` writes.",

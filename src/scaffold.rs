@@ -77,7 +77,7 @@ pub fn scaffold(
             out.push_str(&format!("{field}: {value}   # {optional}{hint}\n"));
         }
     }
-    Ok(crate::fmt_files::formatted_or_same(
+    Ok(crate::yaml_format::formatted_or_same(
         out,
         crate::yaml_format::Kind::Entry,
     ))

@@ -199,6 +199,46 @@ impl Taxonomy {
             .collect()
     }
 
+    /// Values a filter names that its field can never hold, one sentence
+    /// each with a did-you-mean where one is close. A filter on a value
+    /// outside the vocabulary matches nothing, so a claim or rule using it
+    /// would hold (or never fire) vacuously. Fields without a vocabulary
+    /// (titles, keys, …) accept any text; `year` takes a number and
+    /// `strict_credit` true or false.
+    pub fn filter_problems(&self, filter: &Filter) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in &filter.conditions {
+            let allowed: Vec<String> = match c.field.as_str() {
+                "strict_credit" => vec!["true".into(), "false".into()],
+                "year" => {
+                    for v in c.values.iter().filter(|v| v.parse::<i64>().is_err()) {
+                        out.push(format!("`year` is a number, not `{v}`"));
+                    }
+                    continue;
+                }
+                f => match self.allowed(f) {
+                    Some(mut a) => {
+                        if f == "subdecisions" {
+                            a.push(crate::filter::EMPTY_LIST.to_string());
+                        }
+                        a
+                    }
+                    None => continue,
+                },
+            };
+            for v in c.values.iter().filter(|v| !allowed.contains(v)) {
+                let help = crate::closest::closest(v, allowed.iter().map(String::as_str))
+                    .map(|m| format!("did you mean `{m}`?"))
+                    .unwrap_or_else(|| format!("its values are {}", allowed.join(", ")));
+                out.push(format!(
+                    "`{}` has no value `{v}`, so the filter matches nothing; {help}",
+                    c.field
+                ));
+            }
+        }
+        out
+    }
+
     /// Problems in the taxonomy itself that would make checks meaningless.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();

@@ -455,19 +455,10 @@ fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
     Ok(formatted)
 }
 
-/// Kind of a data file from its path relative to the root, or from its content.
-pub fn kind_of(rel: &str, text: &str) -> Kind {
-    if rel.starts_with(&format!("{}/", crate::load::EXCLUSIONS_DIR)) {
-        return Kind::Record;
-    }
-    if rel.starts_with(&format!("{}/", crate::load::PAPERS_DIR)) {
-        return Kind::Entry;
-    }
-    if text.lines().any(|l| l.starts_with("record_id:")) {
-        Kind::Record
-    } else {
-        Kind::Entry
-    }
+/// The canonical text of a new entry or record file, for `new` and `import`;
+/// text the formatter cannot handle is returned unchanged.
+pub fn formatted_or_same(text: String, kind: Kind) -> String {
+    format(&text, kind).unwrap_or(text)
 }
 
 #[cfg(test)]

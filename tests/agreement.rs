@@ -3,37 +3,23 @@
 //! (ten entries whose tags the unit tests in `src/agreement.rs` work through
 //! by hand) plus the repository's own taxonomy.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{corpus_cmd, fixture_dir, Tree};
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agreement")
+    fixture_dir("agreement")
 }
 
 /// A corpus root holding the fixture entries and the shipped taxonomy.
-fn root() -> TempDir {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let papers = dir.path().join("corpus/papers");
-    std::fs::create_dir_all(&papers).expect("papers dir");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/taxonomy.yaml"),
-        dir.path().join("corpus/taxonomy.yaml"),
-    )
-    .expect("copy taxonomy");
-    for e in std::fs::read_dir(fixtures().join("corpus/papers")).expect("fixture papers") {
-        let p = e.expect("dir entry").path();
-        std::fs::copy(&p, papers.join(p.file_name().expect("file name"))).expect("copy entry");
-    }
-    dir
+fn root() -> Tree {
+    Tree::fixture("agreement")
 }
 
 /// Runs `corpus --root ROOT agreement FILE ARGS…`: exit code, stdout, stderr.
 fn agreement(root: &Path, file: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("corpus")
-        .expect("corpus binary")
-        .arg("--root")
-        .arg(root)
+    let out = corpus_cmd(root)
         .arg("agreement")
         .arg(file)
         .args(args)
@@ -55,10 +41,7 @@ fn json(root: &Path, file: &str) -> serde_json::Value {
 #[test]
 fn the_fixture_corpus_itself_is_clean() {
     let r = root();
-    let out = Command::cargo_bin("corpus")
-        .expect("corpus binary")
-        .arg("--root")
-        .arg(r.path())
+    let out = corpus_cmd(r.root())
         .arg("check")
         .output()
         .expect("run corpus");
@@ -72,7 +55,7 @@ fn the_fixture_corpus_itself_is_clean() {
 #[test]
 fn json_report_carries_the_hand_computed_figures() {
     let r = root();
-    let v = json(r.path(), "kappa.csv");
+    let v = json(r.root(), "kappa.csv");
     let fields: Vec<&str> = v["fields"]
         .as_array()
         .expect("fields")
@@ -118,13 +101,13 @@ fn json_report_carries_the_hand_computed_figures() {
 #[test]
 fn yaml_input_gives_the_same_json_as_csv() {
     let r = root();
-    assert_eq!(json(r.path(), "kappa.csv"), json(r.path(), "kappa.yaml"));
+    assert_eq!(json(r.root(), "kappa.csv"), json(r.root(), "kappa.yaml"));
 }
 
 #[test]
 fn table_is_the_default_and_disagreement_is_not_failure() {
     let r = root();
-    let (code, out, _) = agreement(r.path(), &fixtures().join("kappa.csv"), &[]);
+    let (code, out, _) = agreement(r.root(), &fixtures().join("kappa.csv"), &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0.400"), "{out}");
     assert!(out.contains("undefined"), "{out}");
@@ -136,7 +119,7 @@ fn table_is_the_default_and_disagreement_is_not_failure() {
 fn input_errors_exit_1_with_every_diagnostic() {
     let r = root();
     for file in ["errors.csv", "errors.yaml"] {
-        let (code, out, err) = agreement(r.path(), &fixtures().join(file), &[]);
+        let (code, out, err) = agreement(r.root(), &fixtures().join(file), &[]);
         let all = format!("{out}{err}");
         assert_eq!(code, 1, "{all}");
         for rule in [
@@ -158,7 +141,7 @@ fn input_errors_exit_1_with_every_diagnostic() {
 fn layout_errors_exit_1() {
     let r = root();
     for file in ["bad-header.csv", "malformed.csv"] {
-        let (code, out, err) = agreement(r.path(), &fixtures().join(file), &["--format", "json"]);
+        let (code, out, err) = agreement(r.root(), &fixtures().join(file), &["--format", "json"]);
         let all = format!("{out}{err}");
         assert_eq!(code, 1, "{file}:\n{all}");
         assert!(all.contains("agreement-"), "{all}");
@@ -168,7 +151,7 @@ fn layout_errors_exit_1() {
 #[test]
 fn an_unreadable_file_exits_2() {
     let r = root();
-    let (code, out, err) = agreement(r.path(), &r.path().join("no-such-file.csv"), &[]);
+    let (code, out, err) = agreement(r.root(), &r.root().join("no-such-file.csv"), &[]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.is_empty(), "{out}");
     assert!(!err.is_empty());

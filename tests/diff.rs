@@ -1,44 +1,14 @@
 //! `corpus diff` between fixture trees and against a real git revision.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+mod common;
 
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{copy_tree, corpus_cmd as corpus, repo as manifest, Tree};
+use std::path::Path;
 
-/// Copies a fixture tree into a temporary root, adding the project's taxonomy
-/// so fixtures hold only the data they are about.
-fn root_from(fixture: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_tree(
-        &manifest().join("tests/fixtures/diff").join(fixture),
-        dir.path(),
-    );
-    std::fs::copy(
-        manifest().join("corpus/taxonomy.yaml"),
-        dir.path().join("corpus/taxonomy.yaml"),
-    )
-    .unwrap();
-    dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from).sort_by_file_name() {
-        let e = e.unwrap();
-        let target = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
-fn corpus(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("corpus").unwrap();
-    c.arg("--root").arg(root);
-    c
+/// A fixture tree of `tests/fixtures/diff/` with the project's taxonomy, so
+/// fixtures hold only the data they are about.
+fn root_from(fixture: &str) -> Tree {
+    Tree::fixture(&format!("diff/{fixture}"))
 }
 
 fn diff_json(old: &Path, new: &Path) -> serde_json::Value {
@@ -59,7 +29,7 @@ fn diff_json(old: &Path, new: &Path) -> serde_json::Value {
 #[test]
 fn lists_added_removed_and_changed_items_field_by_field() {
     let (old, new) = (root_from("old"), root_from("new"));
-    let d = diff_json(old.path(), new.path());
+    let d = diff_json(old.root(), new.root());
     assert_eq!(d["entries"]["added"], serde_json::json!(["gamma"]));
     assert_eq!(d["entries"]["removed"], serde_json::json!([]));
     assert_eq!(
@@ -72,7 +42,7 @@ fn lists_added_removed_and_changed_items_field_by_field() {
 #[test]
 fn lists_exactly_the_cells_that_moved() {
     let (old, new) = (root_from("old"), root_from("new"));
-    let d = diff_json(old.path(), new.path());
+    let d = diff_json(old.root(), new.root());
     let moved: Vec<String> = d["figures"]
         .as_array()
         .unwrap()
@@ -118,7 +88,7 @@ fn lists_exactly_the_cells_that_moved() {
 #[test]
 fn reports_claims_whose_value_or_verdict_moves() {
     let (old, new) = (root_from("old"), root_from("new"));
-    let d = diff_json(old.path(), new.path());
+    let d = diff_json(old.root(), new.root());
     assert_eq!(
         d["claims"],
         serde_json::json!([
@@ -147,14 +117,14 @@ fn diff_markdown(old: &Path, new: &Path) -> String {
 #[test]
 fn markdown_comment_is_pinned() {
     let (old, new) = (root_from("old"), root_from("new"));
-    insta::assert_snapshot!("diff_markdown", diff_markdown(old.path(), new.path()));
+    insta::assert_snapshot!("diff_markdown", diff_markdown(old.root(), new.root()));
 }
 
 #[test]
 fn nothing_changed_says_so() {
     let (a, b) = (root_from("old"), root_from("old"));
-    assert!(diff_markdown(a.path(), b.path()).contains("No changes"));
-    let d = diff_json(a.path(), b.path());
+    assert!(diff_markdown(a.root(), b.root()).contains("No changes"));
+    let d = diff_json(a.root(), b.root());
     assert_eq!(d["figures"], serde_json::json!([]));
 }
 
@@ -179,14 +149,14 @@ fn git(dir: &Path, args: &[&str]) {
 #[test]
 fn base_revision_is_read_through_git() {
     let repo = root_from("old");
-    git(repo.path(), &["init", "-q", "-b", "main"]);
-    git(repo.path(), &["add", "-A"]);
-    git(repo.path(), &["commit", "-q", "-m", "old"]);
+    git(repo.root(), &["init", "-q", "-b", "main"]);
+    git(repo.root(), &["add", "-A"]);
+    git(repo.root(), &["commit", "-q", "-m", "old"]);
     // The working tree becomes the new corpus; the old one lives only in git.
-    std::fs::remove_dir_all(repo.path().join("corpus/papers")).unwrap();
-    std::fs::remove_dir_all(repo.path().join("exclusions")).unwrap();
-    copy_tree(&manifest().join("tests/fixtures/diff/new"), repo.path());
-    let out = corpus(repo.path())
+    std::fs::remove_dir_all(repo.root().join("corpus/papers")).unwrap();
+    std::fs::remove_dir_all(repo.root().join("exclusions")).unwrap();
+    copy_tree(&manifest().join("tests/fixtures/diff/new"), repo.root());
+    let out = corpus(repo.root())
         .args(["diff", "--base", "HEAD", "--format", "json"])
         .output()
         .unwrap();
@@ -199,9 +169,9 @@ fn base_revision_is_read_through_git() {
     assert_eq!(d["entries"]["added"], serde_json::json!(["gamma"]));
     assert_eq!(d["claims"][0]["new_holds"], false);
     // Committing the change leaves nothing to report against HEAD.
-    git(repo.path(), &["add", "-A"]);
-    git(repo.path(), &["commit", "-q", "-m", "new"]);
-    let out = corpus(repo.path())
+    git(repo.root(), &["add", "-A"]);
+    git(repo.root(), &["commit", "-q", "-m", "new"]);
+    let out = corpus(repo.root())
         .args(["diff", "--base", "HEAD"])
         .output()
         .unwrap();
@@ -211,8 +181,8 @@ fn base_revision_is_read_through_git() {
 #[test]
 fn an_unknown_revision_is_a_usage_error() {
     let repo = root_from("old");
-    git(repo.path(), &["init", "-q"]);
-    corpus(repo.path())
+    git(repo.root(), &["init", "-q"]);
+    corpus(repo.root())
         .args(["diff", "--base", "no-such-rev"])
         .assert()
         .code(2);

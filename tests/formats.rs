@@ -26,6 +26,14 @@ fn human_format_reads_like_rustc() {
 }
 
 #[test]
+fn json_format_snapshot() {
+    let t = bad_tree();
+    let run = t.corpus(&["check", "--format", "json"]);
+    run.assert_code(1);
+    insta::assert_snapshot!("check_json", run.stdout);
+}
+
+#[test]
 fn human_format_is_the_default() {
     let t = bad_tree();
     let default = t.corpus(&["check"]);

@@ -3,25 +3,12 @@
 
 mod common;
 
-use common::{repo, run_in, snapshot_tree, Tree};
+use common::{repo, run_in, snapshot_tree, yaml_files, Tree};
 use serde_json::Value;
 
 /// `corpus --root <repo> <args>`, run from the repository.
 fn in_repo(args: &[&str]) -> common::Run {
     run_in(&repo(), Some(&repo()), args)
-}
-
-fn yaml_files(dir: &str) -> usize {
-    std::fs::read_dir(repo().join(dir))
-        .expect("list folder")
-        .filter(|e| {
-            e.as_ref()
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".yaml")
-        })
-        .count()
 }
 
 // ---------------------------------------------------------------------------
@@ -36,17 +23,16 @@ fn shipped_corpus_passes_strict_check_with_zero_diagnostics() {
 }
 
 #[test]
-fn shipped_corpus_holds_84_entries_and_32_records() {
-    assert_eq!(yaml_files("corpus/papers"), 84);
-    assert_eq!(yaml_files("exclusions"), 32);
+fn check_counts_every_entry_and_record_file() {
+    // The figures themselves are the claims ledger's to pin; here the check
+    // must only have read every file there is.
+    let (entries, records) = (yaml_files("corpus/papers"), yaml_files("exclusions"));
+    assert!(entries > 0 && records > 0);
     let run = in_repo(&["check", "--strict"]);
     run.assert_code(0);
-    assert!(
-        run.stdout
-            .contains("checked 84 entries and 32 exclusion records: 0 errors, 0 warnings"),
-        "{}",
-        run.stdout
-    );
+    let expected =
+        format!("checked {entries} entries and {records} exclusion records: 0 errors, 0 warnings");
+    assert!(run.stdout.contains(&expected), "{}", run.stdout);
 }
 
 #[test]
@@ -174,13 +160,19 @@ fn editing_a_tag_makes_check_report_stale_generated_files() {
         "only generated files are wrong:\n{}",
         run.stdout
     );
-    let files: Vec<&str> = diags.iter().map(|d| d.file.as_str()).collect();
+    // One diagnostic names every stale file.
+    assert_eq!(diags.len(), 1, "{}", run.stdout);
     for f in ["README.md", "stats/stats.json", "stats/count_scenario.csv"] {
-        assert!(files.contains(&f), "{f} is reported stale: {files:?}");
+        assert!(
+            diags[0].message.contains(f),
+            "{f} is reported stale: {}",
+            diags[0].message
+        );
     }
     assert!(
-        !files.contains(&"stats/count_category.csv"),
-        "an unchanged table is not stale: {files:?}"
+        !diags[0].message.contains("stats/count_category.csv"),
+        "an unchanged table is not stale: {}",
+        diags[0].message
     );
 }
 
@@ -308,63 +300,40 @@ fn stats_json_has_exactly_the_documented_top_level_keys() {
 }
 
 #[test]
-fn stats_json_pool_sizes_match_the_reference() {
+fn stats_json_pool_sizes_are_the_files_on_disk() {
     let v = stats_json();
-    assert_eq!(count(&v, &["retained"]), 84);
-    assert_eq!(count(&v, &["excluded"]), 32);
-    assert_eq!(count(&v, &["audited"]), 116);
+    let (entries, records) = (yaml_files("corpus/papers"), yaml_files("exclusions"));
+    assert_eq!(count(&v, &["retained"]), entries as u64);
+    assert_eq!(count(&v, &["excluded"]), records as u64);
+    assert_eq!(count(&v, &["audited"]), (entries + records) as u64);
 }
 
 #[test]
-fn stats_json_category_counts_match_the_reference() {
+fn every_one_value_count_adds_up_to_the_pool() {
+    // Single-valued fields put each entry (and each record) in exactly one
+    // row, unknown values included: their rows sum to the pool size.
     let v = stats_json();
-    for (category, n) in [
-        ("rl_method", 42),
-        ("benchmark", 18),
-        ("classical_marl", 10),
-        ("industry", 6),
-        ("survey", 5),
-        ("framework", 3),
-    ] {
-        assert_eq!(
-            count(&v, &["counts", "category", category]),
-            n,
-            "{category}"
-        );
+    let sum = |table: &str, field: &str| -> u64 {
+        v[table][field]
+            .as_object()
+            .unwrap_or_else(|| panic!("{table}.{field} is a table"))
+            .values()
+            .map(|n| n.as_u64().expect("a count"))
+            .sum()
+    };
+    let retained = count(&v, &["retained"]);
+    let single = corpus::fields::ENTRY
+        .iter()
+        .filter(|f| matches!(f.kind, corpus::fields::Kind::Tag { .. }));
+    for field in single.map(|f| f.name) {
+        assert_eq!(sum("counts", field), retained, "counts.{field}");
     }
-}
-
-#[test]
-fn stats_json_credit_counts_match_the_reference_zeros_included() {
-    let v = stats_json();
-    for (unit, n) in [
-        ("agent", 23),
-        ("role", 10),
-        ("orchestrator", 8),
-        ("turn", 5),
-        ("message", 2),
-        ("NA", 36),
-        ("token", 0),
-        ("team", 0),
-    ] {
+    for field in ["stage", "source", "query_family"] {
         assert_eq!(
-            count(&v, &["counts", "credit_granularity", unit]),
-            n,
-            "credit_granularity {unit}"
+            sum("exclusions", field),
+            count(&v, &["excluded"]),
+            "exclusions.{field}"
         );
-    }
-}
-
-#[test]
-fn stats_json_exclusion_stages_match_the_reference() {
-    let v = stats_json();
-    for (stage, n) in [
-        ("abstract_screen", 16),
-        ("full_text_screen", 9),
-        ("artifact_screen", 6),
-        ("duplicate_screen", 1),
-    ] {
-        assert_eq!(count(&v, &["exclusions", "stage", stage]), n, "{stage}");
     }
 }
 
@@ -389,13 +358,6 @@ fn stats_json_counts_list_every_taxonomy_value() {
             );
         }
     }
-    let total: u64 = v["counts"]["category"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|n| n.as_u64().unwrap())
-        .sum();
-    assert_eq!(total, 84);
 }
 
 #[test]

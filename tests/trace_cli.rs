@@ -6,12 +6,12 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+
+use common::repo as root;
 
 fn fixture(name: &str) -> PathBuf {
-    root().join("tests/fixtures/traces").join(name)
+    common::fixture_dir("traces").join(name)
 }
 
 /// The JSON-lines diagnostics of one run.

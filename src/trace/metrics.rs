@@ -407,6 +407,34 @@ fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
     out
 }
 
+impl Metrics {
+    /// The figures that came out infinite or NaN (sums or ratios of values
+    /// too large for a float). JSON cannot hold them and a table would print
+    /// `inf`, so such metrics are refused rather than shown two ways.
+    pub fn non_finite(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |name: String, x: f64| {
+            if !x.is_finite() {
+                out.push(name);
+            }
+        };
+        check("makespan".into(), self.makespan);
+        check("parallelism".into(), self.parallelism);
+        check("tokens".into(), self.tokens);
+        check("team_reward".into(), self.team_reward);
+        if let Some(r) = self.tokens_per_team_reward {
+            check("tokens_per_team_reward".into(), r);
+        }
+        for (k, v) in &self.rewards_by_family {
+            check(format!("rewards_by_family.{k}"), *v);
+        }
+        for (k, v) in &self.unmapped_rewards {
+            check(format!("unmapped_rewards.{k}"), *v);
+        }
+        out
+    }
+}
+
 /// Render metrics as a comfy-table text table (comfy-table 7, default-features = false) fitting 80 columns.
 pub fn metrics_table(m: &Metrics) -> String {
     use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};

@@ -408,18 +408,15 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             out.push(path.clone());
             continue;
         }
-        let mut found = Vec::new();
-        for entry in walkdir::WalkDir::new(path).follow_links(true) {
-            let entry = entry.map_err(|e| format!("{}: cannot walk: {e}", path.display()))?;
-            let is_json = entry
-                .path()
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("json"));
-            if entry.file_type().is_file() && is_json {
-                found.push(entry.into_path());
-            }
+        let found = crate::reader::files_below(path, "json")
+            .map_err(|e| format!("{}: cannot walk: {e}", path.display()))?;
+        // A folder with nothing to validate must not pass as "0 files, all valid".
+        if found.is_empty() {
+            return Err(format!(
+                "{}: no .json trace files in this folder",
+                path.display()
+            ));
         }
-        found.sort();
         out.extend(found);
     }
     Ok(out)

@@ -74,6 +74,28 @@ pub fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The `corpus` binary with `--root ROOT`, for assert_cmd's assertions.
+pub fn corpus_cmd(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    c.arg("--root").arg(root);
+    c
+}
+
+/// How many `.yaml` files a folder of the repository holds (for tests that
+/// must follow the shipped data rather than pin its current size).
+pub fn yaml_files(rel: &str) -> usize {
+    std::fs::read_dir(repo().join(rel))
+        .unwrap_or_else(|e| panic!("list {rel}: {e}"))
+        .filter(|e| {
+            e.as_ref()
+                .expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".yaml")
+        })
+        .count()
+}
+
 /// A corpus root in a temporary directory, removed when dropped.
 pub struct Tree {
     dir: TempDir,
@@ -89,14 +111,29 @@ impl Tree {
 
     /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.
     pub fn fixture(name: &str) -> Tree {
-        let t = Tree::empty();
+        let t = Tree::taxonomy_only();
         copy_tree(&fixture_dir(name), t.root());
+        t
+    }
+
+    /// A root holding only the repository's taxonomy.
+    pub fn taxonomy_only() -> Tree {
+        let t = Tree::empty();
         std::fs::create_dir_all(t.path("corpus")).expect("corpus dir");
         std::fs::copy(
             repo().join("corpus/taxonomy.yaml"),
             t.path("corpus/taxonomy.yaml"),
         )
         .expect("copy taxonomy");
+        t
+    }
+
+    /// A copy of the shipped data alone: corpus/ and exclusions/.
+    pub fn data_copy() -> Tree {
+        let t = Tree::empty();
+        for d in ["corpus", "exclusions"] {
+            copy_tree(&repo().join(d), &t.path(d));
+        }
         t
     }
 
@@ -227,6 +264,30 @@ impl Tree {
     /// `corpus --root <root> <args>`.
     pub fn corpus(&self, args: &[&str]) -> Run {
         run_in(self.root(), Some(self.root()), args)
+    }
+
+    /// `corpus --root <root> <args>` run in this process through the
+    /// library's command line (the same parsing and dispatch as the binary,
+    /// without starting it): for tests of a rule rather than of the binary.
+    pub fn corpus_in_process(&self, args: &[&str]) -> Run {
+        use clap::Parser;
+        let root = self.root().to_string_lossy().into_owned();
+        let mut argv = vec!["corpus", "--root", root.as_str()];
+        argv.extend(args);
+        let cli = corpus::cli::Cli::try_parse_from(argv).expect("valid arguments");
+        let out = corpus::cli::run(&cli, self.root());
+        Run {
+            code: Some(out.code),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
+    }
+
+    /// `check --format json <args>` on this root, in process.
+    pub fn check_in_process(&self, args: &[&str]) -> Run {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend(args);
+        self.corpus_in_process(&all)
     }
 
     /// `corpus --root <root> check --format json <args>`.
@@ -377,4 +438,21 @@ pub fn severity_of(rule: &str) -> String {
         .find(|(id, _)| id == rule)
         .map(|(_, s)| s)
         .unwrap_or_else(|| panic!("rule `{rule}` is not in the taxonomy"))
+}
+
+/// A `corpus --root <root> <args>` command to run with chosen streams
+/// (standard output to /dev/full, a pipe closed early, …).
+pub fn raw_command(root: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_corpus"));
+    cmd.current_dir(root).arg("--root").arg(root).args(args);
+    cmd
+}
+
+/// Creates a named pipe (FIFO) at `path`.
+pub fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
 }

@@ -1,24 +1,18 @@
 //! `corpus fmt`: which data files to format, and formatting them in place or
 //! (with `--check`) listing the ones that would change.
 
+use super::{Outcome, Result};
 use crate::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
-use crate::yaml_format::{self, Kind};
+use crate::yaml_format;
 use std::path::{Path, PathBuf};
-
-/// What `corpus fmt` did: exit code and text for standard output and error.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct FmtOutcome {
-    /// 0 nothing to do or all written, 1 files would change or could not be formatted, 2 could not run.
-    pub code: i32,
-    /// Report for standard output.
-    pub stdout: String,
-    /// Problems for standard error.
-    pub stderr: String,
-}
 
 /// The data files to format: the given paths (files, or folders searched for
 /// `.yaml` files), or every entry and record file under the root.
-fn targets(root: &Path, paths: &[PathBuf], cwd: &Path) -> Result<Vec<PathBuf>, String> {
+fn targets(
+    root: &Path,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> std::result::Result<Vec<PathBuf>, String> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         vec![root.join(PAPERS_DIR), root.join(EXCLUSIONS_DIR)]
     } else {
@@ -29,15 +23,8 @@ fn targets(root: &Path, paths: &[PathBuf], cwd: &Path) -> Result<Vec<PathBuf>, S
         if p.is_file() {
             out.push(p);
         } else if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&p)
-                .follow_links(false)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(walkdir::DirEntry::into_path)
-                .filter(|f| f.extension().is_some_and(|x| x == "yaml"))
-                .collect();
-            found.sort();
+            let found = crate::reader::files_below(&p, "yaml")
+                .map_err(|e| format!("{}: {e}", p.display()))?;
             out.extend(found);
         } else if !paths.is_empty() {
             return Err(format!("{}: no such file or folder", p.display()));
@@ -49,18 +36,9 @@ fn targets(root: &Path, paths: &[PathBuf], cwd: &Path) -> Result<Vec<PathBuf>, S
 
 /// Formats the given data files (or all of them); with `check`, writes nothing
 /// and lists the files that would change.
-pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Path) -> FmtOutcome {
-    let files = match targets(root, paths, cwd) {
-        Ok(f) => f,
-        Err(e) => {
-            return FmtOutcome {
-                code: 2,
-                stderr: format!("error: {e}\n"),
-                ..FmtOutcome::default()
-            }
-        }
-    };
-    let mut res = FmtOutcome::default();
+pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Path) -> Result {
+    let files = targets(root, paths, cwd).map_err(|e| Outcome::fail(2, e))?;
+    let mut res = Outcome::default();
     let (mut changed, mut unchanged, mut failed) = (0usize, 0usize, 0usize);
     for path in &files {
         let rel = load::rel_path(root, path);
@@ -72,7 +50,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
                 continue;
             }
         };
-        let formatted = match yaml_format::format(&text, yaml_format::kind_of(&rel, &text)) {
+        let formatted = match yaml_format::format(&text, kind_of(&rel, &text)) {
             Ok(f) => f,
             Err(e) => {
                 failed += 1;
@@ -106,11 +84,20 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
         res.stdout.push_str("run `corpus fmt` to format them\n");
     }
     res.code = i32::from(failed > 0 || (check && changed > 0));
-    res
+    Ok(res)
 }
 
-/// The canonical text of a new entry or record file, for `new` and `import`;
-/// text the formatter cannot handle is returned unchanged.
-pub fn formatted_or_same(text: String, kind: Kind) -> String {
-    yaml_format::format(&text, kind).unwrap_or(text)
+/// Kind of a data file from its path relative to the root, or from its content.
+fn kind_of(rel: &str, text: &str) -> yaml_format::Kind {
+    if rel.starts_with(&format!("{}/", EXCLUSIONS_DIR)) {
+        return yaml_format::Kind::Record;
+    }
+    if rel.starts_with(&format!("{}/", PAPERS_DIR)) {
+        return yaml_format::Kind::Entry;
+    }
+    if text.lines().any(|l| l.starts_with("record_id:")) {
+        yaml_format::Kind::Record
+    } else {
+        yaml_format::Kind::Entry
+    }
 }

@@ -1,0 +1,69 @@
+//! `corpus diff`: what a change moves — entries, figures and claims —
+//! between an old root (or a git revision) and this one.
+
+use super::{json_text, Outcome, Result};
+use crate::load::{self, LoadOptions};
+use std::path::Path;
+
+/// Output format of `corpus diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// Plain text.
+    #[default]
+    Text,
+    /// A pull-request comment.
+    Markdown,
+    /// JSON.
+    Json,
+}
+
+/// Compares the corpus at `old_root` (or as committed at `base`) with the one at `root`.
+pub fn run(
+    root: &Path,
+    opts: LoadOptions,
+    old_root: Option<&Path>,
+    base: Option<&str>,
+    format: DiffFormat,
+) -> Result {
+    let snapshot;
+    let old_root: &Path = match (old_root, base) {
+        (Some(p), _) => {
+            if !p.join(load::TAXONOMY_PATH).is_file() {
+                return Err(Outcome::fail(
+                    2,
+                    format!("{}: no {} there", p.display(), load::TAXONOMY_PATH),
+                ));
+            }
+            p
+        }
+        (None, Some(rev)) => {
+            snapshot = crate::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+            snapshot.root()
+        }
+        (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),
+    };
+    let load_one = |r: &Path| {
+        load::load(r, opts).map_err(|e| Outcome::fail(2, format!("{}: {e}", r.display())))
+    };
+    let old = load_one(old_root)?;
+    let new = load_one(root)?;
+    let d = crate::diff::diff(&old, &new);
+    let unreadable: usize = [&old, &new]
+        .iter()
+        .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
+        .sum();
+    let stdout = match format {
+        DiffFormat::Text => crate::diff::text(&d),
+        DiffFormat::Markdown => crate::diff::markdown(&d),
+        DiffFormat::Json => json_text(&d),
+    };
+    // Files of the new side that fail to load make the diff incomplete: the
+    // run fails (1) so that a job summary built on it does not pass quietly.
+    let new_errors = new.diagnostics.iter().filter(|d| d.fails(false)).count();
+    let mut out = Outcome::with_code(i32::from(new_errors > 0), stdout);
+    if unreadable > 0 {
+        let level = if new_errors > 0 { "error" } else { "warning" };
+        out.stderr = format!("{level}: {unreadable} file problem(s) left some data out of the comparison; run `corpus check`\n");
+    }
+    Ok(out)
+}

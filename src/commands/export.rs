@@ -1,0 +1,56 @@
+//! `corpus export`: the corpus as CSV (the import layout), JSON or BibTeX,
+//! on standard output or into a new file.
+
+use super::{load_checked, Outcome, Result};
+use crate::check;
+use crate::load::LoadOptions;
+use std::path::Path;
+
+/// Export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// The reference CSV layout (papers.csv, or excluded.csv with --exclusions); a cell a spreadsheet would run as a formula (= + - @) gets a leading ', which import removes.
+    Csv,
+    /// Entries and records as one JSON document.
+    Json,
+    /// One BibTeX entry per paper.
+    Bibtex,
+}
+
+/// Exports a corpus without errors; `out` (relative to `cwd`) is written
+/// only when it does not exist yet, or with `force`.
+pub fn run(
+    root: &Path,
+    opts: LoadOptions,
+    format: ExportFormat,
+    exclusions: bool,
+    out: Option<&Path>,
+    force: bool,
+    cwd: &Path,
+) -> Result {
+    let (corpus, _) = load_checked(root, opts, None)?;
+    let errors = check::check(&corpus).errors();
+    if errors > 0 {
+        return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them before exporting")));
+    }
+    let (entries, records) = (corpus.entry_list(), corpus.exclusion_list());
+    let text = match (format, exclusions) {
+        (ExportFormat::Csv, false) => crate::export::papers_csv(&entries),
+        (ExportFormat::Csv, true) => crate::export::exclusions_csv(&records),
+        (ExportFormat::Json, _) => crate::export::json(&entries, &records),
+        (ExportFormat::Bibtex, false) => crate::export::bibtex(&entries),
+        (ExportFormat::Bibtex, true) => {
+            return Err(Outcome::fail(2, "--exclusions goes with --format csv"))
+        }
+    };
+    let Some(p) = out else {
+        return Ok(Outcome::ok(text));
+    };
+    crate::files::write_new_files(&[(cwd.join(p), text)], force)
+        .map_err(|e| Outcome::fail(2, e))?;
+    Ok(Outcome {
+        code: 0,
+        stdout: String::new(),
+        stderr: format!("wrote {}\n", p.display()),
+    })
+}

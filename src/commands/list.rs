@@ -1,0 +1,125 @@
+//! `corpus list`: entries or exclusion records matching `--where` conditions.
+
+use super::{json_text, load_corpus, Outcome, Result};
+use crate::fields;
+use crate::filter::{Condition, Filter};
+use crate::load::LoadOptions;
+use std::path::Path;
+
+/// Output format of `corpus list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ListFormat {
+    /// A text table.
+    #[default]
+    Table,
+    /// JSON array of the full entries.
+    Json,
+    /// One key per line.
+    Keys,
+}
+
+/// Parses `FIELD=VALUE` conditions against the fields a filter may use.
+pub fn parse_conditions(
+    conditions: &[String],
+    exclusions: bool,
+) -> std::result::Result<Filter, String> {
+    let known: Vec<&str> = if exclusions {
+        fields::record_filter_fields().collect()
+    } else {
+        fields::entry_filter_fields().collect()
+    };
+    let mut filter = Filter::default();
+    for c in conditions {
+        let cond = Condition::parse_assignment(c).map_err(|e| format!("--where: {e}"))?;
+        if !known.contains(&cond.field.as_str()) {
+            return Err(format!(
+                "--where: unknown field `{}`; fields: {}",
+                cond.field,
+                known.join(", ")
+            ));
+        }
+        filter.conditions.push(cond);
+    }
+    Ok(filter)
+}
+
+/// Lists the entries (or, with `exclusions`, the records) matching every condition.
+pub fn run(
+    root: &Path,
+    opts: LoadOptions,
+    conditions: &[String],
+    exclusions: bool,
+    format: ListFormat,
+) -> Result {
+    let filter = parse_conditions(conditions, exclusions).map_err(|e| Outcome::fail(2, e))?;
+    let corpus = load_corpus(root, opts, None)?;
+    // A value outside the vocabulary would answer "0 matching" as if that were a finding.
+    let problems = corpus.taxonomy.filter_problems(&filter);
+    if !problems.is_empty() {
+        return Err(Outcome::fail(
+            2,
+            format!("--where: {}", problems.join("\nerror: --where: ")),
+        ));
+    }
+    let stdout = if exclusions {
+        let items: Vec<&crate::model::Exclusion> = corpus
+            .exclusion_list()
+            .into_iter()
+            .filter(|x| filter.matches(*x))
+            .collect();
+        match format {
+            ListFormat::Keys => items.iter().map(|x| format!("{}\n", x.record_id)).collect(),
+            ListFormat::Json => json_text(&items),
+            ListFormat::Table => table(
+                &["record_id", "stage", "source", "title"],
+                items.iter().map(|x| {
+                    vec![
+                        x.record_id.clone(),
+                        x.stage.clone(),
+                        x.source.clone(),
+                        x.title.clone(),
+                    ]
+                }),
+            ),
+        }
+    } else {
+        let items: Vec<&crate::model::Entry> = corpus
+            .entry_list()
+            .into_iter()
+            .filter(|e| filter.matches(*e))
+            .collect();
+        match format {
+            ListFormat::Keys => items.iter().map(|e| format!("{}\n", e.key)).collect(),
+            ListFormat::Json => json_text(&items),
+            ListFormat::Table => table(
+                &["key", "year", "category", "reward", "credit", "form"],
+                items.iter().map(|e| {
+                    vec![
+                        e.key.clone(),
+                        e.year.to_string(),
+                        e.category.clone(),
+                        e.reward_type.clone(),
+                        e.credit_granularity.clone(),
+                        e.orchestration_form.clone(),
+                    ]
+                }),
+            ),
+        }
+    };
+    Ok(Outcome::ok(stdout))
+}
+
+fn table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(100)
+        .set_header(head.to_vec());
+    let mut n = 0;
+    for r in rows {
+        t.add_row(r);
+        n += 1;
+    }
+    format!("{t}\n{n} matching\n")
+}

@@ -1,0 +1,165 @@
+//! The commands: one module per `corpus` subcommand, each a `run` function
+//! that returns its [`Outcome`] (exit code and the text of each stream) or
+//! stops early with `?`. Nothing here prints; `main` writes the streams.
+
+pub mod agreement;
+pub mod check;
+pub mod claims;
+pub mod diff;
+pub mod export;
+pub mod fmt;
+pub mod import;
+pub mod list;
+pub mod new;
+pub mod publish;
+pub mod schema;
+pub mod stats;
+pub mod trace;
+
+use crate::corpus::Corpus;
+use crate::load::{self, LoadError, LoadOptions};
+use crate::report::{self, Format, Sources};
+use crate::trace::Trace;
+use std::path::{Path, PathBuf};
+
+/// What a command produced: exit code and the text for each stream.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// 0 clean, 1 problems found, 2 could not run.
+    pub code: i32,
+    /// Text for standard output.
+    pub stdout: String,
+    /// Text for standard error.
+    pub stderr: String,
+}
+
+impl Outcome {
+    /// A clean run that printed `stdout`.
+    pub fn ok(stdout: impl Into<String>) -> Outcome {
+        Outcome {
+            code: 0,
+            stdout: stdout.into(),
+            stderr: String::new(),
+        }
+    }
+
+    /// A run that ended with `code` after printing `stdout`.
+    pub fn with_code(code: i32, stdout: impl Into<String>) -> Outcome {
+        Outcome {
+            code,
+            stdout: stdout.into(),
+            stderr: String::new(),
+        }
+    }
+
+    /// A run that stopped with an error message on standard error.
+    pub fn fail(code: i32, msg: impl AsRef<str>) -> Outcome {
+        Outcome {
+            code,
+            stdout: String::new(),
+            stderr: format!("error: {}\n", msg.as_ref()),
+        }
+    }
+}
+
+/// A command's result; `Err` is the outcome of a run that stopped early.
+pub type Result = std::result::Result<Outcome, Outcome>;
+
+/// Output format of tables that also come as JSON (claims, agreement, trace metrics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum TableFormat {
+    /// A text table.
+    #[default]
+    Table,
+    /// JSON.
+    Json,
+}
+
+/// Pretty JSON of a value with a final newline.
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+/// Finds the corpus root: `--root`, else the nearest ancestor of `cwd` holding the taxonomy.
+pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf, String> {
+    if let Some(r) = explicit {
+        if !r.is_dir() {
+            return Err(format!("--root {}: no such directory", r.display()));
+        }
+        if !r.join(load::TAXONOMY_PATH).is_file() {
+            return Err(format!(
+                "--root {}: no {} there",
+                r.display(),
+                load::TAXONOMY_PATH
+            ));
+        }
+        return Ok(r.to_path_buf());
+    }
+    cwd.ancestors()
+        .find(|d| d.join(load::TAXONOMY_PATH).is_file())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            format!(
+                "no corpus root: neither {} nor any parent holds {}; pass --root DIR",
+                cwd.display(),
+                load::TAXONOMY_PATH
+            )
+        })
+}
+
+/// Loads a corpus, turning a load failure into the outcome to return.
+///
+/// `report` is the diagnostics format of a command whose output is the
+/// diagnostics (`check`): they go to stdout in that format. Every other
+/// command prints data on stdout, so its load problems go to stderr as text
+/// and a machine format on stdout is never mixed with prose.
+pub fn load_corpus(
+    root: &Path,
+    opts: LoadOptions,
+    report: Option<Format>,
+) -> std::result::Result<Corpus, Outcome> {
+    match load::load(root, opts) {
+        Ok(c) => Ok(c),
+        Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
+        // Without a usable taxonomy nothing can be checked: the run could not happen.
+        Err(LoadError::Taxonomy(diags)) => {
+            let text = report::render(
+                &diags,
+                report.unwrap_or(Format::Human),
+                &Sources::new(),
+                Some("the taxonomy must be fixed before anything else can be checked"),
+            );
+            Err(match report {
+                Some(_) => Outcome::with_code(2, text),
+                None => Outcome {
+                    code: 2,
+                    stdout: String::new(),
+                    stderr: text,
+                },
+            })
+        }
+    }
+}
+
+/// Loads a corpus for a command that checks it: the example traces are
+/// validated too, their problems counted with the corpus's own, and the
+/// valid ones returned for the README.
+pub fn load_checked(
+    root: &Path,
+    opts: LoadOptions,
+    report: Option<Format>,
+) -> std::result::Result<(Corpus, Vec<(String, Trace)>), Outcome> {
+    let mut corpus = load_corpus(root, opts, report)?;
+    let examples = crate::examples::read(root, &corpus.taxonomy);
+    corpus.diagnostics.extend(examples.diagnostics);
+    Ok((corpus, examples.traces))
+}
+
+/// Source texts of a corpus, for snippets.
+pub fn sources(corpus: &Corpus) -> Sources<'_> {
+    corpus
+        .files
+        .iter()
+        .map(|f| (f.rel.as_str(), f.text.as_str()))
+        .collect()
+}

@@ -1,0 +1,87 @@
+//! `corpus build`, `corpus render` and `corpus stats --write`: check, then
+//! generate the files of a part and write them (or, with `--check`, only
+//! compare them with the disk).
+
+use super::{load_checked, sources, Outcome, Result};
+use crate::check;
+use crate::diag::Diagnostic;
+use crate::generate::{self, Part};
+use crate::load::LoadOptions;
+use crate::report::{self, Format};
+use std::path::Path;
+
+/// Checks the corpus at `root`, then writes the generated files of `part`
+/// (or, with `check_only`, fails when one of them is stale).
+pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
+    let (corpus, examples) = load_checked(root, opts, None)?;
+    let rep = check::check(&corpus);
+    if rep.errors() > 0 {
+        let errors: Vec<Diagnostic> = rep
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.fails(false))
+            .collect();
+        let summary = format!(
+            "{} error(s): nothing was written; fix them and build again",
+            errors.len()
+        );
+        return Err(Outcome {
+            code: 1,
+            stdout: String::new(),
+            stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
+        });
+    }
+    let templates = generate::read_templates(root)
+        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
+    if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
+        return Err(Outcome::fail(
+            2,
+            format!(
+                "no {}/README.md.tera under {}",
+                generate::TEMPLATES_DIR,
+                root.display()
+            ),
+        ));
+    }
+    let files = generate::generate(&corpus, &templates, &examples, part)
+        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
+    if check_only {
+        return Ok(compare(root, &files));
+    }
+    let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
+    let mut out = String::new();
+    for p in &w.changed {
+        out.push_str(&format!("wrote {p}\n"));
+    }
+    for p in &w.removed {
+        out.push_str(&format!("removed {p}\n"));
+    }
+    out.push_str(&format!(
+        "{} changed, {} unchanged, {} removed\n",
+        w.changed.len(),
+        w.unchanged,
+        w.removed.len()
+    ));
+    Ok(Outcome::ok(out))
+}
+
+/// `--check`: names the stale and left-over files, writing nothing.
+fn compare(root: &Path, files: &[generate::Generated]) -> Outcome {
+    let stale: Vec<String> = generate::stale(root, files)
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    let leftovers = generate::leftovers(root, files);
+    if stale.is_empty() && leftovers.is_empty() {
+        return Outcome::ok(format!("all {} generated files are fresh\n", files.len()));
+    }
+    let mut msg = String::new();
+    for p in &stale {
+        msg.push_str(&format!("stale: {p}\n"));
+    }
+    for p in &leftovers {
+        msg.push_str(&format!("no longer generated: {p}\n"));
+    }
+    msg.push_str("run `corpus build` and commit the result\n");
+    Outcome::with_code(1, msg)
+}

@@ -1,0 +1,835 @@
+//! No silent failure (issue 11): every class of quiet failure seen on the
+//! tool, pinned end to end. Sections follow the issue: output lost while the
+//! exit code says success, checks that pass when they should not, messages
+//! that mislead, exit codes and round trips. Each test names its class.
+
+mod common;
+
+use common::{fixture_dir, mkfifo, raw_command, run_in, valid, Tree};
+use std::process::Stdio;
+
+/// Runs `corpus --root <root> <args>` with standard output on /dev/full (a full disk).
+fn to_full_disk(t: &Tree, args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let out = raw_command(t.root(), args)
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run corpus");
+    (
+        out.status.code(),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Output that is lost while the exit code says success
+// ---------------------------------------------------------------------------
+
+/// Class 1: a failed write to standard output is an error, for every command that prints.
+#[test]
+fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
+    let t = Tree::repo_copy();
+    let old = Tree::repo_copy();
+    let old_root = old.root().display().to_string();
+    let trace = t
+        .path("traces/examples/centralized.json")
+        .display()
+        .to_string();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["export", "--format", "json"],
+        vec!["export", "--format", "csv"],
+        vec!["export", "--format", "bibtex"],
+        vec!["stats"],
+        vec!["stats", "--format", "json"],
+        vec!["check"],
+        vec!["list"],
+        vec!["list", "--format", "keys"],
+        vec!["schema"],
+        vec!["claims"],
+        vec!["diff", &old_root],
+        vec!["trace", "metrics", &trace],
+        vec!["trace", "validate", &trace],
+    ];
+    for args in commands {
+        let (code, stderr) = to_full_disk(&t, &args);
+        assert_eq!(code, Some(2), "`corpus {}` to a full disk", args.join(" "));
+        assert!(
+            stderr.contains("cannot write standard output"),
+            "`corpus {}` says why it failed: {stderr}",
+            args.join(" ")
+        );
+    }
+}
+
+/// Class 1: a closed pipe (`corpus list | head -1`) stops quietly with the command's own status.
+#[test]
+fn class01_a_closed_pipe_stops_quietly() {
+    let t = Tree::repo_copy();
+    let mut child = raw_command(t.root(), &["list", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run corpus");
+    // Close the reading end before the tool has loaded the corpus and written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for corpus");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no error text");
+}
+
+/// Class 2: `--out --force` writes only to a regular file; a symlink is refused, not replaced.
+#[test]
+fn class02_out_force_refuses_a_symlink() {
+    let t = Tree::valid();
+    t.write("mine.txt", "keep me\n");
+    std::os::unix::fs::symlink(t.path("mine.txt"), t.path("link.json")).expect("symlink");
+    let run = t.corpus(&[
+        "export",
+        "--format",
+        "json",
+        "--out",
+        "link.json",
+        "--force",
+    ]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    let meta = std::fs::symlink_metadata(t.path("link.json")).expect("still there");
+    assert!(
+        meta.file_type().is_symlink(),
+        "the symlink is left as it was"
+    );
+    assert_eq!(t.read("mine.txt"), "keep me\n");
+}
+
+/// Class 2: a FIFO at `--out` is refused (a reader on it would get nothing while the tool said "wrote").
+#[test]
+fn class02_out_force_refuses_a_fifo() {
+    let t = Tree::valid();
+    mkfifo(&t.path("pipe.json"));
+    let run = t.corpus(&[
+        "export",
+        "--format",
+        "json",
+        "--out",
+        "pipe.json",
+        "--force",
+    ]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("named pipe"), "{}", run.stderr);
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::symlink_metadata(t.path("pipe.json")).expect("still there");
+    assert!(meta.file_type().is_fifo(), "the FIFO is left as it was");
+}
+
+/// Class 2: the same rule holds for every command that writes user files (`new --force`).
+#[test]
+fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
+    let t = Tree::valid();
+    t.write("elsewhere.yaml", "mine\n");
+    std::os::unix::fs::symlink(t.path("elsewhere.yaml"), t.path("corpus/papers/fresh.yaml"))
+        .expect("symlink");
+    let run = t.corpus(&["new", "fresh", "--force"]);
+    run.assert_code(2);
+    assert_eq!(t.read("elsewhere.yaml"), "mine\n");
+    let meta = std::fs::symlink_metadata(t.path("corpus/papers/fresh.yaml")).expect("there");
+    assert!(meta.file_type().is_symlink());
+}
+
+/// Class 2: a regular file at `--out` is still replaced with `--force`, atomically.
+#[test]
+fn class02_out_force_replaces_a_regular_file() {
+    let t = Tree::valid();
+    t.write("out.json", "old\n");
+    let run = t.corpus(&["export", "--format", "json", "--out", "out.json", "--force"]);
+    run.assert_code(0);
+    let v: serde_json::Value = serde_json::from_str(&t.read("out.json")).expect("JSON");
+    assert!(v["entries"].is_array());
+}
+
+/// Class 3: braces in any title, author or venue export to BibTeX that parsers accept.
+#[test]
+fn class03_unbalanced_braces_export_to_valid_bibtex() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "title", "'Set {A} size { test'");
+    t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
+    t.set(valid::CLASSICAL, "venue", "'Journal of {{Agents'");
+    t.check(&[]).assert_code(0);
+    let run = t.corpus(&["export", "--format", "bibtex"]);
+    run.assert_code(0);
+    let bib = biblatex::Bibliography::parse(&run.stdout)
+        .unwrap_or_else(|e| panic!("the export parses as BibTeX ({e:?}):\n{}", run.stdout));
+    assert_eq!(bib.len(), 3, "{}", run.stdout);
+    for line in run.stdout.lines().filter(|l| l.contains(" = ")) {
+        let opens = line.matches('{').count();
+        let closes = line.matches('}').count();
+        assert_eq!(opens, closes, "braces balance in `{line}`");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Checks that pass when they should not
+// ---------------------------------------------------------------------------
+
+const LEDGER: &str = "claims:
+  - id: stop-decisions
+    statement: Some entries learn when to stop.
+    where: {subdecisions: o5_stp}
+    expect: {count: \"== 0\"}
+    boundary: Counts tagged entries only.
+";
+
+/// Class 4: a claim filtering on a value outside the vocabulary is invalid, not vacuously true.
+#[test]
+fn class04_claim_filter_values_are_checked() {
+    let t = Tree::valid();
+    t.write("corpus/claims.yaml", LEDGER);
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.of("claim-invalid");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    assert!(d[0].message.contains("o5_stp"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("did you mean `o5_stop`"),
+        "{}",
+        d[0].message
+    );
+    // The near miss: the real value is accepted.
+    t.write("corpus/claims.yaml", LEDGER.replace("o5_stp", "o5_stop"));
+    let run = t.check(&[]);
+    assert!(run.of("claim-invalid").is_empty(), "{}", run.stdout);
+}
+
+/// Class 4: a taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
+#[test]
+fn class04_rule_filter_values_are_checked() {
+    let t = Tree::valid();
+    t.replace(
+        "corpus/taxonomy.yaml",
+        "when: {category: industry}",
+        "when: {category: industri}",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d: Vec<_> = run
+        .of("unknown-value")
+        .into_iter()
+        .filter(|d| d.file == "corpus/taxonomy.yaml")
+        .collect();
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    assert!(
+        d[0].message.contains("did you mean `industry`"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].line.is_some());
+}
+
+/// Class 4: `list --where` with a value outside the vocabulary is a usage error with a suggestion.
+#[test]
+fn class04_where_values_are_checked() {
+    let t = Tree::valid();
+    let run = t.corpus(&["list", "--where", "reward_type=shard"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("did you mean `shared`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    let run = t.corpus(&["list", "--where", "strict_credit=yes"]);
+    run.assert_code(2);
+    // Real values, NA and the empty list still work.
+    for ok in [
+        "reward_type=shared",
+        "reward_type=NA",
+        "subdecisions=[]",
+        "year=2025",
+    ] {
+        t.corpus(&["list", "--where", ok]).assert_code(0);
+    }
+}
+
+/// Class 5: an arxiv.org link that names another paper than `arxiv_id` is an error.
+#[test]
+fn class05_arxiv_links_must_name_the_entry_id() {
+    let t = Tree::valid();
+    t.replace(
+        valid::METHOD,
+        "  - https://arxiv.org/abs/2503.01230",
+        "  - https://arxiv.org/abs/2503.01230\n  - https://arxiv.org/abs/2503.99999",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "arxiv-link-id");
+    assert!(d.message.contains("2503.99999"), "{}", d.message);
+    // pdf, html and versioned links of the same paper are fine.
+    let t = Tree::valid();
+    t.replace(
+        valid::METHOD,
+        "  - https://arxiv.org/abs/2503.01230",
+        "  - https://arxiv.org/abs/2503.01230\n  - https://arxiv.org/pdf/2503.01230v2.pdf",
+    );
+    // ... but they are one link for duplicate detection.
+    let run = t.check(&[]);
+    assert_eq!(run.rules(), ["duplicate-url"], "{}", run.stdout);
+}
+
+/// Class 5: `/pdf/X` in one entry and `/abs/X` in another are the same link.
+#[test]
+fn class05_pdf_and_abs_links_are_one_link_across_entries() {
+    let t = Tree::valid();
+    t.replace(
+        valid::INDUSTRY,
+        "  - https://harbor.example.com/blog/agent-platform",
+        "  - https://harbor.example.com/blog/agent-platform\n  - https://arxiv.org/pdf/2503.01230",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert!(
+        run.rules().contains(&"duplicate-url".to_string()),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A third exclusion record, distinct from both fixture records.
+fn third_record(t: &Tree) {
+    let rel = "exclusions/E003.yaml";
+    t.write(rel, t.read(valid::DOCS_RECORD).replace("E002", "E003"));
+    t.set(rel, "identifier", "OTHER-DOCS");
+    t.set(rel, "url", "https://docs.example.com/other");
+    t.set(rel, "title", "Another Handbook");
+}
+
+/// Class 6: two exclusion records of the same item are duplicates, by identifier, link or title.
+#[test]
+fn class06_duplicate_exclusion_records_are_reported() {
+    // Each repeats one thing of E001 (an arXiv record), written differently.
+    for (field, value) in [
+        ("identifier", "arXiv:2404.05550v2"),
+        ("url", "https://arxiv.org/pdf/2404.05550"),
+        ("title", "prompted committees, without training"),
+    ] {
+        let t = Tree::valid();
+        third_record(&t);
+        t.set("exclusions/E003.yaml", field, &format!("'{value}'"));
+        let run = t.check(&[]);
+        run.assert_code(1);
+        let d = run.single();
+        assert_eq!(d.file, "exclusions/E003.yaml", "{field}");
+        assert_eq!(d.field.as_deref(), Some(field), "{}", run.stdout);
+        assert!(d.rule.starts_with("duplicate-"), "{}", run.stdout);
+    }
+    // A distinct record is fine.
+    let t = Tree::valid();
+    third_record(&t);
+    t.check(&[]).assert_code(0);
+}
+
+/// Class 7: metrics of a trace that `trace validate` rejects are refused with its diagnostics.
+#[test]
+fn class07_metrics_refuse_an_invalid_trace() {
+    let dir = fixture_dir("traces");
+    for (file, rule) in [
+        ("trace-cycle.json", "trace-cycle"),
+        ("trace-duplicate-id.json", "trace-duplicate-id"),
+        ("trace-time-order.json", "trace-time-order"),
+        ("trace-dangling-edge.json", "trace-dangling"),
+    ] {
+        let path = dir.join(file).display().to_string();
+        let validate = run_in(&dir, None, &["trace", "validate", &path]);
+        validate.assert_code(1);
+        let metrics = run_in(&dir, None, &["trace", "metrics", &path, "--format", "json"]);
+        metrics.assert_code(1);
+        assert_eq!(metrics.stdout, "", "no figures for {file}");
+        assert!(metrics.stderr.contains(rule), "{file}: {}", metrics.stderr);
+    }
+    let good = fixture_dir("traces").join("reference_equivalent.json");
+    run_in(
+        &dir,
+        None,
+        &["trace", "metrics", &good.display().to_string()],
+    )
+    .assert_code(0);
+}
+
+/// Class 8: traces have their own size limit, and it is honoured.
+#[test]
+fn class08_the_trace_size_limit_is_honoured() {
+    let dir = fixture_dir("traces");
+    let path = dir.join("reference_equivalent.json");
+    let size = std::fs::metadata(&path).expect("fixture").len();
+    let p = path.display().to_string();
+    let limit = (size - 1).to_string();
+    let v = run_in(
+        &dir,
+        None,
+        &["trace", "validate", "--max-trace-size", &limit, &p],
+    );
+    v.assert_code(1);
+    assert!(v.stdout.contains("limit"), "{}", v.stdout);
+    let m = run_in(
+        &dir,
+        None,
+        &["trace", "metrics", "--max-trace-size", &limit, &p],
+    );
+    assert_ne!(m.code, Some(0), "{}", m.stdout);
+    let enough = size.to_string();
+    run_in(
+        &dir,
+        None,
+        &["trace", "validate", "--max-trace-size", &enough, &p],
+    )
+    .assert_code(0);
+}
+
+// ---------------------------------------------------------------------------
+// Messages that mislead
+// ---------------------------------------------------------------------------
+
+/// Class 11: one broken file yields one diagnostic, not a pile of derived ones.
+#[test]
+fn class11_one_broken_file_is_one_diagnostic() {
+    let t = Tree::repo_copy();
+    t.append("corpus/papers/magrpo.yaml", "extra: [unclosed\n");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert_eq!(run.rules(), ["yaml-syntax"], "{}", run.stdout);
+    let human = t.corpus(&["check"]);
+    assert!(
+        human.stdout.contains("once these errors are fixed"),
+        "{}",
+        human.stdout
+    );
+}
+
+/// Class 11: stale generated files are one diagnostic that lists them.
+#[test]
+fn class11_staleness_is_one_diagnostic_listing_the_files() {
+    let t = Tree::repo_copy();
+    t.set("corpus/papers/magrpo.yaml", "scenario", "coding");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "stale-generated");
+    for f in ["README.md", "stats/stats.json", "stats/count_scenario.csv"] {
+        assert!(d.message.contains(f), "{f} listed: {}", d.message);
+    }
+}
+
+/// Class 12: a second YAML document is explained in the tool's words; a lone final `---` is fine.
+#[test]
+fn class12_multiple_documents_in_own_words_and_final_marker_accepted() {
+    let t = Tree::valid();
+    t.append(valid::METHOD, "---\n");
+    t.check(&[]).assert_code(0);
+    t.append(valid::METHOD, "key: other\n");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(!d.message.contains("deserializ"), "{}", d.message);
+    assert!(
+        d.message.contains("more than one YAML document"),
+        "{}",
+        d.message
+    );
+    assert!(d.line.is_some() && d.help.is_some());
+}
+
+/// Class 12: numbers the parser cannot hold, and fractional years, are named plainly.
+#[test]
+fn class12_number_messages_name_the_value_not_the_parser_type() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "99999999999999999999999999");
+    let d = t.check(&[]).single();
+    assert!(
+        !d.message.contains("u128") && !d.message.contains("invalid type"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("too large"), "{}", d.message);
+    assert_eq!(d.field.as_deref(), Some("year"));
+    assert!(d.line.is_some() && d.help.is_some());
+    t.set(valid::METHOD, "year", "2026.5");
+    let d = t.check(&[]).single();
+    assert!(d.message.contains("2026.5"), "{}", d.message);
+    assert!(
+        !d.help.clone().unwrap_or_default().contains("unquoted"),
+        "{:?}",
+        d.help
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Exit codes and round trips
+// ---------------------------------------------------------------------------
+
+/// Class 17: failures to run exit 2, not 1.
+#[test]
+fn class17_failures_to_run_exit_2() {
+    // stats/ cannot be written: a file is where the folder should be.
+    let t = Tree::valid_with_templates();
+    t.write("stats", "not a folder\n");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(!run.stderr.is_empty());
+
+    // --out cannot be written.
+    let t = Tree::valid();
+    t.write("blocker", "a file, not a folder\n");
+    t.corpus(&["export", "--format", "json", "--out", "blocker/out.json"])
+        .assert_code(2);
+
+    // `new` on an existing key.
+    let run = t.corpus(&["new", "relay-credit2025"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+
+    // An empty taxonomy.
+    let e = Tree::valid();
+    e.write("corpus/taxonomy.yaml", "");
+    e.corpus(&["check"]).assert_code(2);
+
+    // A template that fails to render.
+    let t = Tree::valid_with_templates();
+    t.write(
+        "templates/README.md.tera",
+        "{{ no_such_variable.at_all }}\n",
+    );
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("README.md.tera"), "{}", run.stderr);
+}
+
+/// Class 17: `--help` states the exit-code contract, and the README repeats it.
+#[test]
+fn class17_the_exit_code_contract_is_documented() {
+    let t = Tree::valid();
+    let help = t.corpus(&["--help"]);
+    help.assert_code(0);
+    for part in ["0 clean", "1 problems in the data", "2 could not run"] {
+        assert!(
+            help.stdout.contains(part),
+            "--help says `{part}`:\n{}",
+            help.stdout
+        );
+    }
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    assert!(
+        readme.contains("could not run"),
+        "README states the exit codes"
+    );
+}
+
+/// Class 9: an entry whose file no longer parses is reported broken, not removed, and the diff fails.
+#[test]
+fn class09_diff_reports_a_broken_entry_as_broken() {
+    let old = Tree::valid();
+    let new = Tree::valid();
+    new.append(valid::METHOD, "extra: [unclosed\n");
+    let old_root = old.root().display().to_string();
+    for format in ["text", "markdown", "json"] {
+        let run = new.corpus(&["diff", &old_root, "--format", format]);
+        run.assert_code(1);
+        assert!(run.stdout.contains("broken"), "{format}:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(valid::METHOD),
+            "{format} names the file:\n{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.contains("removed | `relay-credit2025`"),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.contains("- entry relay-credit2025"),
+            "{}",
+            run.stdout
+        );
+    }
+    let json = new.corpus(&["diff", &old_root, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(v["entries"]["removed"], serde_json::json!([]));
+    assert_eq!(v["entries"]["broken"][0]["id"], "relay-credit2025");
+    // A real deletion is still a removal, and a clean diff exits 0.
+    let gone = Tree::valid();
+    gone.remove(valid::METHOD);
+    let run = gone.corpus(&["diff", &old_root]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("- entry relay-credit2025"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Class 10: `trace validate` on a folder without traces refuses instead of validating nothing.
+#[test]
+fn class10_trace_validate_on_an_empty_folder_refuses() {
+    let t = Tree::empty();
+    std::fs::create_dir_all(t.path("logs")).expect("folder");
+    t.write("logs/notes.txt", "not a trace\n");
+    let run = run_in(t.root(), None, &["trace", "validate", "logs"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("no .json trace files"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Class 10: `check` says when the README template is missing instead of passing.
+#[test]
+fn class10_check_reports_a_missing_readme_template() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    t.remove("templates/README.md.tera");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(d.message.contains("README.md.tera"), "{}", d.message);
+}
+
+/// Class 10: hidden files among the entries are named, not silently skipped.
+#[test]
+fn class10_hidden_files_under_papers_are_reported() {
+    let t = Tree::valid();
+    t.write("corpus/papers/.draft.yaml", t.read(valid::METHOD));
+    let run = t.check(&[]);
+    let d = run.single();
+    assert_eq!(d.rule, "stray-file");
+    assert_eq!(d.file, "corpus/papers/.draft.yaml");
+    assert!(d.message.contains("hidden"), "{}", d.message);
+    t.check_strict().assert_code(1);
+}
+
+/// Class 10: an annotation file with a header and no rows is refused, not an empty table.
+#[test]
+fn class10_agreement_with_no_rows_is_refused() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\n");
+    let run = t.corpus(&["agreement", "ann.csv"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("no annotations"), "{}", run.stdout);
+}
+
+/// Class 10: a waiver with an empty reason waives nothing.
+#[test]
+fn class10_a_waiver_without_a_reason_waives_nothing() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "2024");
+    t.append(valid::METHOD, "waivers:\n  arxiv-year: \"\"\n");
+    let run = t.check(&[]);
+    let mut rules = run.rules();
+    rules.sort();
+    assert_eq!(rules, ["arxiv-year", "waiver-unused"], "{}", run.stdout);
+    t.check_strict().assert_code(1);
+    // With a reason it waives.
+    let t = Tree::valid();
+    t.set(valid::METHOD, "year", "2024");
+    t.append(
+        valid::METHOD,
+        "waivers:\n  arxiv-year: the journal version came first\n",
+    );
+    t.check_strict().assert_code(0);
+}
+
+/// Class 13: CSV diagnostics point at the record's own line (header = line 1), CRLF included.
+#[test]
+fn class13_csv_lines_are_the_lines_of_the_file() {
+    let t = Tree::fixture("agreement");
+    for eol in ["\n", "\r\n"] {
+        let text = ["key,ann_category", "alpha,rl_method", "bravo,rl-mthod", ""].join(eol);
+        t.write("ann.csv", &text);
+        let run = t.corpus(&["agreement", "ann.csv", "--format", "json"]);
+        run.assert_code(1);
+        let d = run.single();
+        assert_eq!(d.line, Some(3), "eol {eol:?}: {}", run.stdout);
+    }
+    // import: an exported CSV with CRLF endings and one bad row.
+    let src = Tree::valid();
+    let csv = src.corpus(&["export", "--format", "csv"]);
+    csv.assert_code(0);
+    let mut lines: Vec<String> = csv.stdout.lines().map(str::to_string).collect();
+    lines[2] = lines[2].replacen("harbor-ops", "Bad Key", 1);
+    let bad_line = 3;
+    assert!(lines[2].starts_with("Bad Key"), "{}", lines[2]);
+    let dst = Tree::valid();
+    dst.write("in.csv", lines.join("\r\n") + "\r\n");
+    let run = dst.corpus(&["import", "--papers", "in.csv", "--force"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout.contains(&format!("in.csv:{bad_line}")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Class 14: the key-mismatch help proposes only keys that pass the key rule.
+#[test]
+fn class14_key_suggestions_pass_the_key_rule() {
+    let key_ok = regex::Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").expect("regex");
+    let t = Tree::valid();
+    t.rename(valid::INDUSTRY, "corpus/papers/c3 copy.yaml");
+    t.set("corpus/papers/c3 copy.yaml", "key", "My-Arxiv-2026");
+    let run = t.check(&[]);
+    let d = run.of("key-mismatch");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    let help = d[0].help.clone().expect("a help line");
+    let suggested: Vec<&str> = help.split('`').skip(1).step_by(2).collect();
+    assert!(!suggested.is_empty(), "{help}");
+    for s in suggested {
+        let name = s
+            .strip_suffix(".yaml")
+            .or_else(|| s.strip_prefix("key: "))
+            .unwrap_or(s);
+        assert!(
+            key_ok.is_match(name),
+            "suggested `{s}` breaks the key rule: {help}"
+        );
+    }
+}
+
+/// Class 15: with `--format json`, every stdout line is JSON, on the error path too.
+#[test]
+fn class15_json_formats_print_only_json() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\nalpha,rl-mthod\n");
+    let run = t.corpus(&["agreement", "ann.csv", "--format", "json"]);
+    run.assert_code(1);
+    assert!(!run.stdout.is_empty());
+    for line in run.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    }
+    // A broken claims ledger under `claims --format json`.
+    let t = Tree::valid();
+    t.write("corpus/claims.yaml", LEDGER);
+    let run = t.corpus(&["claims", "--format", "json"]);
+    run.assert_code(1);
+    for line in run.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    }
+    // A broken taxonomy under `stats --format json`: prose goes to stderr.
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: [\n");
+    let run = t.corpus(&["stats", "--format", "json"]);
+    run.assert_code(2);
+    assert_eq!(run.stdout, "");
+    assert!(!run.stderr.is_empty());
+}
+
+/// Exports the valid tree (entries and records) as CSV, imports both files
+/// back over it, and returns the JSON export before and after.
+fn csv_round_trip(t: &Tree) -> (String, String) {
+    let before = t.corpus(&["export", "--format", "json"]);
+    before.assert_code(0);
+    let papers = t.corpus(&["export", "--format", "csv"]);
+    let records = t.corpus(&["export", "--format", "csv", "--exclusions"]);
+    t.write("in/papers.csv", &papers.stdout);
+    t.write("in/excluded.csv", &records.stdout);
+    t.corpus(&[
+        "import",
+        "--papers",
+        "in/papers.csv",
+        "--excluded",
+        "in/excluded.csv",
+        "--force",
+    ])
+    .assert_code(0);
+    let after = t.corpus(&["export", "--format", "json"]);
+    after.assert_code(0);
+    (before.stdout, after.stdout)
+}
+
+/// Class 18: export then import gives back exactly the data: spaces and a block scalar's final newline kept.
+#[test]
+fn class18_the_csv_round_trip_is_exact() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "title", "\"  Padded Title  \"");
+    t.append(valid::METHOD, "notes: |\n  first line\n  second line\n");
+    t.set(valid::ARXIV_RECORD, "reason", "\" leading space kept\"");
+    t.check(&[]).assert_code(0);
+    let (before, after) = csv_round_trip(&t);
+    assert_eq!(before, after);
+    assert!(before.contains("second line\\n"), "{before}");
+}
+
+/// Class 18: a CSV column import does not know is refused, not dropped.
+#[test]
+fn class18_an_unknown_csv_column_is_refused() {
+    let t = Tree::valid();
+    let papers = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        l.push_str(if i == 0 { ",reviewer" } else { ",someone" });
+    }
+    t.write("in/papers.csv", lines.join("\n") + "\n");
+    let before = common::snapshot_tree(t.root());
+    let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("reviewer"), "{}", run.stdout);
+    assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
+}
+
+/// Class 19: a value that starts like a formula is exported as text and imported back unchanged.
+#[test]
+fn class19_formulas_are_exported_as_text_and_imported_back() {
+    let t = Tree::valid();
+    t.set(
+        valid::METHOD,
+        "one_liner",
+        "\"=HYPERLINK(\\\"http://x\\\") looks like a formula.\"",
+    );
+    t.set(valid::INDUSTRY, "affiliation", "\"@Harbor Labs\"");
+    t.set(valid::CLASSICAL, "venue", "\"+Journal\"");
+    t.set(valid::DOCS_RECORD, "reason", "\"-not a formula, a dash.\"");
+    t.check(&[]).assert_code(0);
+    let csv = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    for rec in rdr.records() {
+        for cell in rec.expect("CSV row").iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@']),
+                "a cell a spreadsheet would run: {cell}"
+            );
+        }
+    }
+    assert!(csv.contains("'=HYPERLINK"), "{csv}");
+    let (before, after) = csv_round_trip(&t);
+    assert_eq!(before, after);
+}
+
+/// Class 20: a figure that overflows is refused the same way in every format, not `inf` here and `null` there.
+#[test]
+fn class20_non_finite_figures_are_refused_in_every_format() {
+    let t = Tree::empty();
+    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
+        .expect("fixture");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["rewards"] = serde_json::json!({"team": 1e-300});
+    v["costs"]["tokens"] = serde_json::json!(1e300);
+    t.write("big.json", serde_json::to_string(&v).expect("JSON"));
+    for format in ["table", "json"] {
+        let run = run_in(
+            t.root(),
+            None,
+            &["trace", "metrics", "big.json", "--format", format],
+        );
+        run.assert_code(1);
+        assert_eq!(run.stdout, "", "{format}");
+        assert!(
+            run.stderr.contains("tokens_per_team_reward"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("inf"), "{}", run.stderr);
+    }
+}
