@@ -179,6 +179,19 @@ fn check_entry(
 ) {
     let tax = sink.tax;
     let stem = stem(&file.rel);
+    if let Some(day) = e.arxiv_verified_on.as_deref() {
+        if parse_date(day).is_none() {
+            let d = sink
+                .at(
+                    Rule::DateInvalid,
+                    file,
+                    "arxiv_verified_on",
+                    format!("`{day}` is not a calendar date"),
+                )
+                .help("leave it to `corpus verify --write`, which writes YYYY-MM-DD");
+            sink.push(d);
+        }
+    }
     if file.text.lines().next().map(str::trim_end) != Some(MODELINE) {
         let d = sink
             .at(

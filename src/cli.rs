@@ -70,6 +70,10 @@ pub enum Command {
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(TraceCommand),
+    /// Check every link of the entries, records and README (dead, moved, timed out).
+    Links(crate::links::LinksArgs),
+    /// Compare entries' title, first author and year with their arXiv records.
+    Verify(crate::verify::VerifyArgs),
 }
 
 /// The `corpus trace` subcommands.
@@ -141,6 +145,12 @@ pub struct NewArgs {
     /// Overwrite an existing file.
     #[arg(long)]
     pub force: bool,
+    /// Fill title, first author and year from the arXiv API (needs --arxiv).
+    #[arg(long, requires = "arxiv")]
+    pub fetch: bool,
+    /// The arXiv API endpoint used by --fetch.
+    #[arg(long, value_name = "URL", default_value = crate::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
 }
 
 /// Options of `corpus fmt`.
@@ -320,6 +330,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
             a.arxiv.as_deref(),
             a.category.as_deref(),
             a.force,
+            a.fetch.then_some(a.arxiv_api.as_str()),
         ),
         Command::Fmt(a) => commands::fmt::run(root, &a.paths, a.check, opts.max_file_bytes, cwd),
         Command::Schema => commands::schema::run(root, opts),
@@ -334,5 +345,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
         ),
         Command::Agreement(a) => commands::agreement::run(root, opts, &a.file, a.format, cwd),
         Command::Trace(t) => trace(cli, t, cwd),
+        Command::Links(a) => commands::links::run(root, opts, cwd, a),
+        Command::Verify(a) => commands::verify::run(root, opts, a),
     }
 }

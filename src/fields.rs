@@ -110,7 +110,7 @@ use Column::{Extra, Reference as Col};
 use Kind::{Flag, Links, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
-pub const ENTRY: [Field; 21] = [
+pub const ENTRY: [Field; 22] = [
     field(
         "key",
         true,
@@ -183,6 +183,14 @@ pub const ENTRY: [Field; 21] = [
     tag("scenario", true, 13),
     tag("is_core", false, 14),
     tag("verified", false, 16),
+    field(
+        "arxiv_verified_on",
+        false,
+        Text,
+        true,
+        Extra,
+        "Written by `corpus verify --write`: the date (YYYY-MM-DD) the entry last agreed with its arXiv record.",
+    ),
     field(
         "subdecisions",
         false,
@@ -383,7 +391,12 @@ mod tests {
         );
         assert_eq!(
             extra_columns(&ENTRY),
-            ["subdecisions", "strict_credit", "waivers"]
+            [
+                "arxiv_verified_on",
+                "subdecisions",
+                "strict_credit",
+                "waivers"
+            ]
         );
     }
 

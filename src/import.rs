@@ -248,6 +248,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             scenario: c("scenario"),
             is_core: c("is_core"),
             verified: c("verified"),
+            arxiv_verified_on: Some(c("arxiv_verified_on")).filter(|d| !d.is_empty()),
             subdecisions: split_list(&c("subdecisions")),
             strict_credit: strict,
             one_liner: c("one_liner"),

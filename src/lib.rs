@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod agreement;
+pub mod arxiv;
 pub mod charts;
 pub mod check;
 pub mod claims;
@@ -28,8 +29,10 @@ pub mod files;
 pub mod filter;
 pub mod generate;
 pub mod git;
+pub mod http;
 pub mod ids;
 pub mod import;
+pub mod links;
 pub mod load;
 pub mod markdown;
 pub mod markdown_layout;
@@ -46,4 +49,5 @@ pub mod stats_render;
 pub mod style_rules;
 pub mod taxonomy;
 pub mod trace;
+pub mod verify;
 pub mod yaml_format;

@@ -908,6 +908,7 @@ fn convert_entry(
         scenario: t("scenario"),
         is_core: t("is_core"),
         verified: t("verified"),
+        arxiv_verified_on: None,
         subdecisions: Vec::new(),
         strict_credit: false,
         one_liner: t("one_liner"),
@@ -917,6 +918,7 @@ fn convert_entry(
     let entry = Entry {
         year: c.int("year").unwrap_or(0),
         arxiv_id: c.arxiv("arxiv_id"),
+        arxiv_verified_on: c.text("arxiv_verified_on"),
         urls: c.list("urls").unwrap_or_default(),
         subdecisions: c.list("subdecisions").unwrap_or_default(),
         strict_credit: c.boolean("strict_credit").unwrap_or(false),

@@ -42,6 +42,9 @@ pub struct Entry {
     pub is_core: String,
     /// yes / partial / no.
     pub verified: String,
+    /// When `corpus verify` last found the entry agreeing with its arXiv record (YYYY-MM-DD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_verified_on: Option<String>,
     /// Orchestration sub-decisions the entry trains or designs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subdecisions: Vec<String>,
@@ -101,6 +104,7 @@ impl Fields for Entry {
             "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
             "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
             "verified" => Some(FieldValue::One(self.verified.as_str().into())),
+            "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
             "subdecisions" => Some(FieldValue::Many(&self.subdecisions)),
             "strict_credit" => one(if self.strict_credit { "true" } else { "false" }),
             "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),

@@ -1,6 +1,7 @@
 //! `corpus new`: the scaffold of a new entry file, with every field present,
 //! the allowed values in comments, and the schema modeline for editors.
 
+use crate::arxiv::Record;
 use crate::fields::ENTRY;
 use crate::ids::{arxiv_year, valid_key};
 use crate::taxonomy::Taxonomy;
@@ -11,6 +12,7 @@ pub fn scaffold(
     key: &str,
     arxiv: Option<&str>,
     category: Option<&str>,
+    fetched: Option<&Record>,
 ) -> Result<String, String> {
     if !valid_key(key) {
         return Err(format!(
@@ -44,6 +46,17 @@ pub fn scaffold(
         };
         let value = match field {
             "key" => key.to_string(),
+            "title" => fetched.map(|r| yaml_text(&r.title)).unwrap_or_default(),
+            "first_author" => fetched
+                .and_then(|r| r.authors.first())
+                .map(|a| yaml_text(&crate::arxiv::family_first(a)))
+                .unwrap_or_default(),
+            "affiliation" => fetched
+                .and_then(|r| r.affiliation.as_deref())
+                .map(yaml_text)
+                .unwrap_or_default(),
+            // A record fetched from arXiv is an arXiv preprint until the contributor says otherwise.
+            "venue" if fetched.is_some() => "arXiv".to_string(),
             "arxiv_id" => match arxiv {
                 Some(id) => format!("\"{id}\""),
                 None => {
@@ -51,9 +64,10 @@ pub fn scaffold(
                     continue;
                 }
             },
-            "year" => arxiv
-                .and_then(arxiv_year)
-                .map(|(y, _)| y.to_string())
+            "year" => fetched
+                .and_then(Record::year)
+                .or_else(|| arxiv.and_then(arxiv_year).map(|(y, _)| y))
+                .map(|y| y.to_string())
                 .unwrap_or_default(),
             "urls" => match arxiv {
                 Some(id) => format!("\n  - https://arxiv.org/abs/{id}"),
@@ -62,7 +76,7 @@ pub fn scaffold(
             "category" => category.unwrap_or("").to_string(),
             "subdecisions" => "[]".to_string(),
             "strict_credit" => "false".to_string(),
-            "notes" | "waivers" => {
+            "notes" | "waivers" | "arxiv_verified_on" => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));
                 continue;
             }
@@ -81,4 +95,11 @@ pub fn scaffold(
         out,
         crate::yaml_format::Kind::Entry,
     ))
+}
+
+/// A string as one YAML scalar, quoted only when YAML needs it.
+fn yaml_text(s: &str) -> String {
+    serde_yaml::to_string(s)
+        .map(|t| t.trim_end().to_string())
+        .unwrap_or_default()
 }

@@ -31,6 +31,7 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
                 json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values("subdecisions").unwrap_or_default()}})
             }
             "strict_credit" => json!({"type": "boolean"}),
+            "arxiv_verified_on" => json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}),
             "notes" => json!({"type": "string"}),
             "waivers" => {
                 let warnings: Vec<&str> = tax

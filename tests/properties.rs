@@ -768,6 +768,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         pick("verified"),
         proptest::sample::subsequence(subs.clone(), 0..=subs.len()),
         any::<bool>(),
+        proptest::option::of("20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"),
     );
     let texts = (
         key(),
@@ -808,6 +809,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
                 verified,
                 subdecisions,
                 strict_credit,
+                arxiv_verified_on,
             ),
         )| Entry {
             key,
@@ -826,6 +828,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             scenario,
             is_core,
             verified,
+            arxiv_verified_on,
             subdecisions,
             strict_credit,
             one_liner,

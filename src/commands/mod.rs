@@ -9,12 +9,14 @@ pub mod diff;
 pub mod export;
 pub mod fmt;
 pub mod import;
+pub mod links;
 pub mod list;
 pub mod new;
 pub mod publish;
 pub mod schema;
 pub mod stats;
 pub mod trace;
+pub mod verify;
 
 use crate::corpus::Corpus;
 use crate::load::{self, LoadError, LoadOptions};

@@ -155,7 +155,7 @@ fn duplicate_ids(trace: &Trace, out: &mut Vec<Finding>) {
                 format!("/events/{dup}/id"),
                 format!(
                     "event id \"{}\" is already used by /events/{first}",
-                    trace.events[dup as usize].id
+                    trace.event_id(dup)
                 ),
             )
             .help("give every event its own id; edges resolve to the first one"),
@@ -174,7 +174,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
             .help("point the edge at the id of an event in this trace"),
         );
     }
-    let id = |i: u32| &*trace.events[i as usize].id;
+    let id = |i: u32| trace.event_id(i);
     let names = |k: usize| -> (String, String) {
         let name = |end: End| {
             let resolved = match end {
@@ -252,7 +252,7 @@ fn cycle(trace: &Trace, out: &mut Vec<Finding>) {
     };
     let id = |k: u32| -> &str {
         let e = &trace.edges[k as usize];
-        e.src.map_or("", |s| &trace.events[s as usize].id)
+        e.src.map_or("", |s| trace.event_id(s))
     };
     let mut path = String::new();
     for (i, &k) in cycle.iter().enumerate() {
@@ -297,7 +297,10 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
                     } else {
                         format!("/events/{i}")
                     },
-                    format!("spawn event \"{}\" does not name the spawned agent", e.id),
+                    format!(
+                        "spawn event \"{}\" does not name the spawned agent",
+                        trace.event_id(i as u32)
+                    ),
                 )
                 .help("put the spawned agent's name in `to`"),
             ),
@@ -314,7 +317,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
                             "agent \"{}\" acts at t={} (event \"{}\") before it is spawned at t={}",
                             trace.agent_name(e.agent),
                             t(e.t),
-                            e.id,
+                            trace.event_id(i as u32),
                             t(ts)
                         ),
                     )
@@ -340,7 +343,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
                         format!("/events/{i}/{key}"),
                         format!(
                             "despawn event \"{}\" stops agent \"{}\" {problem}",
-                            e.id,
+                            trace.event_id(i as u32),
                             trace.agent_name(target)
                         ),
                     )
@@ -368,7 +371,7 @@ fn messages(trace: &Trace, out: &mut Vec<Finding>) {
                     format!("/events/{i}"),
                     format!(
                         "message event \"{}\" lacks {}",
-                        e.id,
+                        trace.event_id(i as u32),
                         missing
                             .iter()
                             .map(|k| format!("`{k}`"))

@@ -141,7 +141,7 @@ pub fn metrics(trace: &Trace, channel_family: &BTreeMap<String, String>) -> Metr
     let tokens_per_team_reward = (team_reward != 0.0).then(|| tokens / team_reward);
 
     let flow = untrusted(trace, &graph, &order);
-    let id = |i: u32| trace.events[i as usize].id.to_string();
+    let id = |i: u32| trace.event_id(i).to_string();
     let mut untrusted_pairs: Vec<UntrustedPair> = flow
         .listed
         .iter()

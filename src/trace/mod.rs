@@ -149,11 +149,10 @@ impl EdgeKind {
     }
 }
 
-/// One event, with agent names interned (indices into [`Trace::agents`]).
+/// One event, with agent names interned (indices into [`Trace::agents`]);
+/// its id is [`Trace::event_id`] of its index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
-    /// The event id.
-    pub id: Box<str>,
     /// Time of the event.
     pub t: f64,
     /// Event type.
@@ -216,6 +215,8 @@ pub struct Trace {
     pub topology: Option<String>,
     /// Events in file order (index = position in the `events` array).
     pub events: Vec<Event>,
+    /// The events' ids, by event index.
+    pub(crate) event_ids: IdTable,
     /// Edges in file order (index = position in the `edges` array).
     pub edges: Vec<Edge>,
     /// Interned names of agents (acting agents and `from`/`to` names).
@@ -235,6 +236,50 @@ impl Trace {
     /// The name of interned agent `i`.
     pub fn agent_name(&self, i: u32) -> &str {
         self.agents.get(i as usize).map_or("", |s| s)
+    }
+
+    /// The id of event `i`.
+    pub fn event_id(&self, i: u32) -> &str {
+        self.event_ids.get(i)
+    }
+}
+
+/// Strings kept end to end in one buffer, looked up by their position.
+///
+/// A million event ids held as separate boxed strings cost a heap block
+/// each (32 bytes or more for an id of 7); here they cost their length plus
+/// four bytes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct IdTable {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl IdTable {
+    /// String `i`, or "" past the end.
+    pub fn get(&self, i: u32) -> &str {
+        let i = i as usize;
+        let Some(&end) = self.ends.get(i) else {
+            return "";
+        };
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start as usize..end as usize]
+    }
+
+    /// Appends a string; false when the buffer would pass 4 GiB.
+    pub fn push(&mut self, s: &str) -> bool {
+        let Ok(end) = u32::try_from(self.text.len() + s.len()) else {
+            return false;
+        };
+        self.text.push_str(s);
+        self.ends.push(end);
+        true
+    }
+
+    /// Forgets every string.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
     }
 }
 

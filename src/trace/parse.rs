@@ -10,7 +10,7 @@
 //! `schema` for why that split is exact.
 
 use super::schema::{self, Validators};
-use super::{Edge, EdgeKind, End, Event, EventKind, Finding, Trace, Unresolved};
+use super::{Edge, EdgeKind, End, Event, EventKind, Finding, IdTable, Trace, Unresolved};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -277,6 +277,7 @@ const MAX_ITEMS: usize = (u32::MAX - 1) as usize;
 struct Builder<'v> {
     validators: &'v Validators,
     events: Vec<Event>,
+    event_ids: IdTable,
     event_findings: Vec<Finding>,
     events_valid: bool,
     /// Whether the `events` array has been read, so edges can be resolved as they come.
@@ -295,6 +296,7 @@ impl<'v> Builder<'v> {
         Builder {
             validators,
             events: Vec::new(),
+            event_ids: IdTable::default(),
             event_findings: Vec::new(),
             events_valid: true,
             events_done: false,
@@ -337,12 +339,13 @@ impl<'v> Builder<'v> {
                             self.pending.push(Unresolved {
                                 edge: k as u32,
                                 end,
-                                name: self.events[i as usize].id.clone(),
+                                name: self.event_ids.get(i).into(),
                             });
                         }
                     }
                 }
                 self.events.clear();
+                self.event_ids.clear();
                 self.event_findings.clear();
                 self.events_valid = true;
                 self.events_done = false;
@@ -434,8 +437,10 @@ impl<'v> Builder<'v> {
         let (from, to) = (name("from"), name("to"));
         let trusted = map.get("trusted").and_then(Value::as_bool);
         let index = self.events.len() as u32;
+        if !self.event_ids.push(&id) {
+            return false;
+        }
         let event = Event {
-            id: id.into_boxed_str(),
             t,
             kind,
             agent: self.agents.intern(agent),
@@ -443,17 +448,10 @@ impl<'v> Builder<'v> {
             to: to.map(|s| self.agents.intern(s)),
             trusted,
         };
-        let events = &self.events;
-        match self.ids.get(&event.id, |i| &events[i as usize].id) {
+        let ids = &self.event_ids;
+        match self.ids.get(&id, |i| ids.get(i)) {
             Some(first) => self.duplicate_ids.push((index, first)),
-            None => {
-                self.events.push(event);
-                let events = &self.events;
-                self.ids.insert_new(&events[index as usize].id, index, |i| {
-                    &events[i as usize].id
-                });
-                return true;
-            }
+            None => self.ids.insert_new(&id, index, |i| ids.get(i)),
         }
         self.events.push(event);
         true
@@ -478,9 +476,9 @@ impl<'v> Builder<'v> {
             kind,
         };
         for (end, name) in [(End::Src, src), (End::Dst, dst)] {
-            let events = &self.events;
+            let ids = &self.event_ids;
             let found = if self.events_done {
-                self.ids.get(&name, |i| &events[i as usize].id)
+                self.ids.get(&name, |i| ids.get(i))
             } else {
                 None
             };
@@ -507,8 +505,8 @@ impl<'v> Builder<'v> {
 
         let mut unresolved = Vec::new();
         for p in std::mem::take(&mut self.pending) {
-            let events = &self.events;
-            match self.ids.get(&p.name, |i| &events[i as usize].id) {
+            let ids = &self.event_ids;
+            match self.ids.get(&p.name, |i| ids.get(i)) {
                 Some(i) => {
                     let edge = &mut self.edges[p.edge as usize];
                     match p.end {
@@ -555,6 +553,7 @@ impl<'v> Builder<'v> {
                 system: string("system"),
                 topology: string("topology"),
                 events: self.events,
+                event_ids: self.event_ids,
                 edges: self.edges,
                 agents: self.agents.names,
                 rewards: numbers("rewards"),

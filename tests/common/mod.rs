@@ -17,6 +17,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use assert_cmd::Command;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

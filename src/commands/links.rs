@@ -1,0 +1,142 @@
+//! `corpus links`: reads the host exceptions, the README and the results
+//! cache, checks every link, renders the report and saves the cache.
+
+use super::{load_corpus, Outcome, Result};
+use crate::http::Policy;
+use crate::links::{
+    anchors, collect, parse_age, render, Cache, HostsConfig, LinksArgs, Local, Settings,
+    DEFAULT_CACHE, HOSTS_PATH, README,
+};
+use crate::load::{Corpus, LoadOptions};
+use crate::reader::{self, ReadError};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// Largest corpus/links.yaml read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+/// Largest results cache read.
+const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Checks the links of the corpus at `root`; `--cache` is relative to `cwd`.
+pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksArgs) -> Result {
+    let corpus = load_corpus(root, opts, None)?;
+    let (code, stdout, stderr) = command(root, cwd, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
+    Ok(Outcome {
+        code,
+        stdout,
+        stderr,
+    })
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// `corpus links`: checks, renders, saves the cache. Ok((exit code, stdout,
+/// stderr)), or Err when it could not run.
+fn command(
+    root: &Path,
+    cwd: &Path,
+    corpus: &Corpus,
+    a: &LinksArgs,
+) -> std::result::Result<(i32, String, String), String> {
+    let secs = |v: f64, name: &str| {
+        if v.is_finite() && (0.0..=86_400.0).contains(&v) {
+            Ok(Duration::from_secs_f64(v))
+        } else {
+            Err(format!(
+                "{name} must be a number of seconds between 0 and 86400"
+            ))
+        }
+    };
+    let timeout = secs(a.timeout, "--timeout")?;
+    if timeout.is_zero() {
+        return Err("--timeout must be more than 0 seconds".into());
+    }
+    let settings = Settings {
+        offline: a.offline,
+        policy: Policy {
+            timeout,
+            retries: a.retries,
+            backoff: secs(a.backoff, "--backoff")?,
+            max_wait: secs(a.max_wait, "--max-wait")?,
+        },
+        max_age: a
+            .max_age
+            .as_deref()
+            .map(parse_age)
+            .transpose()
+            .map_err(|e| format!("--max-age: {e}"))?,
+        fail_after: a.fail_after,
+        jobs: a.jobs as usize,
+        per_host: a.per_host as usize,
+    };
+    let hosts = match reader::read_text(&root.join(HOSTS_PATH), MAX_CONFIG_BYTES) {
+        Err(ReadError::Missing) => HostsConfig::default(),
+        Err(e) => return Err(format!("{HOSTS_PATH}: {e}")),
+        Ok(text) => HostsConfig::from_yaml(&text).map_err(|e| format!("{HOSTS_PATH}: {e}"))?,
+    };
+    let readme = match reader::read_text(&root.join(README), crate::generate::MAX_GENERATED_BYTES) {
+        Ok(t) => Some(t),
+        Err(ReadError::Missing) => None,
+        Err(e) => return Err(format!("{README}: {e}")),
+    };
+    let readme_anchors = readme.as_deref().map(anchors).unwrap_or_default();
+    let links = collect(corpus, readme.as_deref());
+    let cache_path = match &a.cache {
+        Some(p) => cwd.join(p),
+        None => root.join(DEFAULT_CACHE),
+    };
+    let mut stderr = String::new();
+    let cache = if a.offline {
+        Cache::default()
+    } else {
+        match reader::read_text(&cache_path, MAX_CACHE_BYTES).map(|t| Cache::from_json(&t)) {
+            Err(ReadError::Missing) => Cache::default(),
+            // Nothing there yet (even when a parent is not a folder; writing will say so).
+            Err(_) if std::fs::symlink_metadata(&cache_path).is_err() => Cache::default(),
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                stderr.push_str(&format!(
+                    "warning: {}: not a links cache ({e}); starting a new one\n",
+                    cache_path.display()
+                ));
+                Cache::default()
+            }
+            // Anything but a plain file there is the user's, not ours to replace.
+            Err(e) => return Err(format!("cache {}: {e}", cache_path.display())),
+        }
+    };
+    let local = Local {
+        root,
+        anchors: &readme_anchors,
+        hosts: &hosts,
+    };
+    let run = crate::links::run(
+        &links,
+        local,
+        cache,
+        &settings,
+        now_secs(),
+        &std::thread::sleep,
+    );
+    let mut code = i32::from(run.results.iter().any(|r| r.fails));
+    if let Some(c) = &run.cache {
+        // The report is still worth printing; the exit code says the run did not finish.
+        if let Err(e) = crate::files::write_atomic(&cache_path, c.to_json().as_bytes()) {
+            stderr.push_str(&format!(
+                "error: cannot write the cache {}: {e}\n",
+                cache_path.display()
+            ));
+            code = 2;
+        }
+    }
+    Ok((
+        code,
+        render(&run.results, a.format, corpus, readme.as_deref()),
+        stderr,
+    ))
+}

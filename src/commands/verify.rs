@@ -1,0 +1,153 @@
+//! `corpus verify`: fetches the arXiv records of the chosen entries,
+//! compares them, renders the diagnostics and, with `--write`, records the
+//! date in the entries that agree.
+
+use super::{load_corpus, Outcome, Result};
+use crate::arxiv;
+use crate::http::{Client, Policy};
+use crate::load::{Corpus, LoadOptions};
+use crate::report;
+use crate::verify::{compare, not_found, with_date, VerifyArgs, FIELD};
+use std::path::Path;
+use std::time::Duration;
+
+/// Verifies the entries of the corpus at `root` against the arXiv API.
+pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
+    let corpus = load_corpus(root, opts, None)?;
+    let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
+    Ok(Outcome {
+        code,
+        stdout,
+        stderr,
+    })
+}
+
+/// `corpus verify`: Ok((exit code, stdout, stderr)), or Err when it could not run.
+fn command(
+    root: &Path,
+    corpus: &Corpus,
+    a: &VerifyArgs,
+) -> std::result::Result<(i32, String, String), String> {
+    let secs = |v: f64, name: &str| {
+        if v.is_finite() && (0.0..=3600.0).contains(&v) {
+            Ok(Duration::from_secs_f64(v))
+        } else {
+            Err(format!(
+                "{name} must be a number of seconds between 0 and 3600"
+            ))
+        }
+    };
+    let timeout = secs(a.timeout, "--timeout")?;
+    if timeout.is_zero() {
+        return Err("--timeout must be more than 0 seconds".into());
+    }
+    let mut pause = secs(a.pause, "--pause")?;
+    if a.arxiv_api == arxiv::DEFAULT_API {
+        pause = pause.max(Duration::from_secs_f64(arxiv::DEFAULT_PAUSE_SECS));
+    }
+    for k in &a.keys {
+        if !corpus.entries.iter().any(|le| &le.entry.key == k) {
+            return Err(format!("no entry has the key `{k}`"));
+        }
+    }
+    let chosen: Vec<&crate::load::LoadedEntry> = corpus
+        .entries
+        .iter()
+        .filter(|le| a.keys.is_empty() || a.keys.contains(&le.entry.key))
+        .filter(|le| le.entry.arxiv_id.as_deref().is_some_and(|i| !i.is_empty()))
+        .collect();
+    let mut diags = Vec::new();
+    let mut ids: Vec<&str> = Vec::new();
+    for le in &chosen {
+        let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
+        if crate::ids::arxiv_year(id).is_some() {
+            ids.push(crate::ids::strip_version(id));
+        } else {
+            diags.push(not_found(
+                corpus.file(le.file),
+                format!("`{id}` is not a well-formed arXiv id, so it was not looked up"),
+            ));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let client = Client::new(Policy {
+        timeout,
+        ..Policy::default()
+    });
+    let feed = if ids.is_empty() {
+        arxiv::Feed::default()
+    } else {
+        arxiv::fetch(&client, &a.arxiv_api, &ids, pause, &std::thread::sleep)?
+    };
+    let mut agreeing: Vec<usize> = Vec::new();
+    for le in &chosen {
+        let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
+        if crate::ids::arxiv_year(id).is_none() {
+            continue;
+        }
+        let file = corpus.file(le.file);
+        let bare = crate::ids::strip_version(id);
+        let found = match feed.records.get(bare) {
+            Some(r) => compare(file, &le.entry, r),
+            None => {
+                let said = feed
+                    .errors
+                    .iter()
+                    .find(|m| m.contains(bare))
+                    .map(|m| format!(" (arXiv says: {m})"))
+                    .unwrap_or_default();
+                vec![not_found(file, format!("arXiv has no record {bare}{said}"))
+                    .help("correct `arxiv_id`, or remove it when the work is not on arXiv")]
+            }
+        };
+        if found.is_empty() {
+            agreeing.push(le.file);
+        }
+        diags.extend(found);
+    }
+    crate::diag::sort(&mut diags);
+    let mut stderr = String::new();
+    if a.write && !agreeing.is_empty() {
+        let today = crate::http::today();
+        let files: Vec<(std::path::PathBuf, String, Vec<u8>)> = agreeing
+            .iter()
+            .map(|&i| {
+                let f = corpus.file(i);
+                (
+                    root.join(&f.rel),
+                    f.rel.clone(),
+                    with_date(&f.text, &today).into_bytes(),
+                )
+            })
+            .collect();
+        let items: Vec<(std::path::PathBuf, String, &[u8])> = files
+            .iter()
+            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
+            .collect();
+        let written = crate::files::write_all(&items)?;
+        stderr.push_str(&format!(
+            "recorded {FIELD}: {today} in {} entr{}\n",
+            written.len(),
+            if written.len() == 1 { "y" } else { "ies" }
+        ));
+    }
+    let what = format!(
+        "verified {} entr{} against {}",
+        chosen.len(),
+        if chosen.len() == 1 { "y" } else { "ies" },
+        a.arxiv_api
+    );
+    let summary = report::summary(&diags, 0, &what);
+    let sources: report::Sources = corpus
+        .files
+        .iter()
+        .map(|f| (f.rel.as_str(), f.text.as_str()))
+        .collect();
+    let code = i32::from(!diags.is_empty());
+    Ok((
+        code,
+        report::render(&diags, a.format, &sources, Some(&summary)),
+        stderr,
+    ))
+}
