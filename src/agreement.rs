@@ -26,6 +26,7 @@ use crate::closest::closest;
 use crate::diag::{Diagnostic, Severity};
 use crate::filter::{FieldValue, Fields};
 use crate::model::Entry;
+use crate::source::{second_key_line, ItemSpans};
 use crate::taxonomy::Taxonomy;
 use serde::Serialize;
 use serde_yaml::Value;
@@ -337,7 +338,7 @@ fn scalar(v: &Value) -> Option<String> {
 }
 
 fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Annotation> {
-    let items = ItemLines::scan(text);
+    let items = ItemSpans::scan(text);
     let value: Value = match serde_yaml::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -492,81 +493,6 @@ fn yaml_error(file: &str, text: &str, e: &serde_yaml::Error) -> Diagnostic {
         d = d.at(l.line(), l.column());
     }
     d
-}
-
-/// The line of the second `key:` at or after line `from` (1-based).
-fn second_key_line(text: &str, from: usize, key: &str) -> Option<usize> {
-    text.lines()
-        .enumerate()
-        .skip(from.saturating_sub(1))
-        .filter(|(_, l)| {
-            let t = l.trim_start();
-            let t = t.strip_prefix("- ").unwrap_or(t).trim_start();
-            line_key(t).as_deref() == Some(key)
-        })
-        .nth(1)
-        .map(|(i, _)| i + 1)
-}
-
-/// The key of a `key: value` line (quotes removed), if the line is one.
-fn line_key(s: &str) -> Option<String> {
-    let s = s.trim_end_matches('\r');
-    let (key, rest) = if let Some(q) = s.strip_prefix(['"', '\'']) {
-        let end = q.find(s.as_bytes()[0] as char)?;
-        (&q[..end], &q[end + 1..])
-    } else {
-        let end = s.find(':')?;
-        (s[..end].trim_end(), &s[end..])
-    };
-    let after = rest.trim_start().strip_prefix(':')?;
-    (after.is_empty() || after.starts_with([' ', '\t'])).then(|| key.to_string())
-}
-
-/// Lines of the items of a top-level block sequence, and of their keys.
-struct ItemLines {
-    items: Vec<(usize, BTreeMap<String, usize>)>,
-}
-
-impl ItemLines {
-    fn scan(text: &str) -> ItemLines {
-        let mut items: Vec<(usize, BTreeMap<String, usize>)> = Vec::new();
-        let mut dash_col: Option<usize> = None;
-        let mut key_col = 0;
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim_end_matches('\r');
-            let trimmed = line.trim_start();
-            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("---") {
-                continue;
-            }
-            let ind = line.len() - trimmed.len();
-            let is_item = trimmed == "-" || trimmed.starts_with("- ");
-            if is_item && dash_col.is_none_or(|x| x == ind) {
-                dash_col = Some(ind);
-                let rest = trimmed[1..].trim_start();
-                // The item's mapping keys line up with its first key, after
-                // the dash and however many spaces follow it (two by default).
-                key_col = if rest.is_empty() {
-                    ind + 2
-                } else {
-                    line.len() - rest.len()
-                };
-                let mut keys = BTreeMap::new();
-                if let Some(k) = line_key(rest) {
-                    keys.insert(k, i + 1);
-                }
-                items.push((i + 1, keys));
-                continue;
-            }
-            if let Some((_, keys)) = items.last_mut() {
-                if ind == key_col {
-                    if let Some(k) = line_key(trimmed) {
-                        keys.entry(k).or_insert(i + 1);
-                    }
-                }
-            }
-        }
-        ItemLines { items }
-    }
 }
 
 /// Checks keys and values against the corpus and taxonomy, then computes the report.

@@ -132,10 +132,12 @@ pub fn check(corpus: &Corpus) -> Report {
     for le in &corpus.entries {
         let file = corpus.file(le.file);
         check_entry(&mut sink, &vocab, file, &le.entry, cutoff);
+        check_hidden(&mut sink, file, &le.entry);
     }
     for lx in &corpus.exclusions {
         let file = corpus.file(lx.file);
         check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
+        check_hidden(&mut sink, file, &lx.record);
     }
     check_across(&mut sink, corpus);
     // Claims count the data; while the data has errors the counts are of
@@ -150,6 +152,54 @@ pub fn check(corpus: &Corpus) -> Report {
     diag::sort(&mut report.diagnostics);
     diag::sort(&mut report.waived);
     report
+}
+
+/// `control-character`: every text value of an item, lists and waivers included.
+fn check_hidden<T: serde::Serialize>(sink: &mut Sink, file: &SourceFile, item: &T) {
+    fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<(String, char)>) {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some(c) = s.chars().find(|c| crate::visible::is_hidden(*c)) {
+                    out.push((path.to_string(), c));
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, &format!("{path}[{i}]"), out);
+                }
+            }
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(x, &p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let Ok(value) = serde_json::to_value(item) else {
+        return;
+    };
+    let mut found = Vec::new();
+    walk(&value, "", &mut found);
+    for (field, c) in found {
+        let d = sink
+            .at(
+                Rule::ControlCharacter,
+                file,
+                &field,
+                format!(
+                    "`{field}` holds the invisible character U+{:04X}, which can rewrite a terminal or reorder the text around it",
+                    c as u32
+                ),
+            )
+            .help("remove it; write the text with printable characters only");
+        sink.push(d);
+    }
 }
 
 fn check_value(sink: &mut Sink, file: &SourceFile, field: &str, value: &str, allowed: &[String]) {

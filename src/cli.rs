@@ -273,7 +273,43 @@ pub struct ImportArgs {
 
 /// Runs a parsed command line from the given working directory.
 pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
-    dispatch(cli, cwd).unwrap_or_else(|stopped| stopped)
+    let mut out = dispatch(cli, cwd).unwrap_or_else(|stopped| stopped);
+    // Text from data files must not drive the terminal: escape control and
+    // bidirectional characters in everything meant for a human to read.
+    // Machine formats and exported files are left byte for byte.
+    out.stderr = crate::visible::visible(&out.stderr).into_owned();
+    if human_stdout(&cli.command) {
+        out.stdout = crate::visible::visible(&out.stdout).into_owned();
+    }
+    out
+}
+
+/// Whether a command's standard output is meant for a human (text, tables,
+/// Markdown) rather than for a program or a file.
+fn human_stdout(command: &Command) -> bool {
+    match command {
+        Command::Check(a) => a.format == Format::Human,
+        Command::Stats(a) => {
+            a.write || matches!(a.format, StatsFormat::Table | StatsFormat::Markdown)
+        }
+        Command::Claims(a) => a.format == TableFormat::Table,
+        Command::List(a) => a.format != ListFormat::Json,
+        Command::Diff(a) => a.format != DiffFormat::Json,
+        Command::Agreement(a) => a.format == TableFormat::Table,
+        Command::Trace(TraceCommand::Validate(a)) => a.format == Format::Human,
+        Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
+        Command::Links(a) => matches!(
+            a.format,
+            crate::links::LinkFormat::Human | crate::links::LinkFormat::Markdown
+        ),
+        Command::Verify(a) => a.format == Format::Human,
+        Command::Export(_) | Command::Schema => false,
+        Command::Build(_)
+        | Command::Render(_)
+        | Command::Import(_)
+        | Command::New(_)
+        | Command::Fmt(_) => true,
+    }
 }
 
 /// `corpus trace …`: traces come from agent logs anywhere on disk, so they need no corpus root.

@@ -50,4 +50,5 @@ pub mod style_rules;
 pub mod taxonomy;
 pub mod trace;
 pub mod verify;
+pub mod visible;
 pub mod yaml_format;

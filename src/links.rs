@@ -427,8 +427,7 @@ pub fn anchors(text: &str) -> std::collections::BTreeSet<String> {
     out
 }
 
-/// GitHub's heading slug: link and code markup dropped, lowercase, letters,
-/// digits, `-` and `_` kept, spaces made dashes.
+/// GitHub's heading anchor of a heading whose links keep only their text.
 pub fn slug(heading: &str) -> String {
     let mut plain = String::new();
     let mut rest = heading;
@@ -449,12 +448,7 @@ pub fn slug(heading: &str) -> String {
         }
     }
     plain.push_str(rest);
-    plain
-        .to_lowercase()
-        .chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
-        .map(|c| if c == ' ' { '-' } else { c })
-        .collect()
+    crate::markdown::anchor(&plain)
 }
 
 /// The arXiv id an arxiv.org link names (abs, pdf or html), version dropped.

@@ -602,8 +602,8 @@ pub fn rel_path(root: &Path, path: &Path) -> String {
 /// Converts mapping values field by field, reporting each problem.
 struct Converter<'a> {
     map: &'a serde_yaml::Mapping,
-    /// Fields that must hold something, so a blank value is reported.
-    required: Vec<&'static str>,
+    /// The field table of what is converted (entry or record).
+    table: &'static [fields::Field],
     file: &'a SourceFile,
     tax: &'a Taxonomy,
     out: Vec<Diagnostic>,
@@ -622,7 +622,23 @@ impl<'a> Converter<'a> {
         self.map.get(field).filter(|v| !v.is_null())
     }
 
-    fn check_fields(&mut self, known: &[&str], required: &[&str]) {
+    /// What a contributor should write in a field, from this file's table.
+    fn help(&self, field: &str) -> &'static str {
+        self.table
+            .iter()
+            .find(|f| f.name == field)
+            .map_or_else(|| fields::describe(field), |f| f.help)
+    }
+
+    /// Whether a field must hold something, so a blank value is reported.
+    fn required(&self, field: &str) -> bool {
+        self.table.iter().any(|f| f.name == field && f.required)
+    }
+
+    /// Reports unknown fields, and required ones that are missing or empty.
+    fn check_fields(&mut self) {
+        let known = fields::names(self.table);
+        let required = fields::required(self.table);
         for k in self.map.keys() {
             let name = match k {
                 Value::String(s) => s.clone(),
@@ -641,7 +657,7 @@ impl<'a> Converter<'a> {
                 self.out.push(d);
             }
         }
-        for f in required {
+        for f in &required {
             if self.get(f).is_none() {
                 let present = self.map.contains_key(*f);
                 let msg = if present {
@@ -666,7 +682,7 @@ impl<'a> Converter<'a> {
                 let verb = if present { "fill in" } else { "add" };
                 let help = match self.tax.allowed(f) {
                     Some(vals) => format!("{verb} `{f}`{place}: one of {}", vals.join(", ")),
-                    None => format!("{verb} `{f}`{place}: {}", fields::describe(f)),
+                    None => format!("{verb} `{f}`{place}: {}", self.help(f)),
                 };
                 self.out.push(d.help(help));
             }
@@ -675,10 +691,10 @@ impl<'a> Converter<'a> {
 
     fn text(&mut self, field: &str) -> Option<String> {
         match self.get(field)? {
-            Value::String(s) if s.trim().is_empty() && self.required.contains(&field) => {
+            Value::String(s) if s.trim().is_empty() && self.required(field) => {
                 let d = self
                     .diag(Rule::EmptyField, field, format!("`{field}` is blank"))
-                    .help(format!("fill in `{field}`: {}", fields::describe(field)));
+                    .help(format!("fill in `{field}`: {}", self.help(field)));
                 self.out.push(d);
                 Some(String::new())
             }
@@ -881,15 +897,12 @@ fn convert_entry(
 ) -> Entry {
     let mut c = Converter {
         map,
-        required: fields::required(&fields::ENTRY),
+        table: &fields::ENTRY,
         file,
         tax,
         out: Vec::new(),
     };
-    c.check_fields(
-        &fields::names(&fields::ENTRY),
-        &fields::required(&fields::ENTRY),
-    );
+    c.check_fields();
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let entry = Entry {
         key: t("key"),
@@ -938,15 +951,12 @@ fn convert_exclusion(
 ) -> Exclusion {
     let mut c = Converter {
         map,
-        required: fields::required(&fields::RECORD),
+        table: &fields::RECORD,
         file,
         tax,
         out: Vec::new(),
     };
-    c.check_fields(
-        &fields::names(&fields::RECORD),
-        &fields::required(&fields::RECORD),
-    );
+    c.check_fields();
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let record = Exclusion {
         record_id: t("record_id"),

@@ -61,6 +61,8 @@ pub enum Rule {
     ArxivUrlMismatch,
     /// `arxiv-link-id`: An arxiv.org link naming another id than the entry's.
     ArxivLinkId,
+    /// `control-character`: A text value holding a control or bidirectional-override character.
+    ControlCharacter,
     /// `arxiv-year`: A year outside the arXiv id's year to two years after.
     ArxivYear,
     /// `waiver-unused`: A waiver that waives nothing, names no warning rule or gives no reason.
@@ -83,7 +85,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every built-in rule.
-    pub const ALL: [Rule; 34] = [
+    pub const ALL: [Rule; 35] = [
         Rule::YamlSyntax,
         Rule::FileUnreadable,
         Rule::StrayFile,
@@ -109,6 +111,7 @@ impl Rule {
         Rule::ExcludedRetained,
         Rule::ArxivUrlMismatch,
         Rule::ArxivLinkId,
+        Rule::ControlCharacter,
         Rule::ArxivYear,
         Rule::WaiverUnused,
         Rule::StaleGenerated,
@@ -148,6 +151,7 @@ impl Rule {
             Rule::ExcludedRetained => "excluded-retained",
             Rule::ArxivUrlMismatch => "arxiv-url-mismatch",
             Rule::ArxivLinkId => "arxiv-link-id",
+            Rule::ControlCharacter => "control-character",
             Rule::ArxivYear => "arxiv-year",
             Rule::WaiverUnused => "waiver-unused",
             Rule::StaleGenerated => "stale-generated",
@@ -188,6 +192,7 @@ impl Rule {
             Rule::ExcludedRetained => Severity::Error,
             Rule::ArxivUrlMismatch => Severity::Warning,
             Rule::ArxivLinkId => Severity::Error,
+            Rule::ControlCharacter => Severity::Error,
             Rule::ArxivYear => Severity::Warning,
             Rule::WaiverUnused => Severity::Warning,
             Rule::StaleGenerated => Severity::Error,
@@ -228,6 +233,7 @@ impl Rule {
             Rule::ExcludedRetained => "An excluded record that is also a retained entry.",
             Rule::ArxivUrlMismatch => "An entry with an arXiv id but no arxiv.org link.",
             Rule::ArxivLinkId => "An arxiv.org link naming another id than the entry's.",
+            Rule::ControlCharacter => "A text value holding a control or bidirectional-override character.",
             Rule::ArxivYear => "A year outside the arXiv id's year to two years after.",
             Rule::WaiverUnused => "A waiver that waives nothing, names no warning rule or gives no reason.",
             Rule::StaleGenerated => "A generated file differs from what `corpus build` writes.",

@@ -496,6 +496,16 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            rule: "control-character",
+            base: Tree::valid,
+            // `\e` in a double-quoted YAML string is the escape character.
+            fires: |t| t.set(valid::METHOD, "title", "\"Relay \\e[2J Credit\""),
+            file: valid::METHOD,
+            field: Some("title"),
+            // A backslash written out is printable text.
+            near_miss: |t| t.set(valid::METHOD, "title", "Relay \\e[2J Credit"),
+        },
+        Case {
             rule: "arxiv-year",
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "year", "2024"),

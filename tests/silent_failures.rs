@@ -833,3 +833,47 @@ fn class20_non_finite_figures_are_refused_in_every_format() {
         assert!(!run.stderr.contains("inf"), "{}", run.stderr);
     }
 }
+
+/// Class 16: control and bidi characters in data are flagged, and never reach the terminal raw.
+#[test]
+fn class16_control_characters_are_flagged_and_shown_escaped() {
+    let t = Tree::valid();
+    // `\e[2J` clears the screen; U+202E reverses the text after it.
+    t.set(valid::METHOD, "title", "\"Relay \\e[2J Credit\"");
+    t.set(
+        valid::INDUSTRY,
+        "one_liner",
+        "\"A platform \\u202E that reverses text.\"",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.of("control-character");
+    assert_eq!(d.len(), 2, "{}", run.stdout);
+    let fields: Vec<_> = d
+        .iter()
+        .map(|d| d.field.clone().unwrap_or_default())
+        .collect();
+    assert!(fields.contains(&"title".to_string()) && fields.contains(&"one_liner".to_string()));
+    // Human outputs escape them: check's snippet, list's table, diff's text.
+    let human = t.corpus(&["check"]);
+    let old = Tree::valid();
+    let old_root = old.root().display().to_string();
+    let list = t.corpus(&["list"]);
+    let diff = t.corpus(&["diff", &old_root]);
+    for (what, out) in [
+        ("check", &human.stdout),
+        ("list", &list.stdout),
+        ("diff", &diff.stdout),
+    ] {
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+            "{what}: raw character"
+        );
+    }
+    assert!(diff.stdout.contains("\\u{1b}"), "{}", diff.stdout);
+    assert!(
+        human.stdout.contains("\\u{202e}") || human.stdout.contains("\\u202E"),
+        "{}",
+        human.stdout
+    );
+}

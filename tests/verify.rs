@@ -414,7 +414,7 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
         "--arxiv-api",
         &api_url,
     ]);
-    again.assert_code(1);
+    again.assert_code(2);
     assert!(again.stderr.contains("already exists"), "{}", again.stderr);
     assert_eq!(server.hits().len(), asked);
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// Verifies the entries of the corpus at `root` against the arXiv API.
 pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
-    let corpus = load_corpus(root, opts, None)?;
+    let corpus = load_corpus(root, opts, Some(a.format))?;
     let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code,
