@@ -138,7 +138,9 @@ fn main() {
              is_core: {}\n\
              verified: \"yes\"\n\
              subdecisions: {subs}\n\
+             subdecisions_source: [contributor]\n\
              strict_credit: {strict}\n\
+             strict_credit_source: contributor\n\
              one_liner: A synthetic entry about {} used to measure how the tool scales with corpus size.\n",
             title.join(" "),
             rng.next() % 5000,
