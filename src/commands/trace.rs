@@ -76,26 +76,22 @@ pub fn metrics(
     // a dangling parent, time running backwards) would be made up: refuse
     // with the diagnostics `trace validate` gives. A valid trace comes back
     // typed from the same pass, so the file is parsed once.
-    let (tr, warnings) = match trace::validate_and_parse(&label, &bytes) {
-        Ok(tr) => (tr, String::new()),
-        Err(problems) => {
-            let text = String::from_utf8_lossy(&bytes);
-            let mut src = Sources::new();
-            src.insert(label.as_str(), &text);
-            if problems.iter().any(|d| d.fails(false)) {
-                let summary = report::summary(&problems, 0, "no metrics for an invalid trace");
-                return Err(on_stderr(report::render(
-                    &problems,
-                    Format::Human,
-                    &src,
-                    Some(&summary),
-                )));
-            }
-            // Only warnings: the trace is sound enough to replay.
-            let tr = trace::parse(&label, &bytes)
-                .map_err(|diags| on_stderr(report::render(&diags, Format::Human, &src, None)))?;
-            (tr, report::render(&problems, Format::Human, &src, None))
-        }
+    let (tr, problems) = trace::check_and_parse(&label, &bytes);
+    let render = |summary: Option<&str>| {
+        let text = String::from_utf8_lossy(&bytes);
+        let mut src = Sources::new();
+        src.insert(label.as_str(), &text);
+        report::render(&problems, Format::Human, &src, summary)
+    };
+    let Some(tr) = tr else {
+        let summary = report::summary(&problems, 0, "no metrics for an invalid trace");
+        return Err(on_stderr(render(Some(&summary))));
+    };
+    // Warnings alone leave the trace sound enough to replay; they go to stderr.
+    let warnings = if problems.is_empty() {
+        String::new()
+    } else {
+        render(None)
     };
     // The replay needs only the typed trace; the file's bytes go before it runs.
     drop(bytes);

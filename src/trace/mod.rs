@@ -387,10 +387,22 @@ pub fn validate_bytes(file: &str, bytes: &[u8]) -> Vec<Diagnostic> {
 /// Validates a trace and, when it has no problem at all, returns it parsed,
 /// so a caller that needs both reads and parses the bytes once.
 pub fn validate_and_parse(file: &str, bytes: &[u8]) -> Result<Trace, Vec<Diagnostic>> {
-    if let Some(d) = refuse_early(file, bytes) {
-        return Err(vec![d]);
+    match check_and_parse(file, bytes) {
+        (Some(trace), diags) if diags.is_empty() => Ok(trace),
+        (_, diags) => Err(diags),
     }
-    let loaded = parse::load(bytes).map_err(|e| vec![json_diagnostic(file, &e)])?;
+}
+
+/// Validates a trace in one pass: every problem found, and the parsed trace
+/// when none of them fails (warnings alone leave it sound to replay).
+pub fn check_and_parse(file: &str, bytes: &[u8]) -> (Option<Trace>, Vec<Diagnostic>) {
+    if let Some(d) = refuse_early(file, bytes) {
+        return (None, vec![d]);
+    }
+    let loaded = match parse::load(bytes) {
+        Ok(loaded) => loaded,
+        Err(e) => return (None, vec![json_diagnostic(file, &e)]),
+    };
     let mut findings = loaded.findings;
     // Graph rules on a partial event list would report edges to the events
     // that failed the schema as dangling; skip them until items are valid.
@@ -398,11 +410,12 @@ pub fn validate_and_parse(file: &str, bytes: &[u8]) -> Result<Trace, Vec<Diagnos
         findings.extend(graph::check(&loaded.trace));
     }
     if findings.is_empty() {
-        return Ok(loaded.trace);
+        return (Some(loaded.trace), Vec::new());
     }
     let mut diags = locate_findings(file, bytes, findings);
     crate::diag::sort(&mut diags);
-    Err(diags)
+    let sound = !diags.iter().any(|d| d.fails(false));
+    (sound.then_some(loaded.trace), diags)
 }
 
 /// Read (refusing files over max_bytes before reading) and validate one file; `-` is standard input.
@@ -520,6 +533,23 @@ pub(crate) mod testutil {
     //! Small traces built in code, so rule tests read as the rule they test.
 
     use serde_json::{json, Value};
+
+    /// xorshift64*: a deterministic, dependency-free source for the robustness tests.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        /// The next number.
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        /// A number below `n` (0 when `n` is 0).
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
 
     /// A valid two-agent trace; tests mutate it to break one rule at a time.
     pub fn base() -> Value {
@@ -734,24 +764,9 @@ mod robustness {
     //! Random damage to valid traces must give diagnostics, never a panic,
     //! and metrics must survive every trace that parses.
 
-    use super::testutil::base;
+    use super::testutil::{base, Rng};
     use super::*;
     use serde_json::{json, Value};
-
-    /// xorshift64*: deterministic and dependency-free.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
 
     fn iterations() -> usize {
         std::env::var("TRACE_FUZZ_ITERS")

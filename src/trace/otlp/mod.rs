@@ -624,22 +624,8 @@ mod robustness {
     //! whatever is imported must validate.
 
     use super::*;
+    use crate::trace::testutil::Rng;
     use serde_json::{json, Value};
-
-    /// xorshift64*: deterministic and dependency-free.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
 
     const SEEDS: [&str; 2] = [
         include_str!("../../../traces/otlp/research-team.json"),
