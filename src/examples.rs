@@ -4,6 +4,7 @@
 //! into metrics only where those are shown (the README).
 
 use crate::diag::Diagnostic;
+use crate::digest::Digest;
 use crate::load::rel_path;
 use crate::rules::Rule;
 use crate::taxonomy::Taxonomy;
@@ -28,14 +29,24 @@ pub struct Examples {
     pub traces: Vec<(String, Trace)>,
     /// Problems of the traces that did not.
     pub diagnostics: Vec<Diagnostic>,
+    /// Digest of every file read here (path and bytes), which decide `traces`.
+    pub digest: u128,
 }
 
 /// Reads and validates the example traces below `root` (none when it has no such folder).
 pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
     let mut out = Examples::default();
+    let mut digest = Digest::new();
+    let mut seen = |rel: &str, bytes: Option<&[u8]>| {
+        digest
+            .add(rel.as_bytes())
+            .add(bytes.unwrap_or(b"\0unreadable"));
+    };
     for f in files_below(root, TRACE_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
-        let checked = trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES)
+        let read = trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES);
+        seen(&rel, read.as_deref().ok());
+        let checked = read
             .map_err(|d| vec![d])
             .and_then(|b| trace::validate_and_parse(&rel, &b));
         match checked {
@@ -46,8 +57,12 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
     for f in files_below(root, OTLP_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
         let bytes = match trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES) {
-            Ok(b) => b,
+            Ok(b) => {
+                seen(&rel, Some(&b));
+                b
+            }
             Err(d) => {
+                seen(&rel, None);
                 out.diagnostics.push(d);
                 continue;
             }
@@ -65,6 +80,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             }
         }
     }
+    out.digest = digest.value();
     out
 }
 

@@ -5,6 +5,7 @@
 use crate::charts::{self, Bar};
 use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
+use crate::fingerprint;
 use crate::reader::{self, ReadError};
 use crate::render;
 use crate::rules::Rule;
@@ -26,6 +27,8 @@ pub const MANIFEST: &str = "stats/.generated";
 pub const README: &str = "README.md";
 /// Its template, in the templates folder.
 pub const README_TEMPLATE: &str = "README.md.tera";
+/// The template of stats/STATS.md, in the templates folder.
+pub const STATS_TEMPLATE: &str = "STATS.md.tera";
 
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +159,12 @@ pub fn generate(
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
     let mut files = Vec::new();
-    let tera = render::tera(templates)
+    let wanted: &[&str] = match part {
+        Part::All => &[README_TEMPLATE, STATS_TEMPLATE],
+        Part::Stats => &[STATS_TEMPLATE],
+        Part::Readme => &[README_TEMPLATE],
+    };
+    let tera = render::tera(templates, wanted)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<String> = chart_files.iter().map(|(n, _)| n.clone()).collect();
@@ -177,10 +185,10 @@ pub fn generate(
             .map_err(|e| template_diag(&format!("{TEMPLATES_DIR}/{name}"), render::tera_error(&e)))
     };
     if part != Part::Readme {
-        if has("STATS.md.tera") {
+        if has(STATS_TEMPLATE) {
             files.push(Generated {
                 path: format!("{STATS_DIR}/STATS.md"),
-                content: render_one("STATS.md.tera")?,
+                content: render_one(STATS_TEMPLATE)?,
             });
         }
         files.push(Generated {
@@ -245,8 +253,14 @@ fn is_fresh(root: &Path, f: &Generated) -> bool {
 
 /// Files the previous build generated that this one no longer does.
 pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    leftovers_of(root, &paths)
+}
+
+/// Files the previous build generated that a generation of `paths` does not.
+pub fn leftovers_of(root: &Path, paths: &[&str]) -> Vec<String> {
     // Only a generation that includes stats/ (and so its manifest) owns that folder.
-    if !files.iter().any(|f| f.path == MANIFEST) {
+    if !paths.contains(&MANIFEST) {
         return Vec::new();
     }
     // Through the reader: a FIFO or device planted here must not hang `check`.
@@ -256,7 +270,7 @@ pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
     old.lines()
         .map(str::trim)
         .filter(|p| could_have_generated(root, p))
-        .filter(|p| !files.iter().any(|f| f.path == *p))
+        .filter(|p| !paths.contains(p))
         .map(str::to_string)
         .collect()
 }
@@ -274,6 +288,47 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
     plain
         && std::fs::symlink_metadata(root.join(STATS_DIR)).is_ok_and(|m| m.is_dir())
         && std::fs::symlink_metadata(root.join(line)).is_ok_and(|m| m.is_file())
+}
+
+/// The key of this generation in the build fingerprint (see `fingerprint`).
+pub fn fingerprint_key(
+    corpus: &Corpus,
+    templates: &[(String, String)],
+    part: Part,
+) -> Option<u128> {
+    fingerprint::key(corpus, templates, &format!("{part:?}"))
+}
+
+/// The generated files' paths when the build fingerprint proves them fresh
+/// (same inputs, same bytes on disk, nothing left over): rendering can be skipped.
+pub fn unchanged(
+    root: &Path,
+    corpus: &Corpus,
+    templates: &[(String, String)],
+    part: Part,
+) -> Option<Vec<String>> {
+    let paths = fingerprint::fresh(root, fingerprint_key(corpus, templates, part)?)?;
+    let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+    leftovers_of(root, &names).is_empty().then_some(paths)
+}
+
+/// Records in the build fingerprint that this generation produced `files`.
+pub fn record(
+    root: &Path,
+    corpus: &Corpus,
+    templates: &[(String, String)],
+    part: Part,
+    files: &[Generated],
+) {
+    if let Some(k) = fingerprint_key(corpus, templates, part) {
+        fingerprint::record(
+            root,
+            k,
+            files
+                .iter()
+                .map(|f| (f.path.as_str(), f.content.as_bytes())),
+        );
+    }
 }
 
 /// `stale-generated` diagnostics for a root (none when it has no templates).
@@ -303,11 +358,14 @@ pub fn stale_diagnostics(
             )
             .help("restore the template (`git checkout -- templates/`)")
         });
+    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
+    if unchanged(root, corpus, &templates, part).is_some() {
+        return out;
+    }
     let files = match generate(corpus, &templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
-    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
     out.extend(stale_files(root, &files, severity));
     out
 }

@@ -9,6 +9,7 @@
 use crate::closest::closest;
 pub use crate::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 use crate::diag::Diagnostic;
+use crate::digest::Digest;
 use crate::fields;
 use crate::model::{Entry, Exclusion};
 use crate::reader::{self, ReadError};
@@ -197,6 +198,10 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     corpus
         .diagnostics
         .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
+    let mut digest = Digest::new();
+    digest
+        .add(TAXONOMY_PATH.as_bytes())
+        .add(tax_text.as_bytes());
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
@@ -207,8 +212,12 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
     });
     corpus.add_exclusions(loaded);
-    load_claims(root, opts.max_file_bytes, &mut corpus);
-    load_survey(root, opts.max_file_bytes, &mut corpus);
+    for f in &corpus.files {
+        digest.add(f.rel.as_bytes()).add(f.text.as_bytes());
+    }
+    load_claims(root, opts.max_file_bytes, &mut corpus, &mut digest);
+    load_survey(root, opts.max_file_bytes, &mut corpus, &mut digest);
+    corpus.source_digest = Some(digest.value());
     Ok(corpus)
 }
 
@@ -237,12 +246,16 @@ fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
 }
 
 /// Reads the survey facts (`corpus/survey.yaml`), when the root has them.
-fn load_survey(root: &Path, max: u64, corpus: &mut Corpus) {
+fn load_survey(root: &Path, max: u64, corpus: &mut Corpus, digest: &mut Digest) {
     let path = root.join(crate::survey::SURVEY_PATH);
+    digest.add(crate::survey::SURVEY_PATH.as_bytes());
     if !path.exists() {
         return;
     }
     let parsed = read_text(&path, crate::survey::SURVEY_PATH, max, None)
+        .inspect(|text| {
+            digest.add(text.as_bytes());
+        })
         .map_err(|d| vec![d])
         .and_then(|text| crate::survey::parse(&text).map(|s| (s, text)));
     match parsed {
@@ -253,12 +266,16 @@ fn load_survey(root: &Path, max: u64, corpus: &mut Corpus) {
 
 /// Reads and validates the claims ledger, when the root has one; a ledger
 /// with problems is reported and left out, so no claim is judged on it.
-fn load_claims(root: &Path, max: u64, corpus: &mut Corpus) {
+fn load_claims(root: &Path, max: u64, corpus: &mut Corpus, digest: &mut Digest) {
     let path = root.join(CLAIMS_PATH);
+    digest.add(CLAIMS_PATH.as_bytes());
     if !path.exists() {
         return;
     }
     let parsed = read_text(&path, CLAIMS_PATH, max, None)
+        .inspect(|text| {
+            digest.add(text.as_bytes());
+        })
         .map_err(|d| vec![d])
         .and_then(|text| crate::claims::parse(&text).map(|ledger| (ledger, text)));
     match parsed {

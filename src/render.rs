@@ -530,14 +530,48 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
     }
 }
 
-/// Builds a Tera instance over the given templates, with the project's filters.
-pub fn tera(templates: &[(String, String)]) -> Result<tera::Tera, tera::Error> {
+/// Builds a Tera instance over the templates a command renders (`wanted`)
+/// and those they name, with the project's filters.
+///
+/// Parsing a template is most of what a build of a small corpus costs, so a
+/// template nothing here renders (the site page, for one) is not parsed.
+pub fn tera(templates: &[(String, String)], wanted: &[&str]) -> Result<tera::Tera, tera::Error> {
     let mut t = tera::Tera::default();
     t.autoescape_on(vec![]);
     t.register_filter("md", md_filter);
     t.register_filter("anchor", anchor_filter);
-    t.add_raw_templates(templates.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
+    let used = referenced(templates, wanted);
+    t.add_raw_templates(
+        templates
+            .iter()
+            .zip(&used)
+            .filter(|(_, &u)| u)
+            .map(|((n, s), _)| (n.as_str(), s.as_str())),
+    )?;
     Ok(t)
+}
+
+/// Which templates are `wanted` or named, directly or not, by one that is.
+///
+/// A template names another by its file name (`include`, `extends`,
+/// `import`), so any occurrence of the name counts: a name in a comment or
+/// a string costs a parse, never a missing template.
+fn referenced(templates: &[(String, String)], wanted: &[&str]) -> Vec<bool> {
+    let mut used: Vec<bool> = templates
+        .iter()
+        .map(|(n, _)| wanted.contains(&n.as_str()))
+        .collect();
+    let mut todo: Vec<usize> = (0..templates.len()).filter(|&i| used[i]).collect();
+    while let Some(i) = todo.pop() {
+        let text = &templates[i].1;
+        for (j, (name, _)) in templates.iter().enumerate() {
+            if !used[j] && text.contains(name.as_str()) {
+                used[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    used
 }
 
 fn md_filter(v: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
@@ -570,6 +604,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_rendered_templates_and_what_they_name_are_parsed() {
+        let t = |n: &str, s: &str| (n.to_string(), s.to_string());
+        let set = [
+            t("a.tera", "{% include \"part.tera\" %}"),
+            t("part.tera", "{% import \"macros.tera\" as m %}{{ m::x() }}"),
+            t("macros.tera", "{% macro x() %}x{% endmacro %}"),
+            t("broken.tera", "{% if %}"),
+        ];
+        assert_eq!(referenced(&set, &["a.tera"]), [true, true, true, false]);
+        let tera = tera(&set, &["a.tera"]).expect("the broken template is not parsed");
+        assert_eq!(tera.render("a.tera", &tera::Context::new()).unwrap(), "x");
+        assert!(super::tera(&set, &["broken.tera"]).is_err());
+    }
+
+    #[test]
     fn authors_and_link_labels() {
         assert_eq!(display_author("Liu, Shuo"), "Shuo Liu");
         assert_eq!(display_author("Kimi Team"), "Kimi Team");
@@ -581,7 +630,7 @@ mod tests {
 
     #[test]
     fn md_filter_is_registered() {
-        let t = tera(&[("t".into(), "{{ x | md }}".into())]).unwrap();
+        let t = tera(&[("t".into(), "{{ x | md }}".into())], &["t"]).unwrap();
         let mut c = tera::Context::new();
         c.insert("x", "*a*");
         assert_eq!(t.render("t", &c).unwrap(), "\\*a\\*");

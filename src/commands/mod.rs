@@ -154,6 +154,7 @@ pub fn load_checked(
     let mut corpus = load_corpus(root, opts, report)?;
     let examples = crate::examples::read(root, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
+    corpus.examples_digest = Some(examples.digest);
     Ok((corpus, examples.traces))
 }
 

@@ -43,12 +43,24 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
             ),
         ));
     }
+    if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
+        return Ok(Outcome::ok(if check_only {
+            fresh_message(paths.len())
+        } else {
+            format!("0 changed, {} unchanged, 0 removed\n", paths.len())
+        }));
+    }
     let files = generate::generate(&corpus, &templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));
     }
     let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
+    // Only a whole build is recorded: `render` and `stats --write` leave
+    // the files they do not generate, the record among them, alone.
+    if part == Part::All {
+        generate::record(root, &corpus, &templates, part, &files);
+    }
     let mut out = String::new();
     for p in &w.changed {
         out.push_str(&format!("wrote {p}\n"));
@@ -65,6 +77,11 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     Ok(Outcome::ok(out))
 }
 
+/// What `--check` says when every generated file is fresh.
+fn fresh_message(n: usize) -> String {
+    format!("all {n} generated files are fresh\n")
+}
+
 /// `--check`: names the stale and left-over files, writing nothing.
 fn compare(root: &Path, files: &[generate::Generated]) -> Outcome {
     let stale: Vec<String> = generate::stale(root, files)
@@ -73,7 +90,7 @@ fn compare(root: &Path, files: &[generate::Generated]) -> Outcome {
         .collect();
     let leftovers = generate::leftovers(root, files);
     if stale.is_empty() && leftovers.is_empty() {
-        return Outcome::ok(format!("all {} generated files are fresh\n", files.len()));
+        return Outcome::ok(fresh_message(files.len()));
     }
     let mut msg = String::new();
     for p in &stale {

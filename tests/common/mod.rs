@@ -160,6 +160,8 @@ impl Tree {
             copy_tree(&repo().join(d), &t.path(d));
         }
         std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");
+        // A local build's fingerprint is a cache, not part of the repository.
+        let _ = std::fs::remove_file(t.path("stats/.fingerprint"));
         t
     }
 

@@ -1,0 +1,99 @@
+//! The build fingerprint (`stats/.fingerprint`): a memo of what `build`
+//! generated, so that `build` with nothing to write and `check`'s
+//! staleness test can skip rendering when nothing changed.
+//!
+//! Why skipping is safe: the generated files are a pure function of the
+//! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
+//! build.rs), the part generated, the texts the loader read (each with its
+//! path), the templates and the example traces. The key is a digest of all
+//! of them, taken from the very bytes this run parsed, and the record maps
+//! that key to the digest of every file the full path produced. When this
+//! run's key equals the recorded one, the full path would produce exactly
+//! the recorded files; they are fresh when each file on disk has the
+//! recorded digest and no file of an earlier build is left over. Any other
+//! case (another key, an edited or missing output, an unreadable or
+//! malformed record) takes the full path. A record that is out of date is
+//! never wrong, only useless: it maps an old key to that key's outputs. So
+//! it is written after a successful build as a cache, on a best-effort
+//! basis, and never committed (a fresh clone has none).
+
+use crate::corpus::Corpus;
+use crate::digest::Digest;
+use crate::reader;
+use std::path::Path;
+
+/// Where the record lives, relative to the root.
+pub const FINGERPRINT: &str = "stats/.fingerprint";
+/// First line of a record; another format is ignored.
+const HEADER: &str = "corpus build fingerprint v1";
+/// Largest record read.
+const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest generated file read back to compare with its digest.
+const MAX_OUTPUT_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The identity of this build of the tool.
+pub const BUILD_ID: &str = env!("CORPUS_BUILD_ID");
+
+/// The key of a generation of `part` (a name for what is generated): None
+/// when the corpus was not loaded from disk with its example traces (then
+/// nothing is memoised).
+pub fn key(corpus: &Corpus, templates: &[(String, String)], part: &str) -> Option<u128> {
+    let mut d = Digest::new();
+    d.add(BUILD_ID.as_bytes())
+        .add(part.as_bytes())
+        .add(&corpus.source_digest?.to_le_bytes())
+        .add(&corpus.examples_digest?.to_le_bytes());
+    for (name, text) in templates {
+        d.add(name.as_bytes()).add(text.as_bytes());
+    }
+    Some(d.value())
+}
+
+/// The paths of the files generated for `key`, when the record says they
+/// are exactly what is on disk now; None when the full path must decide.
+/// (Whether files of an earlier build are left over is the caller's test.)
+pub fn fresh(root: &Path, key: u128) -> Option<Vec<String>> {
+    let text = reader::read_text(&root.join(FINGERPRINT), MAX_RECORD_BYTES).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
+        return None;
+    }
+    let mut paths = Vec::new();
+    for line in lines {
+        let (hash, path) = line.split_once(' ')?;
+        let hash = u128::from_str_radix(hash, 16).ok()?;
+        if !plain_relative(path) {
+            return None;
+        }
+        let bytes = reader::read_bytes(&root.join(path), MAX_OUTPUT_BYTES).ok()?;
+        if Digest::of(&bytes) != hash {
+            return None;
+        }
+        paths.push(path.to_string());
+    }
+    (!paths.is_empty()).then_some(paths)
+}
+
+/// A path a build could have generated: relative, without `..` or empty parts.
+fn plain_relative(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != ".." && !p.contains('\\'))
+}
+
+/// Records that `key` generates `files`, once they are on disk. Best effort:
+/// a record that cannot be written only costs the next run its shortcut,
+/// and an old record stays correct for its own key.
+pub fn record<'a>(root: &Path, key: u128, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
+    let mut text = format!("{HEADER}\nkey {key:032x}\n");
+    for (path, content) in files {
+        text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));
+    }
+    let path = root.join(FINGERPRINT);
+    // Never through a symlink or over something that is not a plain file.
+    if crate::files::not_regular(&path).is_none() {
+        let _ = crate::files::write_atomic(&path, text.as_bytes());
+    }
+}

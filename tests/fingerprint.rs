@@ -1,0 +1,206 @@
+//! The build fingerprint (`stats/.fingerprint`) is a shortcut, never a
+//! different answer: after any change to any input or output, `build`,
+//! `build --check` and `check` say and write exactly what they do on the
+//! same tree without a fingerprint (the full path).
+
+mod common;
+
+use common::{copy_tree, snapshot_tree, Tree};
+
+const FINGERPRINT: &str = "stats/.fingerprint";
+
+/// A copy of the shipped tree, built once, so it holds a fingerprint.
+fn built() -> Tree {
+    let t = Tree::repo_copy();
+    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    t.corpus(&["build"]).assert_code(0);
+    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    t
+}
+
+/// The same tree without the fingerprint.
+fn without_fingerprint(t: &Tree) -> Tree {
+    let u = Tree::empty();
+    copy_tree(t.root(), u.root());
+    let _ = std::fs::remove_file(u.path(FINGERPRINT));
+    u
+}
+
+/// Every file of a root but the fingerprint.
+fn files(t: &Tree) -> Vec<(String, Vec<u8>)> {
+    snapshot_tree(t.root())
+        .into_iter()
+        .filter(|(p, _)| p != FINGERPRINT)
+        .collect()
+}
+
+/// Runs `args` on the tree and on its copy without a fingerprint; both must
+/// answer alike and leave the same files.
+fn same_as_full_path(t: &Tree, args: &[&str]) -> (i32, String) {
+    let full = without_fingerprint(t);
+    let a = t.corpus(args);
+    let b = full.corpus(args);
+    assert_eq!(
+        (a.code, &a.stdout, &a.stderr),
+        (b.code, &b.stdout, &b.stderr),
+        "`{}` with and without the fingerprint",
+        args.join(" ")
+    );
+    assert!(
+        files(t) == files(&full),
+        "`{}` left other files",
+        args.join(" ")
+    );
+    (a.code.expect("exit code"), a.stdout)
+}
+
+/// After `change`, every command answers as on the full path, and the build
+/// that follows brings the tree back to a fresh one.
+fn after(change: impl Fn(&Tree)) -> (i32, String) {
+    let t = built();
+    change(&t);
+    let check = same_as_full_path(&t, &["check", "--format", "json"]);
+    same_as_full_path(&t, &["build", "--check"]);
+    same_as_full_path(&t, &["build"]);
+    same_as_full_path(&t, &["check", "--format", "json"]);
+    check
+}
+
+#[test]
+fn a_second_build_takes_the_shortcut_with_the_same_answer() {
+    let t = built();
+    let before = files(&t);
+    let (code, out) = same_as_full_path(&t, &["build"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0 changed, "), "{out}");
+    assert!(files(&t) == before);
+    same_as_full_path(&t, &["build", "--check"]);
+    same_as_full_path(&t, &["check", "--format", "json"]);
+}
+
+#[test]
+fn an_edited_entry_is_rebuilt() {
+    let (code, out) = after(|t| {
+        t.replace(
+            "corpus/papers/agent-lightning.yaml",
+            "one_liner: ",
+            "one_liner: Changed. ",
+        )
+    });
+    assert_eq!(code, 1, "the README is stale: {out}");
+    assert!(out.contains("stale-generated"), "{out}");
+}
+
+#[test]
+fn a_comment_in_an_entry_takes_the_full_path_and_finds_nothing_stale() {
+    let (code, _) = after(|t| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_removed_or_added_entry_is_rebuilt() {
+    after(|t| t.remove("corpus/papers/agent-lightning.yaml"));
+    after(|t| t.rename("exclusions/E001.yaml", "exclusions/E001.yml"));
+}
+
+#[test]
+fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
+    after(|t| t.append("templates/README.md.tera", "One more line.\n"));
+    after(|t| t.append("templates/STATS.md.tera", "One more line.\n"));
+    after(|t| t.append("corpus/taxonomy.yaml", "# a comment\n"));
+    after(|t| {
+        t.replace(
+            "corpus/claims.yaml",
+            "statement: The taxonomy has eight reward families, R1 to R8.",
+            "statement: The taxonomy has eight reward families (R1-R8).",
+        )
+    });
+    after(|t| t.append("corpus/survey.yaml", "# a comment\n"));
+}
+
+#[test]
+fn an_edited_or_removed_example_trace_is_rebuilt() {
+    after(|t| {
+        t.replace(
+            "traces/examples/swarm.json",
+            "\"system\": \"hand-written example\"",
+            "\"system\": \"hand-written example, edited\"",
+        )
+    });
+    after(|t| t.remove("traces/examples/swarm.json"));
+}
+
+#[test]
+fn a_hand_edited_missing_or_extra_output_is_caught() {
+    let (code, out) = after(|t| t.append("README.md", "A hand-written line.\n"));
+    assert_eq!(code, 1, "{out}");
+    after(|t| t.append("stats/count_category.csv", "x,1\n"));
+    after(|t| t.remove("stats/chart_reward_family.svg"));
+    after(|t| t.remove("corpus/entry.schema.json"));
+    after(|t| {
+        t.write("stats/count_legacy.csv", "a,b\n");
+        t.append("stats/.generated", "stats/count_legacy.csv\n");
+    });
+}
+
+#[test]
+fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
+    after(|t| t.write(FINGERPRINT, "not a fingerprint\n"));
+    after(|t| t.write(FINGERPRINT, ""));
+    // The right key with wrong digests: the outputs are judged by their bytes.
+    after(|t| {
+        let text = t.read(FINGERPRINT);
+        let forged: String = text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((h, p)) if h.len() == 32 => format!("{} {p}\n", "0".repeat(32)),
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        t.write(FINGERPRINT, forged);
+    });
+    // A key of another tool or tree: the full path decides.
+    after(|t| {
+        let text = t.read(FINGERPRINT);
+        let mut lines: Vec<&str> = text.lines().collect();
+        let other = format!("key {}", "f".repeat(32));
+        lines[1] = &other;
+        t.write(FINGERPRINT, lines.join("\n") + "\n");
+    });
+    // Paths outside the generated files are refused, not read.
+    after(|t| t.append(FINGERPRINT, &format!("{} ../outside\n", "0".repeat(32))));
+}
+
+#[test]
+fn a_build_with_errors_records_nothing() {
+    let t = Tree::repo_copy();
+    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    assert_ne!(t.corpus(&["build"]).code, Some(0));
+    assert!(!t.path(FINGERPRINT).exists());
+}
+
+#[test]
+fn the_shortcut_is_taken_and_trusts_only_its_record() {
+    // A record re-written by hand for a hand-edited README is believed: this
+    // shows the second build skips rendering, and why the record is a local
+    // cache that is never committed.
+    let t = built();
+    t.append("README.md", "A hand-written line.\n");
+    let edited = corpus::digest::Digest::of(t.read("README.md").as_bytes());
+    let text = t.read(FINGERPRINT);
+    let resigned: String = text
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some((_, "README.md")) => format!("{edited:032x} README.md\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    t.write(FINGERPRINT, resigned);
+    let run = t.corpus(&["build", "--check"]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("all "), "{}", run.stdout);
+    // Without the record, the full path finds the edit.
+    let full = without_fingerprint(&t);
+    full.corpus(&["build", "--check"]).assert_code(1);
+}
