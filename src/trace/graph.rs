@@ -24,18 +24,17 @@ impl DepGraph {
     pub fn new(trace: &Trace) -> Self {
         let n = trace.events.len();
         let mut start = vec![0u32; n + 1];
-        let deps = || {
-            trace
-                .edges
-                .iter()
-                .enumerate()
-                .filter_map(|(k, e)| match (e.src, e.dst) {
-                    (Some(s), Some(d)) if s != d && e.kind.is_dependency() => {
-                        Some((s, d, k as u32))
+        let deps =
+            || {
+                trace.edges.iter().enumerate().filter_map(|(k, e)| {
+                    match (e.src.get(), e.dst.get()) {
+                        (Some(s), Some(d)) if s != d && e.kind.is_dependency() => {
+                            Some((s, d, k as u32))
+                        }
+                        _ => None,
                     }
-                    _ => None,
                 })
-        };
+            };
         for (s, _, _) in deps() {
             start[s as usize + 1] += 1;
         }
@@ -178,8 +177,8 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
     let names = |k: usize| -> (String, String) {
         let name = |end: End| {
             let resolved = match end {
-                End::Src => trace.edges[k].src,
-                End::Dst => trace.edges[k].dst,
+                End::Src => trace.edges[k].src.get(),
+                End::Dst => trace.edges[k].dst.get(),
             };
             match resolved {
                 Some(i) => id(i).to_string(),
@@ -200,7 +199,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
         (name(End::Src), name(End::Dst))
     };
     for (k, e) in trace.edges.iter().enumerate() {
-        let self_loop = match (e.src, e.dst) {
+        let self_loop = match (e.src.get(), e.dst.get()) {
             (Some(s), Some(d)) => s == d,
             (None, None) => {
                 let (s, d) = names(k);
@@ -220,7 +219,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
             );
             continue;
         }
-        if let (Some(s), Some(d), true) = (e.src, e.dst, e.kind.is_dependency()) {
+        if let (Some(s), Some(d), true) = (e.src.get(), e.dst.get(), e.kind.is_dependency()) {
             let (ts, td) = (trace.events[s as usize].t, trace.events[d as usize].t);
             if ts > td {
                 out.push(
@@ -252,7 +251,7 @@ fn cycle(trace: &Trace, out: &mut Vec<Finding>) {
     };
     let id = |k: u32| -> &str {
         let e = &trace.edges[k as usize];
-        e.src.map_or("", |s| trace.event_id(s))
+        e.src.get().map_or("", |s| trace.event_id(s))
     };
     let mut path = String::new();
     for (i, &k) in cycle.iter().enumerate() {
@@ -279,12 +278,12 @@ fn cycle(trace: &Trace, out: &mut Vec<Finding>) {
 
 fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
     // Earliest spawn time of every agent, by interned name.
-    let mut spawned_at: Vec<Option<f64>> = vec![None; trace.agents.len()];
+    let mut spawned_at: Vec<Option<f64>> = vec![None; trace.agent_count()];
     for (i, e) in trace.events.iter().enumerate() {
         if e.kind != EventKind::Spawn {
             continue;
         }
-        match e.to.filter(|&a| !trace.agent_name(a).is_empty()) {
+        match e.to.get().filter(|&a| !trace.agent_name(a).is_empty()) {
             Some(a) => {
                 let slot = &mut spawned_at[a as usize];
                 *slot = Some(slot.map_or(e.t, |s| s.min(e.t)));
@@ -327,7 +326,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
         }
         if e.kind == EventKind::Despawn {
             // The stopped agent is `to`; without it, the acting agent stops itself.
-            let (target, key) = match e.to {
+            let (target, key) = match e.to.get() {
                 Some(a) => (a, "to"),
                 None => (e.agent, "agent"),
             };
@@ -359,7 +358,7 @@ fn messages(trace: &Trace, out: &mut Vec<Finding>) {
         if e.kind != EventKind::Message {
             continue;
         }
-        let missing: Vec<&str> = [("from", e.from), ("to", e.to)]
+        let missing: Vec<&str> = [("from", e.from.get()), ("to", e.to.get())]
             .into_iter()
             .filter(|(_, v)| v.is_none_or(|a| trace.agent_name(a).is_empty()))
             .map(|(k, _)| k)

@@ -187,7 +187,7 @@ struct SpawnTree {
 
 /// The spawn tree: an agent's parent is the agent of its earliest spawn.
 fn spawn_tree(trace: &Trace) -> SpawnTree {
-    let n = trace.agents.len();
+    let n = trace.agent_count();
     let mut present = vec![false; n];
     let mut parent: Vec<Option<u32>> = vec![None; n];
     let mut spawned = vec![false; n];
@@ -195,7 +195,7 @@ fn spawn_tree(trace: &Trace) -> SpawnTree {
     for (i, e) in trace.events.iter().enumerate() {
         present[e.agent as usize] = true;
         if e.kind == EventKind::Spawn {
-            if let Some(to) = e.to.filter(|&a| !trace.agent_name(a).is_empty()) {
+            if let Some(to) = e.to.get().filter(|&a| !trace.agent_name(a).is_empty()) {
                 present[to as usize] = true;
                 spawned[to as usize] = true;
                 spawns.push(i);
@@ -210,7 +210,7 @@ fn spawn_tree(trace: &Trace) -> SpawnTree {
     });
     for &i in &spawns {
         let e = &trace.events[i];
-        if let Some(to) = e.to {
+        if let Some(to) = e.to.get() {
             if parent[to as usize].is_none() && to != e.agent {
                 parent[to as usize] = Some(e.agent);
             }

@@ -150,6 +150,46 @@ impl EdgeKind {
     }
 }
 
+/// An optional index in 32 bits, `u32::MAX` standing for none: events and
+/// edges are kept by the million, and `Option<u32>` would take 8 bytes.
+/// No index reaches `u32::MAX`: every item of a trace takes more than one
+/// byte of a file that `u32` offsets already address (see `IdTable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot(u32);
+
+impl Slot {
+    /// No index.
+    pub const NONE: Slot = Slot(u32::MAX);
+
+    /// The index, if there is one.
+    pub fn get(self) -> Option<u32> {
+        (self.0 != u32::MAX).then_some(self.0)
+    }
+
+    /// Whether there is an index.
+    pub fn is_some(self) -> bool {
+        self.0 != u32::MAX
+    }
+
+    /// The index, leaving none behind.
+    pub fn take(&mut self) -> Option<u32> {
+        std::mem::replace(self, Slot::NONE).get()
+    }
+}
+
+impl From<Option<u32>> for Slot {
+    fn from(i: Option<u32>) -> Slot {
+        i.map_or(Slot::NONE, Slot)
+    }
+}
+
+impl From<u32> for Slot {
+    fn from(i: u32) -> Slot {
+        debug_assert_ne!(i, u32::MAX, "an index too large for a trace");
+        Slot(i)
+    }
+}
+
 /// One event, with agent names interned (indices into [`Trace::agents`]);
 /// its id is [`Trace::event_id`] of its index.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,9 +201,9 @@ pub struct Event {
     /// The acting agent.
     pub agent: u32,
     /// `from`, when given.
-    pub from: Option<u32>,
+    pub from: Slot,
     /// `to`, when given (the spawned agent of a spawn).
-    pub to: Option<u32>,
+    pub to: Slot,
     /// `trusted`, when given.
     pub trusted: Option<bool>,
 }
@@ -172,9 +212,9 @@ pub struct Event {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Edge {
     /// Index of the source event.
-    pub src: Option<u32>,
+    pub src: Slot,
     /// Index of the destination event.
-    pub dst: Option<u32>,
+    pub dst: Slot,
     /// Edge type.
     pub kind: EdgeKind,
 }
@@ -220,8 +260,8 @@ pub struct Trace {
     pub(crate) event_ids: IdTable,
     /// Edges in file order (index = position in the `edges` array).
     pub edges: Vec<Edge>,
-    /// Interned names of agents (acting agents and `from`/`to` names).
-    pub agents: Vec<Box<str>>,
+    /// Interned names of agents (acting agents and `from`/`to` names), by index.
+    pub(crate) agents: IdTable,
     /// Reward channels.
     pub rewards: BTreeMap<String, f64>,
     /// Cost channels (tokens, wall_clock_s, ...).
@@ -236,7 +276,12 @@ pub struct Trace {
 impl Trace {
     /// The name of interned agent `i`.
     pub fn agent_name(&self, i: u32) -> &str {
-        self.agents.get(i as usize).map_or("", |s| s)
+        self.agents.get(i)
+    }
+
+    /// How many distinct agents the trace names.
+    pub fn agent_count(&self) -> usize {
+        self.agents.len()
     }
 
     /// The id of event `i`.
@@ -275,6 +320,11 @@ impl IdTable {
         self.text.push_str(s);
         self.ends.push(end);
         true
+    }
+
+    /// How many strings there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
     }
 
     /// Forgets every string.
@@ -600,6 +650,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn events_and_edges_stay_packed() {
+        // Kept by the million: a wider layout shows in the peak memory of big traces.
+        assert!(std::mem::size_of::<Event>() <= 24);
+        assert!(std::mem::size_of::<Edge>() <= 12);
+        let mut s = Slot::from(7);
+        assert_eq!((s.get(), s.is_some()), (Some(7), true));
+        assert_eq!((s.take(), s), (Some(7), Slot::NONE));
+        assert_eq!(Slot::from(None).get(), None);
+        assert_eq!(Slot::from(Some(0)).get(), Some(0));
+    }
+
+    #[test]
     fn base_trace_is_clean() {
         assert_eq!(problems(&base()), Vec::<(String, String)>::new());
     }
@@ -734,7 +796,7 @@ mod tests {
         v["edges"][0]["dst"] = "nowhere".into();
         let text = serde_json::to_string(&v).unwrap();
         let trace = parse("x.json", text.as_bytes()).unwrap();
-        assert_eq!(trace.edges[0].dst, None);
+        assert_eq!(trace.edges[0].dst.get(), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! `schema` for why that split is exact.
 
 use super::schema::{self, Validators};
-use super::{Edge, EdgeKind, End, Event, EventKind, Finding, IdTable, Trace, Unresolved};
+use super::{Edge, EdgeKind, End, Event, EventKind, Finding, IdTable, Slot, Trace, Unresolved};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -241,21 +241,26 @@ impl StrIndex {
 /// Interned agent names.
 #[derive(Debug, Default)]
 struct Interner {
-    names: Vec<Box<str>>,
+    /// The names in one buffer, not a heap block each: a big trace names
+    /// agents by the hundred thousand.
+    names: IdTable,
     index: StrIndex,
 }
 
 impl Interner {
     fn intern(&mut self, name: String) -> u32 {
         let names = &self.names;
-        if let Some(i) = self.index.get(&name, |i| &names[i as usize]) {
+        if let Some(i) = self.index.get(&name, |i| names.get(i)) {
             return i;
         }
         let i = self.names.len() as u32;
-        self.names.push(name.into_boxed_str());
+        if !self.names.push(&name) {
+            // Past 4 GiB of names (never within the size limits): the name
+            // stays unknown rather than aliasing another.
+            return u32::MAX;
+        }
         let names = &self.names;
-        self.index
-            .insert_new(&names[i as usize], i, |i| &names[i as usize]);
+        self.index.insert_new(&name, i, |i| names.get(i));
         i
     }
 }
@@ -320,7 +325,16 @@ impl<'v> Builder<'v> {
                     self.item(which, first + k, item);
                 }
             }
-            Op::EventsDone => self.events_done = true,
+            Op::EventsDone => {
+                self.events_done = true;
+                // Edges number about as many as events (each step follows
+                // one or two others); sized once here, the vector does not
+                // double past that and leave up to half of itself unused at
+                // the peak of a big trace.
+                let want = self.events.len() + self.events.len() / 4;
+                self.edges
+                    .reserve_exact(want.saturating_sub(self.edges.len()));
+            }
         }
     }
 
@@ -444,8 +458,8 @@ impl<'v> Builder<'v> {
             t,
             kind,
             agent: self.agents.intern(agent),
-            from: from.map(|s| self.agents.intern(s)),
-            to: to.map(|s| self.agents.intern(s)),
+            from: from.map(|s| self.agents.intern(s)).into(),
+            to: to.map(|s| self.agents.intern(s)).into(),
             trusted,
         };
         let ids = &self.event_ids;
@@ -471,8 +485,8 @@ impl<'v> Builder<'v> {
             return false;
         };
         let mut edge = Edge {
-            src: None,
-            dst: None,
+            src: Slot::NONE,
+            dst: Slot::NONE,
             kind,
         };
         for (end, name) in [(End::Src, src), (End::Dst, dst)] {
@@ -483,8 +497,8 @@ impl<'v> Builder<'v> {
                 None
             };
             match (found, end) {
-                (Some(i), End::Src) => edge.src = Some(i),
-                (Some(i), End::Dst) => edge.dst = Some(i),
+                (Some(i), End::Src) => edge.src = i.into(),
+                (Some(i), End::Dst) => edge.dst = i.into(),
                 // Positions in `edges` equal array indices whenever every item is valid,
                 // the only case in which they are reported.
                 (None, _) => self.pending.push(Unresolved {
@@ -510,8 +524,8 @@ impl<'v> Builder<'v> {
                 Some(i) => {
                     let edge = &mut self.edges[p.edge as usize];
                     match p.end {
-                        End::Src => edge.src = Some(i),
-                        End::Dst => edge.dst = Some(i),
+                        End::Src => edge.src = i.into(),
+                        End::Dst => edge.dst = i.into(),
                     }
                 }
                 None => unresolved.push(p),
@@ -788,9 +802,9 @@ mod tests {
                 "rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
         );
         assert!(l.findings.is_empty(), "{:?}", l.findings);
-        assert_eq!(l.trace.edges[0].src, Some(0));
-        assert_eq!(l.trace.edges[0].dst, Some(1));
-        assert_eq!(l.trace.edges[1].dst, None);
+        assert_eq!(l.trace.edges[0].src.get(), Some(0));
+        assert_eq!(l.trace.edges[0].dst.get(), Some(1));
+        assert_eq!(l.trace.edges[1].dst.get(), None);
         assert_eq!(l.trace.unresolved.len(), 1);
         assert_eq!(&*l.trace.unresolved[0].name, "zz");
     }
@@ -806,8 +820,8 @@ mod tests {
         );
         assert!(l.findings.is_empty(), "{:?}", l.findings);
         assert_eq!(l.trace.events.len(), 2);
-        assert_eq!(l.trace.edges[0].src, Some(0));
-        assert_eq!(l.trace.edges[0].dst, Some(1));
+        assert_eq!(l.trace.edges[0].src.get(), Some(0));
+        assert_eq!(l.trace.edges[0].dst.get(), Some(1));
     }
 
     #[test]
@@ -818,9 +832,9 @@ mod tests {
                 {"id":"b","t":1,"type":"message","agent":"y","from":"y","to":"x"}],
                 "edges":[],"rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
         );
-        assert_eq!(l.trace.agents.len(), 2);
-        assert_eq!(l.trace.events[1].from, Some(1));
-        assert_eq!(l.trace.events[1].to, Some(0));
+        assert_eq!(l.trace.agent_count(), 2);
+        assert_eq!(l.trace.events[1].from.get(), Some(1));
+        assert_eq!(l.trace.events[1].to.get(), Some(0));
     }
 
     #[test]
