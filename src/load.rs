@@ -206,15 +206,14 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
     });
+    add_digests(&mut digest, &loaded);
     corpus.add_entries(loaded);
     let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
     let loaded = in_parallel(&records, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
     });
+    add_digests(&mut digest, &loaded);
     corpus.add_exclusions(loaded);
-    for f in &corpus.files {
-        digest.add(f.rel.as_bytes()).add(f.text.as_bytes());
-    }
     load_claims(root, opts.max_file_bytes, &mut corpus, &mut digest);
     load_survey(root, opts.max_file_bytes, &mut corpus, &mut digest);
     corpus.source_digest = Some(digest.value());
@@ -364,6 +363,16 @@ struct FileLoad<T> {
     file: Option<SourceFile>,
     item: Option<T>,
     diagnostics: Vec<Diagnostic>,
+    /// Digest of the path and text, when the file was read from disk
+    /// (taken on the loading thread, where the text is in cache).
+    digest: Option<u128>,
+}
+
+/// Adds the digests of loaded files, in order, to the corpus's source digest.
+fn add_digests<T>(digest: &mut Digest, loaded: &[FileLoad<T>]) {
+    for d in loaded.iter().filter_map(|l| l.digest) {
+        digest.add(&d.to_le_bytes());
+    }
 }
 
 impl Corpus {
@@ -446,11 +455,21 @@ fn load_one<T>(
     convert: Convert<T>,
 ) -> FileLoad<T> {
     match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
-        Ok(text) => parse_file(rel.to_string(), text, tax, convert),
+        Ok(text) => {
+            let digest = Digest::new()
+                .add(rel.as_bytes())
+                .add(text.as_bytes())
+                .value();
+            FileLoad {
+                digest: Some(digest),
+                ..parse_file(rel.to_string(), text, tax, convert)
+            }
+        }
         Err(d) => FileLoad {
             file: None,
             item: None,
             diagnostics: vec![d],
+            digest: None,
         },
     }
 }
@@ -496,6 +515,7 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
         file: Some(file),
         item,
         diagnostics,
+        digest: None,
     }
 }
 
