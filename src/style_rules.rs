@@ -151,8 +151,11 @@ fn check_file(
     has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Ok(Value::Mapping(map)) = serde_yaml::from_str::<Value>(&file.text) else {
+    let Ok(parsed) = serde_yaml::from_str::<Value>(&file.text) else {
         return; // yaml-syntax reports it
+    };
+    let Value::Mapping(map) = &parsed else {
+        return;
     };
     let mut ambiguous = false;
     let mut field = String::new();
@@ -168,13 +171,16 @@ fn check_file(
         let Some((value, col)) = plain_value(line) else {
             continue;
         };
-        // YAML 1.2 (this tool) reads it as text; YAML 1.1 would read something else.
-        let as_12 = serde_yaml::from_str::<Value>(&format!("k: {value}\n")).ok();
-        let is_text = as_12
-            .as_ref()
-            .and_then(|v| v.get("k"))
-            .is_some_and(Value::is_string);
-        if is_text && ambiguous_in_yaml11(value) {
+        // YAML 1.2 (this tool) reads it as text; YAML 1.1 would read something
+        // else. The cheap test first: most values are plain words for both.
+        let is_text = || {
+            serde_yaml::from_str::<Value>(&format!("k: {value}\n"))
+                .ok()
+                .as_ref()
+                .and_then(|v| v.get("k"))
+                .is_some_and(Value::is_string)
+        };
+        if ambiguous_in_yaml11(value) && is_text() {
             ambiguous = true;
             let fixed = line.replacen(value, &yaml_format::scalar(value), 1);
             out.push(
@@ -193,7 +199,14 @@ fn check_file(
     // Layout is the last thing to fix: not reported beside errors in the file,
     // nor beside the quoting problems above (whose fix is the same command).
     if !has_errors && !ambiguous {
-        if let Ok(formatted) = yaml_format::format(&file.text, kind) {
+        // The parse above serves the formatter too, unless a byte-order mark
+        // (which `format` keeps aside) leads the text.
+        let formatted = if file.text.starts_with('\u{feff}') {
+            yaml_format::format(&file.text, kind)
+        } else {
+            yaml_format::format_parsed(&file.text, &parsed, kind)
+        };
+        if let Ok(formatted) = formatted {
             // A missing modeline alone is schema-modeline's to report.
             let only_modeline = kind == yaml_format::Kind::Entry
                 && formatted == format!("{}\n{}", crate::fields::MODELINE, file.text);
@@ -255,7 +268,6 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| d.file.as_str())
         .collect();
-    let mut out = Vec::new();
     let files = corpus
         .entries
         .iter()
@@ -266,12 +278,32 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
                 .iter()
                 .map(|x| (x.file, yaml_format::Kind::Record)),
         );
-    for (idx, kind) in files {
-        let file = corpus.file(idx);
-        let has_errors = erroneous.contains(file.rel.as_str());
-        check_file(&corpus.taxonomy, file, kind, has_errors, &mut out);
+    let files: Vec<(usize, yaml_format::Kind)> = files.collect();
+    let run = |part: &[(usize, yaml_format::Kind)]| {
+        let mut out = Vec::new();
+        for &(idx, kind) in part {
+            let file = corpus.file(idx);
+            let has_errors = erroneous.contains(file.rel.as_str());
+            check_file(&corpus.taxonomy, file, kind, has_errors, &mut out);
+        }
+        out
+    };
+    // Files are independent: on two cores when there are enough, in order.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 || files.len() < 64 {
+        return run(&files);
     }
-    out
+    let (first, second) = files.split_at(files.len().div_ceil(2));
+    std::thread::scope(|s| {
+        let later = s.spawn(|| run(second));
+        let mut out = run(first);
+        out.extend(
+            later
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        );
+        out
+    })
 }
 
 #[cfg(test)]

@@ -74,6 +74,39 @@ pub fn plain_ok(s: &str) -> bool {
     {
         return false;
     }
+    surely_plain(s) || plain_round_trips(s)
+}
+
+/// A character libyaml reads inside a plain scalar as itself: printable,
+/// not a tab, not a line break (`\u{85}`, `\u{2028}`, `\u{2029}` are
+/// breaks to YAML) and not a byte-order mark.
+fn plain_char(c: char) -> bool {
+    matches!(c, ' '..='~' | '\u{A0}'..='\u{2027}' | '\u{202A}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+        && c != '\u{FEFF}'
+}
+
+/// A sufficient test, without parsing, that `k: s` and `- s` read back as the
+/// string `s` (which `plain_ok` has already found trimmed, free of control
+/// characters and unambiguous in YAML 1.1): it starts with an ASCII letter,
+/// so it is no indicator, number, null or tag; YAML 1.2's core schema and
+/// Rust's float parser read no word that starts so as anything but text
+/// beyond the YAML 1.1 words already excluded, and `inf`/`nan` in any case;
+/// no `: `, ` #` or final `:` ends it early; every character is one a plain
+/// scalar holds as itself. Checked against the parser by the tests below.
+/// Parsing two small documents per value was most of what checking the
+/// layout of a large corpus cost.
+fn surely_plain(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !matches!(lower.as_str(), "inf" | "infinity" | "nan")
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with(':')
+        && s.chars().all(plain_char)
+}
+
+/// Whether `k: s` and `- s` parse back to the string `s` (the full test).
+fn plain_round_trips(s: &str) -> bool {
     let same = |doc: String, get: &dyn Fn(&Value) -> Option<&Value>| {
         serde_yaml::from_str::<Value>(&doc)
             .ok()
@@ -151,6 +184,12 @@ fn split_comment<'a>(
             .as_ref()
             == Some(want)
     };
+    // Most values carry no comment and are written plain or plainly quoted;
+    // those read back as themselves without a parse.
+    let t = text.trim_end();
+    if !text.contains('#') && want.as_str().is_some_and(|w| reads_as_itself(t, w)) {
+        return Some((t, ""));
+    }
     let bytes = text.as_bytes();
     for (i, _) in text.match_indices('#') {
         if i > 0 && (bytes[i - 1] == b' ' || bytes[i - 1] == b'\t') {
@@ -162,6 +201,25 @@ fn split_comment<'a>(
         }
     }
     parses_to(text.trim_end()).then_some((text.trim_end(), ""))
+}
+
+/// Whether `raw`, written after `k: ` or `- `, surely reads as the string
+/// `want`: plain and safe (see [`surely_plain`]), or double-quoted with no
+/// escape and no quote inside.
+fn reads_as_itself(raw: &str, want: &str) -> bool {
+    let plain = raw == want
+        && !want.is_empty()
+        && want.trim() == want
+        && !want.chars().any(char::is_control)
+        && !ambiguous_in_yaml11(want)
+        && surely_plain(want);
+    let quoted = raw.len() == want.len() + 2
+        && raw.starts_with('"')
+        && raw.ends_with('"')
+        && &raw[1..raw.len() - 1] == want
+        && !want.contains(['"', '\\'])
+        && want.chars().all(|c| c == ' ' || plain_char(c));
+    plain || quoted
 }
 
 /// `key: value` → the key and the byte offset of what follows the colon.
@@ -342,7 +400,7 @@ pub fn format(text: &str, kind: Kind) -> Result<String, FormatError> {
         Some(b) => ("\u{feff}", b),
         None => ("", text),
     };
-    let lf = format_lf(body, kind)?;
+    let lf = format_lf(body, kind, None)?;
     let out = if body.contains("\r\n") {
         lf.replace('\n', "\r\n")
     } else {
@@ -351,12 +409,32 @@ pub fn format(text: &str, kind: Kind) -> Result<String, FormatError> {
     Ok(format!("{bom}{out}"))
 }
 
-fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
-    let parsed: Value = serde_yaml::from_str(text).map_err(|e| FormatError {
-        line: e.location().map(|l| l.line()),
-        message: format!("not valid YAML: {e}"),
-    })?;
-    let Value::Mapping(map) = &parsed else {
+/// The formatted text of a file that `check` has already parsed into
+/// `parsed` (a text without byte-order mark): the same as [`format`],
+/// without parsing it again.
+pub fn format_parsed(text: &str, parsed: &Value, kind: Kind) -> Result<String, FormatError> {
+    debug_assert!(!text.starts_with('\u{feff}'));
+    let lf = format_lf(text, kind, Some(parsed))?;
+    Ok(if text.contains("\r\n") {
+        lf.replace('\n', "\r\n")
+    } else {
+        lf
+    })
+}
+
+fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, FormatError> {
+    let owned;
+    let parsed: &Value = match known {
+        Some(v) => v,
+        None => {
+            owned = serde_yaml::from_str(text).map_err(|e| FormatError {
+                line: e.location().map(|l| l.line()),
+                message: format!("not valid YAML: {e}"),
+            })?;
+            &owned
+        }
+    };
+    let Value::Mapping(map) = parsed else {
         return Err(FormatError {
             line: None,
             message: "the file does not hold a mapping of fields".into(),
@@ -428,7 +506,11 @@ fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
     out.extend(pending.iter().map(|l| l.trim_end().to_string()));
     let mut formatted = out.join("\n");
     formatted.push('\n');
-
+    // Already in layout (the common case): the same text holds the same
+    // values and comments, so there is nothing to compare.
+    if formatted == text {
+        return Ok(formatted);
+    }
     let reparsed: Value = serde_yaml::from_str(&formatted).map_err(|e| FormatError {
         line: None,
         message: format!("formatting would break the file ({e}); it was left as it is"),
@@ -444,7 +526,7 @@ fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
         got_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
         want_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
     }
-    if reparsed != parsed || got_comments != want_comments {
+    if &reparsed != parsed || got_comments != want_comments {
         return Err(FormatError {
             line: None,
             message:
@@ -464,6 +546,91 @@ pub fn formatted_or_same(text: String, kind: Kind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The shortcuts agree with the parser: what they accept reads back as itself.
+    fn shortcut_agrees(s: &str) {
+        if surely_plain(s) && !s.is_empty() && s.trim() == s && !ambiguous_in_yaml11(s) {
+            assert!(plain_round_trips(s), "{s:?} is not plain after all");
+        }
+        let want = Value::String(s.to_string());
+        for raw in [s.to_string(), format!("\"{s}\"")] {
+            if reads_as_itself(&raw, s) {
+                let k: Value = serde_yaml::from_str(&format!("k: {raw}\n")).expect("parses");
+                assert_eq!(k.get("k"), Some(&want), "k: {raw}");
+                let l: Value = serde_yaml::from_str(&format!("- {raw}\n")).expect("parses");
+                assert_eq!(
+                    l.as_sequence().and_then(|v| v.first()),
+                    Some(&want),
+                    "- {raw}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shortcuts_agree_with_the_parser_on_tricky_values() {
+        for s in [
+            "inf",
+            "Inf",
+            "NaN",
+            "nan",
+            "Infinity",
+            "infinity",
+            "a: b",
+            "a:b",
+            "a:",
+            "a #b",
+            "a#b",
+            "a\u{feff}b",
+            "a\u{2028}b",
+            "a\u{85}b",
+            "a\tb",
+            "a \u{a0}",
+            "null",
+            "Null",
+            "true",
+            "yes",
+            "No",
+            "on",
+            "y",
+            "a'b",
+            "a\"b",
+            "a\\b",
+            "a,b",
+            "a[b]",
+            "a{b}",
+            "a - b",
+            "a ? b",
+            "a|b",
+            "a>b",
+            "a%b",
+            "a@b",
+            "a`b",
+            "a&b",
+            "a*b",
+            "a!b",
+            "e1",
+            "E5",
+            "x0",
+            "0x1",
+            "o1_spawn",
+            "Luo, Xufang",
+            "Yes: a title",
+            "a  b",
+            "é",
+            "",
+        ] {
+            shortcut_agrees(s);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn shortcuts_agree_with_the_parser(s in "[a-zA-Z0-9 :#,'\"\\\\\\[\\]{}!&*|>%@`.~+-]{0,12}|[\\PC]{0,6}") {
+            shortcut_agrees(&s);
+        }
+    }
 
     const MESSY: &str = "\
 key: demo   # the file stem
