@@ -3,14 +3,21 @@
 # default) and, in one run, prints for each size
 #   - the read floor: reading the same files and nothing else
 #     (`tar cf - corpus exclusions | cat >/dev/null`, warm page cache);
-#   - `build`, `check --strict` and `stats --format json`: median wall time
-#     over RUNS runs with the spread (min-max), peak memory, time per entry
-#     and the ratio to the floor;
+#   - `build` once on the new corpus (everything written: "build, first");
+#   - `build`, `check --strict`, `stats --format json` and `site`: median wall
+#     time over RUNS runs with the spread (min-max), peak memory, time per
+#     entry and the ratio to the floor. `build` and `check` with nothing
+#     changed may skip rendering (the build fingerprint); the "full path"
+#     rows change one entry's bytes (a comment line) before every run, so
+#     everything is recomputed though nothing is written;
 #   - the Python yardstick (benches/yardstick.py: PyYAML's libyaml loader,
-#     load and count) where python3 with PyYAML is present, else a note.
+#     load and count) where python3 with PyYAML is present, else a note;
+#   - then the trace benchmark (benches/trace_bench.sh) at TRACE_SIZES
+#     events (default 1000000; empty to skip): MB/s and peak ÷ file size.
 #
 #   bash benches/corpus_bench.sh [SIZES...]          # RUNS=3 by default
 #   RUNS=5 bash benches/corpus_bench.sh 100000
+#   TRACE_SIZES= bash benches/corpus_bench.sh 1000   # no trace rows
 #
 # Wall times on a shared machine drift; the ratios to the floor, measured in
 # the same run, are the figures to compare across runs.
@@ -48,11 +55,13 @@ timed() {
 }
 
 # series NAME CMD...: RUNS runs; sets med, lo, hi (ms) and peak (MiB).
+# With EDIT set to a file, a comment line is appended to it before each run.
 series() {
   local name="$1"
   shift
   local times=() peak_kb=0
-  for _ in $(seq "$runs"); do
+  for i in $(seq "$runs"); do
+    if [ -n "${EDIT:-}" ]; then printf '# bench edit %s %s\n' "$name" "$i" >>"$EDIT"; fi
     timed "$@"
     times+=("$ms")
     if [ "$kb" != "n/a" ] && [ "$kb" -gt "$peak_kb" ]; then peak_kb=$kb; fi
@@ -68,11 +77,11 @@ series() {
 row() { # size name
   local ratio
   ratio=$(awk -v m="$med" -v f="$floor" 'BEGIN { if (f > 0) printf "%.2f", m / f; else print "n/a" }')
-  printf '%8s  %-14s %9s %13s %9s %11s %9s\n' "$1" "$2" "$med" "$lo-$hi" "$peak" \
+  printf '%8s  %-17s %9s %13s %9s %11s %9s\n' "$1" "$2" "$med" "$lo-$hi" "$peak" \
     "$((med * 1000 / $1))" "$ratio"
 }
 
-printf '%8s  %-14s %9s %13s %9s %11s %9s\n' entries work median_ms spread_ms peak_MiB us_per_entry x_floor
+printf '%8s  %-17s %9s %13s %9s %11s %9s\n' entries work median_ms spread_ms peak_MiB us_per_entry x_floor
 for n in "${sizes[@]}"; do
   root="$work/c$n"
   target/release/examples/gen_corpus "$n" "$root" >/dev/null
@@ -81,10 +90,21 @@ for n in "${sizes[@]}"; do
   series floor bash -c "cd '$root' && tar cf - corpus exclusions | cat >/dev/null"
   floor=$med
   row "$n" "read floor"
+  runs_were=$runs
+  runs=1
+  series first "$bin" --root "$root" build
+  runs=$runs_were
+  row "$n" "build, first"
   for cmd in "build" "check --strict" "stats --format json" "site"; do
     # shellcheck disable=SC2086
     series "$cmd" "$bin" --root "$root" $cmd
     row "$n" "${cmd%% *}"
+  done
+  entry=$(find "$root/corpus/papers" -name '*.yaml' | sort | head -n 1)
+  for cmd in "build" "check --strict"; do
+    # shellcheck disable=SC2086
+    EDIT=$entry series "$cmd full" "$bin" --root "$root" $cmd
+    row "$n" "${cmd%% *}, full path"
   done
   if [ -n "$python_ok" ]; then
     series python python3 benches/yardstick.py "$root"
@@ -94,3 +114,8 @@ for n in "${sizes[@]}"; do
   fi
   rm -rf "$root"
 done
+trace_sizes=${TRACE_SIZES-1000000}
+if [ -n "$trace_sizes" ]; then
+  echo
+  TRACE_BENCH_SIZES="$trace_sizes" bash benches/trace_bench.sh
+fi

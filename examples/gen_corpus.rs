@@ -4,8 +4,10 @@
 //! Entries draw their tags from the project's taxonomy with a skew like the
 //! shipped pool's, have realistic field lengths, and unique keys, titles,
 //! arXiv ids and links; the exclusion log is sized in the shipped proportion
-//! (32 records per 84 entries). Output is deterministic for a given N.
+//! (32 records per 84 entries), every file in the layout `corpus fmt` writes.
+//! Output is deterministic for a given N.
 
+use corpus::yaml_format::{formatted_or_same, Kind};
 use std::path::Path;
 
 /// A small deterministic generator, so runs are comparable without a crate.
@@ -151,6 +153,8 @@ fn main() {
             rng.pick(&["core", "supporting"]),
             rng.pick(&WORDS).to_lowercase(),
         );
+        // In the layout `corpus fmt` writes, as a curated corpus is kept.
+        let text = formatted_or_same(text, Kind::Entry);
         std::fs::write(root.join(format!("corpus/papers/{key}.yaml")), text).unwrap();
     }
     let stages: Vec<String> = tax.screening.stages.iter().map(|s| s.id.clone()).collect();
@@ -163,6 +167,7 @@ fn main() {
             rng.skewed(&tax.screening.query_families),
             rng.skewed(&stages),
         );
+        let text = formatted_or_same(text, Kind::Record);
         std::fs::write(root.join(format!("exclusions/{id}.yaml")), text).unwrap();
     }
     println!("wrote {n} entries to {}", root.display());
