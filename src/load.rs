@@ -16,6 +16,7 @@ use crate::reader::{self, ReadError};
 use crate::rules::Rule;
 pub use crate::source::{SourceFile, Spans};
 use crate::taxonomy::Taxonomy;
+use crate::yaml_format::Kind;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -204,13 +205,19 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         .add(tax_text.as_bytes());
     let papers = list_dir(root, PAPERS_DIR, &mut corpus);
     let loaded = in_parallel(&papers, |(p, rel)| {
-        load_one(p, rel, opts, &corpus.taxonomy, convert_entry)
+        load_one(p, rel, opts, &corpus.taxonomy, (Kind::Entry, convert_entry))
     });
     add_digests(&mut digest, &loaded);
     corpus.add_entries(loaded);
     let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
     let loaded = in_parallel(&records, |(p, rel)| {
-        load_one(p, rel, opts, &corpus.taxonomy, convert_exclusion)
+        load_one(
+            p,
+            rel,
+            opts,
+            &corpus.taxonomy,
+            (Kind::Record, convert_exclusion),
+        )
     });
     add_digests(&mut digest, &loaded);
     corpus.add_exclusions(loaded);
@@ -452,7 +459,7 @@ fn load_one<T>(
     rel: &str,
     opts: LoadOptions,
     tax: &Taxonomy,
-    convert: Convert<T>,
+    convert: (Kind, Convert<T>),
 ) -> FileLoad<T> {
     match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
         Ok(text) => {
@@ -475,11 +482,18 @@ fn load_one<T>(
 }
 
 /// Parses and converts the text of one data file.
-fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>) -> FileLoad<T> {
+fn parse_file<T>(
+    rel: String,
+    text: String,
+    tax: &Taxonomy,
+    (kind, convert): (Kind, Convert<T>),
+) -> FileLoad<T> {
     let mut diagnostics = Vec::new();
-    let parsed: Result<Value, _> = serde_yaml::from_str(without_final_marker(&text));
-    let map = match parsed {
-        Ok(Value::Mapping(m)) => Some(m),
+    let body = without_final_marker(&text);
+    let whole = body.len() == text.len();
+    let parsed: Result<Value, _> = serde_yaml::from_str(body);
+    let value = match parsed {
+        Ok(v @ Value::Mapping(_)) => Some(v),
         Ok(Value::Null) => {
             diagnostics.push(
                 diag(
@@ -509,8 +523,22 @@ fn parse_file<T>(rel: String, text: String, tax: &Taxonomy, convert: Convert<T>)
             None
         }
     };
-    let file = SourceFile::new(rel, text);
-    let item = map.map(|m| convert(&m, &file, tax, &mut diagnostics));
+    let mut file = SourceFile::new(rel, text);
+    let map = match &value {
+        Some(Value::Mapping(m)) => Some(m),
+        _ => None,
+    };
+    // While the file is parsed, what its layout would be (the `not-formatted`
+    // rule's question), so the check need not parse it again; a text the
+    // check parses differently (a final `---`, a byte-order mark) is left
+    // to the check.
+    if let Some(v) = value
+        .as_ref()
+        .filter(|_| whole && !file.text.starts_with('\u{feff}'))
+    {
+        file.layout = Some(crate::yaml_format::layout_of(&file.text, v, kind));
+    }
+    let item = map.map(|m| convert(m, &file, tax, &mut diagnostics));
     FileLoad {
         file: Some(file),
         item,
@@ -540,12 +568,19 @@ pub fn corpus_from_texts(
     let mut corpus = Corpus::new(taxonomy);
     let loaded: Vec<_> = entries
         .into_iter()
-        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, convert_entry))
+        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, (Kind::Entry, convert_entry)))
         .collect();
     corpus.add_entries(loaded);
     let loaded: Vec<_> = exclusions
         .into_iter()
-        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, convert_exclusion))
+        .map(|(rel, text)| {
+            parse_file(
+                rel,
+                text,
+                &corpus.taxonomy,
+                (Kind::Record, convert_exclusion),
+            )
+        })
         .collect();
     corpus.add_exclusions(loaded);
     corpus

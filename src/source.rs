@@ -207,6 +207,20 @@ pub struct SourceFile {
     pub text: String,
     /// Field positions, scanned on first use: clean files never need them.
     spans: std::sync::OnceLock<Spans>,
+    /// What the canonical layout makes of the file, when the loader found
+    /// out while it had the file parsed (so the check need not parse it again).
+    pub layout: Option<Layout>,
+}
+
+/// What the canonical layout (`corpus fmt`) makes of a data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// The file is in layout, or lacks only the schema modeline.
+    Kept,
+    /// The layout changes the file, first at this 1-based line.
+    ChangedAt(usize),
+    /// The formatter leaves the file alone (a shape it does not rewrite).
+    Unformattable,
 }
 
 impl SourceFile {
@@ -216,6 +230,7 @@ impl SourceFile {
             rel,
             text,
             spans: std::sync::OnceLock::new(),
+            layout: None,
         }
     }
 

@@ -5,7 +5,7 @@
 use crate::corpus::Corpus;
 use crate::diag::{Diagnostic, Severity};
 use crate::rules::Rule;
-use crate::source::SourceFile;
+use crate::source::{Layout, SourceFile};
 use crate::taxonomy::Taxonomy;
 use crate::yaml_format::{self, ambiguous_in_yaml11};
 use regex::Regex;
@@ -151,11 +151,25 @@ fn check_file(
     has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Ok(parsed) = serde_yaml::from_str::<Value>(&file.text) else {
-        return; // yaml-syntax reports it
+    // The loader found the layout while it had the file parsed; a file
+    // loaded otherwise is parsed here. Only a text with a backslash can hold
+    // a LaTeX escape, so only such a text is parsed for its values.
+    let parsed = if file.layout.is_none() || file.text.contains('\\') {
+        match serde_yaml::from_str::<Value>(&file.text) {
+            Ok(v @ Value::Mapping(_)) => Some(v),
+            _ => return, // yaml-syntax reports it
+        }
+    } else {
+        None
     };
-    let Value::Mapping(map) = &parsed else {
-        return;
+    let layout = match (file.layout, &parsed) {
+        (Some(l), _) => l,
+        // A byte-order mark is kept aside by `format`, which parses the rest.
+        (None, Some(_)) if file.text.starts_with('\u{feff}') => {
+            yaml_format::layout_of_text(&file.text, kind)
+        }
+        (None, Some(v)) => yaml_format::layout_of(&file.text, v, kind),
+        (None, None) => return,
     };
     let mut ambiguous = false;
     let mut field = String::new();
@@ -199,39 +213,22 @@ fn check_file(
     // Layout is the last thing to fix: not reported beside errors in the file,
     // nor beside the quoting problems above (whose fix is the same command).
     if !has_errors && !ambiguous {
-        // The parse above serves the formatter too, unless a byte-order mark
-        // (which `format` keeps aside) leads the text.
-        let formatted = if file.text.starts_with('\u{feff}') {
-            yaml_format::format(&file.text, kind)
-        } else {
-            yaml_format::format_parsed(&file.text, &parsed, kind)
-        };
-        if let Ok(formatted) = formatted {
-            // A missing modeline alone is schema-modeline's to report.
-            let only_modeline = kind == yaml_format::Kind::Entry
-                && formatted == format!("{}\n{}", crate::fields::MODELINE, file.text);
-            if formatted != file.text && !only_modeline {
-                let line = file
-                    .text
-                    .lines()
-                    .zip(formatted.lines())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or_else(|| file.text.lines().count().min(formatted.lines().count()))
-                    + 1;
-                out.push(
-                    diag(
-                        tax,
-                        Rule::NotFormatted,
-                        file,
-                        "the file is not in the canonical layout `corpus fmt` writes".into(),
-                    )
-                    .at_line(Some(line))
-                    .help(format!("run `corpus fmt {}`", file.rel)),
-                );
-            }
+        if let Layout::ChangedAt(line) = layout {
+            out.push(
+                diag(
+                    tax,
+                    Rule::NotFormatted,
+                    file,
+                    "the file is not in the canonical layout `corpus fmt` writes".into(),
+                )
+                .at_line(Some(line))
+                .help(format!("run `corpus fmt {}`", file.rel)),
+            );
         }
     }
-    let spans = file.spans();
+    let Some(Value::Mapping(map)) = &parsed else {
+        return;
+    };
     for field in TEXT_FIELDS {
         let Some(text) = map.get(field).and_then(Value::as_str) else {
             continue;
@@ -247,7 +244,8 @@ fn check_file(
             format!("`{field}` holds a LaTeX escape; the data is UTF-8 text and exports escape it themselves"),
         )
         .field(field);
-        if let Some((l, c)) = spans.pos(field) {
+        // Positions are scanned only for a file with something to report.
+        if let Some((l, c)) = file.spans().pos(field) {
             d = d.at(l, c);
         }
         d = if fixed != text {

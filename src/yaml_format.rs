@@ -5,6 +5,7 @@
 //! lines, one final newline. Comments and every value are kept exactly; the
 //! result is re-parsed and compared before it is returned.
 
+use crate::source::Layout;
 use serde_yaml::Value;
 
 /// Which kind of data file a text is.
@@ -535,6 +536,36 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
         });
     }
     Ok(formatted)
+}
+
+/// What the canonical layout makes of `text`, already parsed into `parsed`
+/// (a text without byte-order mark): the verdict of the `not-formatted` rule.
+pub fn layout_of(text: &str, parsed: &Value, kind: Kind) -> Layout {
+    verdict(text, format_parsed(text, parsed, kind), kind)
+}
+
+/// What the canonical layout makes of `text` (parsed here).
+pub fn layout_of_text(text: &str, kind: Kind) -> Layout {
+    verdict(text, format(text, kind), kind)
+}
+
+fn verdict(text: &str, formatted: Result<String, FormatError>, kind: Kind) -> Layout {
+    let Ok(formatted) = formatted else {
+        return Layout::Unformattable;
+    };
+    // A missing modeline alone is schema-modeline's to report.
+    let only_modeline =
+        kind == Kind::Entry && formatted == format!("{}\n{}", crate::fields::MODELINE, text);
+    if formatted == text || only_modeline {
+        return Layout::Kept;
+    }
+    let line = text
+        .lines()
+        .zip(formatted.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| text.lines().count().min(formatted.lines().count()))
+        + 1;
+    Layout::ChangedAt(line)
 }
 
 /// The canonical text of a new entry or record file, for `new` and `import`;
