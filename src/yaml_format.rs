@@ -39,6 +39,14 @@ pub struct FormatError {
 /// Whether YAML 1.1 (PyYAML, yamllint) resolves this plain scalar to
 /// something other than a string: a boolean, null, number, date, merge key.
 pub fn ambiguous_in_yaml11(s: &str) -> bool {
+    // Every form below starts with one of these letters or with no letter
+    // at all; most text starts otherwise and needs no regex.
+    if s.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() && !b"yYnNtTfFoO".contains(&b))
+    {
+        return false;
+    }
     use regex::Regex;
     use std::sync::OnceLock;
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -97,9 +105,10 @@ fn plain_char(c: char) -> bool {
 /// Parsing two small documents per value was most of what checking the
 /// layout of a large corpus cost.
 fn surely_plain(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
     s.starts_with(|c: char| c.is_ascii_alphabetic())
-        && !matches!(lower.as_str(), "inf" | "infinity" | "nan")
+        && !["inf", "infinity", "nan"]
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
         && !s.contains(": ")
         && !s.contains(" #")
         && !s.ends_with(':')
@@ -496,8 +505,8 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
     blocks.sort_by_key(|b| rank(&b.key)); // stable: unknown fields keep their order
     for b in &blocks {
         out.extend(b.comments.iter().map(|l| l.trim_end().to_string()));
-        let value = map.get(b.key.as_str()).cloned().unwrap_or(Value::Null);
-        let mut lines = format_block(b, &value);
+        let value = map.get(b.key.as_str()).unwrap_or(&Value::Null);
+        let mut lines = format_block(b, value);
         // Blank lines only separate fields; a block scalar's inner ones are kept.
         while lines.last().is_some_and(|l| l.trim().is_empty()) {
             lines.pop();
