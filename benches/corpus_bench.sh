@@ -100,7 +100,7 @@ for n in "${sizes[@]}"; do
     series "$cmd" "$bin" --root "$root" $cmd
     row "$n" "${cmd%% *}"
   done
-  entry=$(find "$root/corpus/papers" -name '*.yaml' | sort | head -n 1)
+  entry=$(find "$root/corpus/papers" -name '*.yaml' | sort | awk 'NR == 1')
   for cmd in "build" "check --strict"; do
     # shellcheck disable=SC2086
     EDIT=$entry series "$cmd full" "$bin" --root "$root" $cmd

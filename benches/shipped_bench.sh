@@ -31,7 +31,7 @@ for d in corpus exclusions templates traces stats README.md; do
 done
 rm -f "$root/stats/.fingerprint"
 "$bin" --root "$root" build >/dev/null
-edited=$(find "$root/corpus/papers" -name '*.yaml' | sort | head -n 1)
+edited=$(find "$root/corpus/papers" -name '*.yaml' | sort | awk 'NR == 1')
 edits=0
 
 # edit: changes one entry's bytes (a comment line), not its data.

@@ -65,6 +65,8 @@ printf "%-9s %9s %9s %8s %9s %8s %9s %10s %9s\n" command events "size MB" "wall 
 for events in $sizes; do
   file="$dir/trace-$events.json"
   "$gen" "$events" "$file"
+  # Let the generator's writes reach the disk so they do not compete with the runs.
+  sync
   bytes=$(wc -c <"$file")
   run validate "$file" "$bytes" "$bin" trace validate "$file"
   run metrics "$file" "$bytes" "$bin" trace metrics "$file" --format json
