@@ -10,7 +10,7 @@ use crate::render;
 use crate::rules::Rule;
 use crate::stats::{self, Stats};
 use crate::stats_render;
-use crate::trace::Trace;
+use crate::trace::Metrics;
 use std::path::Path;
 
 /// Folder of templates, relative to the root.
@@ -147,11 +147,11 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
 }
 
 /// Computes the generated files of a part from a corpus, its templates
-/// and its valid example traces (replayed here, for the README).
+/// and the metrics of its valid example traces (for the README).
 pub fn generate(
     corpus: &Corpus,
     templates: &[(String, String)],
-    examples: &[(String, Trace)],
+    examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
@@ -160,11 +160,10 @@ pub fn generate(
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let chart_files = charts(corpus, &st);
     let chart_names: Vec<String> = chart_files.iter().map(|(n, _)| n.clone()).collect();
-    let traces = crate::examples::metrics(examples, &corpus.taxonomy);
     let extras = render::Extras {
         charts: &chart_names,
         verdicts: corpus.verdicts(),
-        traces: &traces,
+        traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
@@ -280,7 +279,7 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
-    examples: &[(String, Trace)],
+    examples: &[(String, Metrics)],
     part: Part,
 ) -> Vec<Diagnostic> {
     if !publishes(root) {

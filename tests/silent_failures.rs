@@ -851,12 +851,7 @@ fn class19_formulas_are_exported_as_text_and_imported_back() {
 #[test]
 fn class20_non_finite_figures_are_refused_in_every_format() {
     let t = Tree::empty();
-    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
-        .expect("fixture");
-    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    v["rewards"] = serde_json::json!({"team": 1e-300});
-    v["costs"]["tokens"] = serde_json::json!(1e300);
-    t.write("big.json", serde_json::to_string(&v).expect("JSON"));
+    t.write("big.json", overflowing_trace());
     for format in ["table", "json"] {
         let run = run_in(
             t.root(),
@@ -872,6 +867,110 @@ fn class20_non_finite_figures_are_refused_in_every_format() {
         );
         assert!(!run.stderr.contains("inf"), "{}", run.stderr);
     }
+}
+
+/// A copy of a valid fixture trace whose tokens per unit of team reward overflow.
+fn overflowing_trace() -> String {
+    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
+        .expect("fixture");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["rewards"] = serde_json::json!({"team": 1e-300});
+    v["costs"]["tokens"] = serde_json::json!(1e300);
+    serde_json::to_string_pretty(&v).expect("JSON")
+}
+
+/// Class 20: an example trace whose figures overflow fails the build and the
+/// check with a diagnostic, and nothing is written (no `inf` in the README).
+#[test]
+fn class20_an_example_trace_that_overflows_fails_the_build() {
+    let t = Tree::valid_with_templates();
+    t.write(
+        "traces/examples/fine.json",
+        std::fs::read(fixture_dir("traces").join("reference_equivalent.json")).expect("fixture"),
+    );
+    t.corpus(&["build"]).assert_code(0);
+    let before = common::snapshot_tree(t.root());
+    t.write("traces/examples/big.json", overflowing_trace());
+    let before_big = common::snapshot_tree(t.root());
+    assert_ne!(before, before_big);
+    let run = t.corpus(&["build"]);
+    run.assert_code(1);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    for part in [
+        "error[trace-overflow]",
+        "traces/examples/big.json",
+        "tokens_per_team_reward",
+        "help:",
+    ] {
+        assert!(run.stderr.contains(part), "`{part}`: {}", run.stderr);
+    }
+    assert!(!run.stderr.contains("inf"), "{}", run.stderr);
+    assert_eq!(
+        common::snapshot_tree(t.root()),
+        before_big,
+        "nothing written"
+    );
+    let readme = t.read("README.md");
+    assert!(
+        !readme.contains("inf |") && !readme.contains("NaN"),
+        "{readme}"
+    );
+    // `check` reports the same problem as data, with its file and a help line.
+    let check = t.check(&[]);
+    check.assert_code(1);
+    let d = check.single();
+    assert_eq!(d.rule, "trace-overflow");
+    assert_eq!(d.file, "traces/examples/big.json");
+    assert!(d.help.is_some(), "{d:?}");
+    // `trace metrics` on the same file says the same thing.
+    let metrics = t.corpus(&["trace", "metrics", "traces/examples/big.json"]);
+    metrics.assert_code(1);
+    assert!(
+        metrics.stderr.contains("error[trace-overflow]"),
+        "{}",
+        metrics.stderr
+    );
+}
+
+/// Class 20: token counts summed from OTLP spans never wrap (or panic): the
+/// imported trace carries the exact sum, and its metrics replay it.
+#[test]
+fn class20_otlp_token_sums_do_not_wrap() {
+    let t = Tree::empty();
+    let text = std::fs::read_to_string(common::repo().join("traces/otlp/research-team.json"))
+        .expect("shipped OTLP example");
+    let huge = i64::MAX.to_string();
+    let spans = text.matches("gen_ai.usage.input_tokens").count();
+    assert!(spans >= 3, "enough model calls to overflow 64 bits");
+    let re = regex::Regex::new(r#"("gen_ai.usage.input_tokens", "value": \{"intValue": ")\d+"#)
+        .expect("regex");
+    t.write(
+        "big.json",
+        re.replace_all(&text, format!("${{1}}{huge}")).as_ref(),
+    );
+    let run = run_in(
+        t.root(),
+        None,
+        &["trace", "import", "--from", "otlp", "big.json"],
+    );
+    run.assert_code(0);
+    serde_json::from_str::<serde_json::Value>(&run.stdout).expect("a trace");
+    // Read as text: the exact sum is wider than 64 bits (and than an f64's precision).
+    let input = regex::Regex::new(r#""input_tokens":(\d+)"#)
+        .expect("regex")
+        .captures(&run.stdout)
+        .expect("input_tokens in the costs")[1]
+        .to_string();
+    assert_eq!(input, (spans as u128 * i64::MAX as u128).to_string());
+    t.write("trace.json", &run.stdout);
+    let m = run_in(
+        t.root(),
+        None,
+        &["trace", "metrics", "trace.json", "--format", "json"],
+    );
+    m.assert_code(0);
+    let m: serde_json::Value = serde_json::from_str(&m.stdout).expect("JSON");
+    assert!(m["tokens"].as_f64().expect("a number") > u64::MAX as f64);
 }
 
 /// Class 16: control and bidi characters in data are flagged, and never reach the terminal raw.

@@ -21,7 +21,7 @@ pub mod verify;
 use crate::corpus::Corpus;
 use crate::load::{self, LoadError, LoadOptions};
 use crate::report::{self, Format, Sources};
-use crate::trace::Trace;
+use crate::trace::Metrics;
 use std::path::{Path, PathBuf};
 
 /// What a command produced: exit code and the text for each stream.
@@ -144,17 +144,17 @@ pub fn load_corpus(
 }
 
 /// Loads a corpus for a command that checks it: the example traces are
-/// validated too, their problems counted with the corpus's own, and the
-/// valid ones returned for the README.
+/// validated and replayed too, their problems counted with the corpus's
+/// own, and the valid ones' metrics returned for the README.
 pub fn load_checked(
     root: &Path,
     opts: LoadOptions,
     report: Option<Format>,
-) -> std::result::Result<(Corpus, Vec<(String, Trace)>), Outcome> {
+) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
     let mut corpus = load_corpus(root, opts, report)?;
     let examples = crate::examples::read(root, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
-    Ok((corpus, examples.traces))
+    Ok((corpus, examples.metrics))
 }
 
 /// Source texts of a corpus, for snippets.
