@@ -54,3 +54,4 @@ pub mod taxonomy;
 pub mod trace;
 pub mod verify;
 pub mod visible;
+pub mod yaml_error;

@@ -489,6 +489,188 @@ fn class12_number_messages_name_the_value_not_the_parser_type() {
     );
 }
 
+/// Words of the parser that must never lead a diagnostic.
+const PARSER_INTERNALS: [&str; 9] = [
+    "invalid type:",
+    "invalid value:",
+    "deserializ",
+    "did not find expected",
+    "while scanning",
+    "while parsing",
+    "u128",
+    "found character that cannot start any token",
+    "mapping values are not allowed",
+];
+
+/// Class 12: every parser error a contributor can make in an entry is said in
+/// the tool's words, at the right line, with a help line.
+#[test]
+fn class12_parser_errors_are_explained_in_own_words() {
+    let file = valid::METHOD;
+    let fixture = Tree::valid();
+    let original = fixture.read(file);
+    let line = |prefix: &str| fixture.line_of(file, prefix);
+    let venue = line("venue:");
+    // (kind, the file's new content, the rule, the line the diagnostic names)
+    let swap = |old: &str, new: &str| {
+        assert_eq!(original.matches(old).count(), 1, "`{old}` in the fixture");
+        original.replacen(old, new, 1).into_bytes()
+    };
+    let cases: Vec<(&str, Vec<u8>, &str, usize)> = vec![
+        (
+            "bad indentation",
+            swap("\nyear:", "\n year:"),
+            "yaml-syntax",
+            line("year:"),
+        ),
+        (
+            "list item out of line",
+            swap(
+                "  - https://arxiv.org/abs/2503.01230\n",
+                "  - https://arxiv.org/abs/2503.01230\n - https://b.example.org\n",
+            ),
+            "yaml-syntax",
+            line("urls:") + 2,
+        ),
+        (
+            "tab for indentation",
+            swap("  - https://arxiv.org", "\t- https://arxiv.org"),
+            "yaml-syntax",
+            line("urls:") + 1,
+        ),
+        (
+            "unclosed quote",
+            swap("Language Agents'", "Language Agents"),
+            "yaml-syntax",
+            line("title:"),
+        ),
+        (
+            "unclosed double quote",
+            swap("venue: arXiv", "venue: \"arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "unclosed flow list",
+            swap("[o2_delegate]", "[o2_delegate"),
+            "yaml-syntax",
+            line("subdecisions:"),
+        ),
+        (
+            "mapping value in a value",
+            swap("venue: arXiv", "venue: arXiv: 2025"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "duplicate key",
+            swap("venue: arXiv", "venue: arXiv\nvenue: ICML"),
+            "duplicate-field",
+            venue + 1,
+        ),
+        (
+            "unknown alias",
+            swap("venue: arXiv", "venue: *nothing"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "stray list item",
+            swap("venue: arXiv", "venue: arXiv\n- stray"),
+            "yaml-syntax",
+            venue + 1,
+        ),
+        (
+            "invalid escape",
+            swap("venue: arXiv", "venue: \"ar\\qXiv\""),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "missing colon",
+            swap("venue: arXiv", "venue arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "reserved first character",
+            swap("venue: arXiv", "venue: @arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "byte-order mark inside",
+            swap("venue: arXiv", "\u{feff}venue: arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "control character",
+            swap("venue: arXiv", "venue: ar\u{1}Xiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "not UTF-8",
+            [original.as_bytes(), b"notes: caf\xe9\n"].concat(),
+            "file-unreadable",
+            original.lines().count() + 1,
+        ),
+        ("empty file", Vec::new(), "file-unreadable", 1),
+        (
+            "a list, not a mapping",
+            b"- key: relay-credit2025\n- title: x\n".to_vec(),
+            "yaml-syntax",
+            1,
+        ),
+        (
+            "wrong type: a list for one value",
+            swap("is_rl: yes", "is_rl: [yes]"),
+            "field-type",
+            line("is_rl:"),
+        ),
+        (
+            "wrong type: text for a number",
+            swap("year: 2025", "year: twenty"),
+            "field-type",
+            line("year:"),
+        ),
+        (
+            "number too large",
+            swap("year: 2025", "year: 99999999999999999999999"),
+            "field-type",
+            line("year:"),
+        ),
+        (
+            "unknown field",
+            swap("venue: arXiv", "venue: arXiv\nvenu: arXiv"),
+            "unknown-field",
+            venue + 1,
+        ),
+    ];
+    for (kind, content, rule, want_line) in cases {
+        let t = Tree::valid();
+        t.write(file, &content);
+        let run = t.check(&[]);
+        run.assert_code(1);
+        let found = run.of(rule);
+        assert_eq!(found.len(), 1, "{kind}: one `{rule}`:\n{}", run.stdout);
+        let d = &found[0];
+        let lead = d.message.split(" (the parser reports").next().unwrap_or("");
+        for word in PARSER_INTERNALS {
+            assert!(!lead.contains(word), "{kind}: `{word}` in {:?}", d.message);
+        }
+        let help = d.help.clone().unwrap_or_default();
+        assert!(!help.trim().is_empty(), "{kind}: a help line: {d:?}");
+        assert_eq!(d.line, Some(want_line), "{kind}: {d:?}");
+        assert_eq!(d.file, file, "{kind}");
+    }
+    // A byte-order mark at the very start is allowed by YAML, and accepted.
+    let t = Tree::valid();
+    t.write(file, format!("\u{feff}{original}"));
+    t.check(&[]).assert_code(0);
+}
+
 // ---------------------------------------------------------------------------
 // Exit codes and round trips
 // ---------------------------------------------------------------------------
