@@ -157,16 +157,14 @@ impl Verdict {
 /// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
 pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
-        let mut d = Diagnostic::new(
+        let x = crate::yaml_error::explain(&e, text);
+        vec![Diagnostic::new(
             Rule::ClaimInvalid.id(),
             Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
-            format!("invalid claims ledger: {e}"),
-        );
-        if let Some(l) = e.location() {
-            d = d.at(l.line(), l.column());
-        }
-        vec![d]
+            format!("the claims ledger cannot be read: {}", x.message),
+        )
+        .from_explained(&x)]
     })
 }
 

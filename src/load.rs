@@ -168,16 +168,14 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         }
     })?;
     let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
-        let loc = e.location();
-        let mut d = diag(
+        let x = yaml_error::explain(&e, &tax_text);
+        let d = diag(
             Rule::YamlSyntax,
             None,
             TAXONOMY_PATH,
-            format!("taxonomy: {e}"),
-        );
-        if let Some(l) = loc {
-            d = d.at(l.line(), l.column());
-        }
+            format!("the taxonomy cannot be read: {}", x.message),
+        )
+        .from_explained(&x);
         LoadError::Taxonomy(vec![d])
     })?;
     let problems = taxonomy.problems();

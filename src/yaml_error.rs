@@ -219,36 +219,79 @@ fn more_than_one_document(text: &str) -> Explained {
     .at_line(marker.map(|(i, _)| i))
 }
 
-/// serde's own type errors: an integer too large for 64 bits, a tag that does not fit.
+/// serde's own errors about values and fields: an integer too large for
+/// 64 bits, a value of the wrong kind, a missing or unknown field.
 fn wrong_type(r: &Raw) -> Option<Explained> {
-    let (prefix, rest) = r
-        .problem
-        .split_once("invalid type: ")
-        .or_else(|| r.problem.split_once("invalid value: "))?;
-    let field = prefix
-        .trim_end_matches([':', ' '])
-        .rsplit('.')
-        .next()
-        .filter(|f| !f.is_empty() && !f.contains(' '))
+    static SERDE: OnceLock<Regex> = OnceLock::new();
+    let re = SERDE.get_or_init(|| {
+        Regex::new(r"^(?:(.*?): )?(invalid type|invalid value|missing field|unknown field|unknown variant)(?:: | `)(.*)$")
+            .expect("valid regex")
+    });
+    let c = re.captures(r.problem)?;
+    let path = c.get(1).map(|m| m.as_str()).filter(|p| !p.contains(' '));
+    let what_kind = c.get(2)?.as_str();
+    let rest = c.get(3)?.as_str();
+    // The last part of serde's path is the field (`claims[0].where` -> `where`).
+    let field = path
+        .and_then(|p| p.rsplit('.').next())
+        .map(|f| f.split('[').next().unwrap_or(f))
+        .filter(|f| !f.is_empty())
         .map(str::to_string);
+    let place = path
+        .filter(|p| Some(*p) != field.as_deref())
+        .map_or_else(String::new, |p| format!(" in `{p}`"));
     let what = field
         .as_deref()
         .map_or_else(|| "the file".to_string(), |f| format!("`{f}`"));
-    // serde_yaml reads an integer beyond 64 bits as a u128/i128 and then
-    // names that internal type; say what it means instead.
-    let x = if let Some(num) = rest
-        .strip_prefix("integer `")
-        .and_then(|n| n.split('`').next())
-    {
-        Explained::new(
-            format!("{what} holds the number {num}, which is too large to be a value here"),
-            "write a real value, e.g. a four-digit year; quote it if it is text",
-        )
-    } else {
-        Explained::new(
-            format!("{what} carries a YAML tag (`!!…`) that does not fit its value"),
-            "remove the tag: values in data files need no `!` or `!!` tags",
-        )
+    let expected = |s: &str| {
+        s.split_once(", expected ")
+            .map(|(found, exp)| (found.to_string(), exp.replace('`', "")))
+    };
+    let x = match what_kind {
+        // serde_yaml reads an integer beyond 64 bits as a u128/i128 and then
+        // names that internal type; say what it means instead.
+        "invalid type" if rest.contains(" as u128") || rest.contains(" as i128") => {
+            let num = rest.split('`').nth(1).unwrap_or("");
+            Explained::new(
+                format!("{what} holds the number {num}, which is too large to be a value here"),
+                "write a real value, e.g. a four-digit year; quote it if it is text",
+            )
+        }
+        "invalid type" | "invalid value" => {
+            let (found, exp) =
+                expected(rest).unwrap_or((rest.to_string(), "another kind of value".into()));
+            let found = found
+                .replace("string ", "the text ")
+                .replace("sequence", "a list")
+                .replace("map", "a mapping");
+            Explained::new(
+                format!("{what}{place} holds {found} where {exp} is expected"),
+                format!("write {exp} there (a `!!` tag, if any, must fit the value)"),
+            )
+        }
+        "missing field" => {
+            let name = rest.trim_end_matches('`');
+            Explained::new(
+                format!("the required field `{name}` is missing{place}"),
+                format!("add `{name}: …`"),
+            )
+        }
+        _ => {
+            let name = rest.split('`').next().unwrap_or("");
+            let allowed = rest
+                .split_once("expected ")
+                .map(|(_, e)| e.replace("one of ", "").replace('`', ""))
+                .unwrap_or_default();
+            let noun = if what_kind == "unknown field" {
+                "field"
+            } else {
+                "value"
+            };
+            Explained::new(
+                format!("`{name}` is not a {noun} allowed{place}"),
+                format!("use one of: {allowed}"),
+            )
+        }
     };
     Some(Explained {
         kind: Kind::Type,
@@ -341,6 +384,11 @@ fn syntax(r: &Raw, text: &str) -> Option<Explained> {
             )
             .at(r.context_at.or(at))
         }
+        "did not find expected node content" if line_no > text.lines().count() => Explained::new(
+            "the file ends inside a `[` or `{` that is never closed",
+            "close every `[` with `]` and every `{` with `}` on the line where it opens",
+        )
+        .at_line(Some(text.lines().count().max(1))),
         "did not find expected node content" => Explained::new(
             format!("line {line_no} has an empty or broken item inside brackets"),
             "write items as `[a, b]` or `{a: x, b: y}`, with no stray `,`, `[`, `]`, `{` or `}`; quote an item that holds one of them",

@@ -53,6 +53,9 @@ fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
         vec!["diff", &old_root],
         vec!["trace", "metrics", &trace],
         vec!["trace", "validate", &trace],
+        vec!["--help"],
+        vec!["list", "--help"],
+        vec!["--version"],
     ];
     for args in commands {
         let (code, stderr) = to_full_disk(&t, &args);
@@ -669,6 +672,36 @@ fn class12_parser_errors_are_explained_in_own_words() {
     let t = Tree::valid();
     t.write(file, format!("\u{feff}{original}"));
     t.check(&[]).assert_code(0);
+}
+
+/// Class 12: the other YAML files (taxonomy, claims ledger) say their parser errors in the same words.
+#[test]
+fn class12_taxonomy_and_ledger_errors_are_explained_too() {
+    let t = Tree::valid();
+    t.write(
+        "corpus/claims.yaml",
+        "claims:\n  - id: x\n    sourc: this_project\n",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.line, Some(3), "{d:?}");
+    assert!(d.message.contains("`sourc`"), "{d:?}");
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: [\n");
+    let run = t.check(&[]);
+    run.assert_code(2);
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: 'open\n");
+    let run = t.check(&[]);
+    run.assert_code(2);
+    for d in run.diags() {
+        for word in PARSER_INTERNALS {
+            assert!(!d.message.contains(word), "`{word}` in {:?}", d.message);
+        }
+        assert_eq!(d.line, Some(2), "{d:?}");
+        assert!(d.help.is_some(), "{d:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------
