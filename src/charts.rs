@@ -7,7 +7,7 @@
 //! How odd input is shown rather than rejected:
 //!
 //! * Empty data draws the title and "No data" on a small card.
-//! * Labels are cut to 30 characters (column labels 24, titles 64) with an ellipsis, and runs of
+//! * Labels are cut to 34 characters (column labels 24, titles 64) with an ellipsis, and runs of
 //!   whitespace or control characters become one space.
 //! * In a heat map, cells missing from a ragged `cells` count as zero and extra ones are ignored,
 //!   so the grid always matches `rows` x `cols`.
@@ -55,7 +55,7 @@ pub struct Bar {
 const WIDTH: i64 = 680;
 const PAD: i64 = 16;
 /// Labels longer than this many characters are cut and end in an ellipsis.
-const LABEL_MAX: usize = 30;
+const LABEL_MAX: usize = 34;
 const COL_LABEL_MAX: usize = 24;
 const TITLE_MAX: usize = 64;
 const AXIS_MAX: usize = 40;
@@ -79,17 +79,30 @@ const ZERO_EDGE: RGBColor = RGBColor(0xD8, 0xDE, 0xE4);
 const HEAT_LOW: RGBColor = RGBColor(0xDD, 0xF4, 0xFF);
 const HEAT_HIGH: RGBColor = RGBColor(0x0A, 0x30, 0x69);
 const WHITE_TEXT: RGBColor = RGBColor(0xFF, 0xFF, 0xFF);
+/// Neutral fill of heat-map cells kept out of the colour scale.
+const APART_FILL: RGBColor = RGBColor(0xEA, 0xEE, 0xF2);
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// Horizontal bar chart, one bar per item in the given order, count printed at the end of each bar.
 pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
+    bar_chart_apart(title, bars, &[])
+}
+
+/// A bar chart whose `apart` rows (such as "not applicable") are listed below
+/// a rule with their counts only: they do not set the scale, so a large NA
+/// count cannot dwarf the values of the taxonomy.
+pub fn bar_chart_apart(title: &str, bars: &[Bar], apart: &[Bar]) -> String {
     const ROW: i64 = 26;
     const BAR_H: i64 = 18;
 
     let title = clean(title, TITLE_MAX);
-    let labels: Vec<String> = bars.iter().map(|b| clean(&b.label, LABEL_MAX)).collect();
+    let labels: Vec<String> = bars
+        .iter()
+        .chain(apart)
+        .map(|b| clean(&b.label, LABEL_MAX))
+        .collect();
     let max = bars.iter().map(|b| b.value).max().unwrap_or(0);
 
     let label_chars = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -100,16 +113,31 @@ pub fn bar_chart(title: &str, bars: &[Bar]) -> String {
     let span = (WIDTH - PAD - value_w - bar_x).max(120);
     let width = bar_x + span + value_w + PAD;
     let top = PAD + 30;
-    let height = top + (bars.len().max(1) as i64).saturating_mul(ROW) + PAD;
+    let apart_h = if apart.is_empty() {
+        0
+    } else {
+        10 + (apart.len() as i64).saturating_mul(ROW)
+    };
+    let height = top + (bars.len().max(1) as i64).saturating_mul(ROW) + apart_h + PAD;
 
     render(width, height, |area| {
         card(area, width, height)?;
         title_text(area, &title)?;
-        if bars.is_empty() {
+        if bars.is_empty() && apart.is_empty() {
             return no_data(area);
         }
         let rows_end = top + (bars.len() as i64).saturating_mul(ROW);
         line(area, (bar_x, top - 2), (bar_x, rows_end + 2), BORDER)?;
+        if !apart.is_empty() {
+            let rule_y = rows_end + 5;
+            line(area, (PAD, rule_y), (width - PAD, rule_y), BORDER)?;
+            for (i, (bar, label)) in apart.iter().zip(&labels[bars.len()..]).enumerate() {
+                let mid = rule_y + 5 + (i as i64).saturating_mul(ROW) + ROW / 2;
+                text(area, label, bar_x - 8, mid, TEXT_SIZE, MUTED, HPos::Right)?;
+                let note = format!("{} (not drawn to scale)", bar.value);
+                text(area, &note, bar_x + 6, mid, TEXT_SIZE, MUTED, HPos::Left)?;
+            }
+        }
         for (i, (bar, label)) in bars.iter().zip(&labels).enumerate() {
             let mid = top + (i as i64).saturating_mul(ROW) + ROW / 2;
             text(area, label, bar_x - 8, mid, TEXT_SIZE, FG, HPos::Right)?;
@@ -150,6 +178,26 @@ pub fn heat_map(
     cols: &[String],
     cells: &[Vec<u64>],
 ) -> String {
+    heat_map_apart(title, row_axis, col_axis, rows, cols, cells, None)
+}
+
+/// A heat map in which the row and column labelled `apart` (such as "not
+/// applicable") are drawn in neutral grey and left out of the colour scale,
+/// so their counts cannot wash out the taxonomy's cells.
+pub fn heat_map_apart(
+    title: &str,
+    row_axis: &str,
+    col_axis: &str,
+    rows: &[String],
+    cols: &[String],
+    cells: &[Vec<u64>],
+    apart: Option<&str>,
+) -> String {
+    let is_apart = |r: usize, c: usize| {
+        apart.is_some_and(|a| {
+            rows.get(r).is_some_and(|x| x == a) || cols.get(c).is_some_and(|x| x == a)
+        })
+    };
     const CELL_H: i64 = 28;
     const GAP: i64 = 2;
     const CELL_MAX_W: i64 = 120;
@@ -163,6 +211,13 @@ pub fn heat_map(
     let count = |r: usize, c: usize| cells.get(r).and_then(|row| row.get(c)).copied();
     let value = |r: usize, c: usize| count(r, c).unwrap_or(0);
     let max = (0..rows.len())
+        .flat_map(|r| (0..cols.len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| !is_apart(r, c))
+        .filter_map(|(r, c)| count(r, c))
+        .max()
+        .unwrap_or(0);
+    // Cells apart still need room for their own (possibly larger) counts.
+    let widest = (0..rows.len())
         .flat_map(|r| (0..cols.len()).map(move |c| (r, c)))
         .filter_map(|(r, c)| count(r, c))
         .max()
@@ -183,7 +238,7 @@ pub fn heat_map(
     let col_text_w = text_width(col_chars, 11);
     let ncols = cols.len() as i64;
 
-    let min_cell = (text_width(digits(max), 12) + 12).max(40);
+    let min_cell = (text_width(digits(widest), 12) + 12).max(40);
     let grid_x_off = label_w + 10;
     let room = WIDTH - 2 * PAD - grid_x_off;
     // Fill the card when there are few columns, but never shrink below what the counts need.
@@ -264,9 +319,13 @@ pub fn heat_map(
                     (left + GAP / 2, top + GAP / 2),
                     (left + cell_w - GAP / 2, top + CELL_H - GAP / 2),
                 ];
-                let (fill, ink) = heat_colors(v, max);
+                let (fill, ink) = if is_apart(r, c) && v > 0 {
+                    (APART_FILL, FG)
+                } else {
+                    heat_colors(v, max)
+                };
                 rect(area, corners, fill.filled())?;
-                if v == 0 {
+                if v == 0 || is_apart(r, c) {
                     // The outline keeps empty cells visible as part of the grid on a white card.
                     rect(area, corners, ZERO_EDGE.stroke_width(1))?;
                 }
@@ -309,6 +368,33 @@ fn text_width(chars: usize, px: i64) -> i64 {
 
 fn digits(n: u64) -> usize {
     n.to_string().len()
+}
+
+/// The SVG with a `<title>` and a `<desc>` as its first children, so screen
+/// readers and tooltips say what the chart shows.
+pub fn described(svg: &str, title: &str, desc: &str) -> String {
+    let esc = |t: &str| {
+        clean(t, usize::MAX)
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let Some(open) = svg.find("<svg") else {
+        return svg.to_string();
+    };
+    let Some(end) = svg[open..].find('>').map(|i| open + i + 1) else {
+        return svg.to_string();
+    };
+    if svg[..end].ends_with("/>") {
+        return svg.to_string(); // an empty document has no children to add
+    }
+    format!(
+        "{}\n<title>{}</title>\n<desc>{}</desc>{}",
+        &svg[..end],
+        esc(title),
+        esc(desc),
+        &svg[end..]
+    )
 }
 
 /// Length of a bar for `value` when `max` fills `span` pixels; integer maths keeps it exact.
@@ -601,5 +687,61 @@ mod tests {
             let value = size.split('"').next().unwrap_or("");
             assert!(value.parse::<u32>().is_ok(), "font-size {value}");
         }
+    }
+
+    /// Widths of the filled bars (`<rect>`s in the bar colour), in drawing order.
+    fn bar_widths(svg: &str) -> Vec<i64> {
+        let doc = parse(svg);
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#0969DA"))
+            .map(|n| n.attribute("width").unwrap_or("0").parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_bar_shown_apart_does_not_set_the_scale() {
+        let alone = bar_chart("t", &bars(&[("a", 10), ("b", 5)]));
+        let with_na = bar_chart_apart("t", &bars(&[("a", 10), ("b", 5)]), &bars(&[("NA", 40)]));
+        assert_eq!(bar_widths(&alone), bar_widths(&with_na));
+        assert!(texts(&with_na).contains(&"40 (not drawn to scale)".to_string()));
+    }
+
+    #[test]
+    fn cells_apart_are_grey_and_outside_the_colour_scale() {
+        let rows = strings(&["shared", "NA"]);
+        let cols = strings(&["agent", "NA"]);
+        let cells = vec![vec![9, 0], vec![0, 32]];
+        let svg = heat_map_apart("t", "r", "c", &rows, &cols, &cells, Some("NA"));
+        let (top, _) = heat_colors(9, 9);
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let fills: Vec<String> = parse(&svg)
+            .descendants()
+            .filter_map(|n| n.attribute("fill").map(str::to_string))
+            .collect();
+        assert!(
+            fills.contains(&hex(top)),
+            "9 is the darkest cell: {fills:?}"
+        );
+        assert!(fills.contains(&hex(APART_FILL)), "{fills:?}");
+        assert!(texts(&svg).contains(&"32".to_string()));
+    }
+
+    #[test]
+    fn described_charts_open_with_title_and_desc() {
+        let svg = described(
+            &bar_chart("Entries", &bars(&[("a", 1)])),
+            "Entries",
+            "a <1> & more",
+        );
+        let doc = parse(&svg);
+        let kids: Vec<_> = doc
+            .root_element()
+            .children()
+            .filter(|n| n.is_element())
+            .collect();
+        assert_eq!(kids[0].tag_name().name(), "title");
+        assert_eq!(kids[0].text(), Some("Entries"));
+        assert_eq!(kids[1].tag_name().name(), "desc");
+        assert_eq!(kids[1].text(), Some("a <1> & more"));
     }
 }

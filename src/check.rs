@@ -148,6 +148,8 @@ pub fn check(corpus: &Corpus) -> Report {
         sink.out.extend(broken_claims(corpus));
         sink.out.extend(crate::survey_check::problems(corpus));
     }
+    let style = crate::style_rules::check(corpus, &sink.out);
+    sink.out.extend(style);
 
     let mut report = apply_waivers(sink.out, corpus);
     diag::sort(&mut report.diagnostics);

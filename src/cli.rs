@@ -59,6 +59,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
     New(NewArgs),
+    /// Format entry and record files: field order, quoting every YAML reader agrees on.
+    Fmt(FmtArgs),
     /// Print the JSON Schema of entry files, generated from the taxonomy.
     Schema,
     /// Export the corpus as CSV (the import layout), JSON or BibTeX.
@@ -216,6 +218,17 @@ pub struct NewArgs {
     pub arxiv_api: String,
 }
 
+/// Options of `corpus fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Write nothing; list the files that would change and fail if any would.
+    #[arg(long)]
+    pub check: bool,
+    /// Entry or record files, or folders searched for .yaml files (default: all of them).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
 /// Options of `corpus export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -371,7 +384,8 @@ fn human_stdout(command: &Command) -> bool {
         | Command::Render(_)
         | Command::Import(_)
         | Command::New(_)
-        | Command::Site(_) => true,
+        | Command::Site(_)
+        | Command::Fmt(_) => true,
     }
 }
 
@@ -448,6 +462,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
             a.force,
             a.fetch.then_some(a.arxiv_api.as_str()),
         ),
+        Command::Fmt(a) => commands::fmt::run(root, &a.paths, a.check, opts.max_file_bytes, cwd),
         Command::Schema => commands::schema::run(root, opts),
         Command::Export(a) => commands::export::run(
             root,

@@ -163,17 +163,70 @@ pub fn latex_escape(s: &str) -> String {
     out
 }
 
-/// A title with LaTeX escaped and acronyms (a capital after the first letter) braced against re-casing.
+/// Whether a title is written in sentence case (most content words after the
+/// first in lower case), so that its capitalised words are names to keep.
+fn sentence_case(words: &[&str]) -> bool {
+    let (mut lower, mut capital) = (0, 0);
+    for w in words.iter().skip(1) {
+        let core: String = w.chars().filter(|c| c.is_alphabetic()).collect();
+        let mut chars = core.chars();
+        match chars.next() {
+            Some(c) if c.is_uppercase() && chars.all(char::is_lowercase) => capital += 1,
+            Some(_) if core.chars().count() > 3 && core.chars().all(char::is_lowercase) => {
+                lower += 1
+            }
+            _ => {}
+        }
+    }
+    lower > capital
+}
+
+/// Whether a word keeps its capitals whatever a BibTeX style does to the
+/// title: acronyms and mixed case (a capital after the first letter), a single
+/// capital letter, a name with digits, or a capitalised name in a
+/// sentence-case title.
+fn must_keep_case(core: &str, first_word: bool, sentence_case: bool) -> bool {
+    let mut chars = core.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    let caps_after_first = chars.clone().any(char::is_uppercase);
+    let has_upper = core.chars().any(char::is_uppercase);
+    caps_after_first
+        || (core.chars().count() == 1 && first.is_uppercase())
+        || (has_upper && core.chars().any(|c| c.is_ascii_digit()))
+        || (sentence_case && !first_word && first.is_uppercase())
+}
+
+/// A title with LaTeX escaped and the words that must keep their capitals
+/// braced (the word only, not the punctuation around it), so that styles
+/// which re-case titles (`plain`, `alpha`, `ieeetr`) print them as written.
 pub fn bibtex_title(title: &str) -> String {
-    title
-        .split(' ')
-        .map(|w| {
-            let esc = latex_escape(w);
-            let caps_inside = w.chars().skip(1).any(|c| c.is_uppercase());
-            if caps_inside {
-                format!("{{{esc}}}")
+    let words: Vec<&str> = title.split(' ').collect();
+    let sentence = sentence_case(&words);
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let Some(start) = w.find(char::is_alphanumeric) else {
+                return latex_escape(w);
+            };
+            let end = w
+                .char_indices()
+                .rev()
+                .find(|(_, c)| c.is_alphanumeric())
+                .map(|(j, c)| j + c.len_utf8())
+                .unwrap_or(w.len());
+            let (pre, core, post) = (&w[..start], &w[start..end], &w[end..]);
+            if must_keep_case(core, i == 0, sentence) {
+                format!(
+                    "{}{{{}}}{}",
+                    latex_escape(pre),
+                    latex_escape(core),
+                    latex_escape(post)
+                )
             } else {
-                esc
+                latex_escape(w)
             }
         })
         .collect::<Vec<_>>()
@@ -266,7 +319,21 @@ mod tests {
     fn titles_escape_latex_and_protect_acronyms() {
         assert_eq!(
             bibtex_title("MARFT: 100% of LLM_agents & {friends}"),
-            "{MARFT:} 100\\% of {LLM\\_agents} \\& \\textbraceleft{}friends\\textbraceright{}"
+            "{MARFT}: 100\\% of {LLM\\_agents} \\& \\textbraceleft{}friends\\textbraceright{}"
+        );
+        // The braces go round the word, not the punctuation beside it.
+        assert_eq!(
+            bibtex_title("Creating Custom Sub-Agents (Claude Code Docs)"),
+            "Creating Custom {Sub-Agents} (Claude Code Docs)"
+        );
+        assert_eq!(
+            bibtex_title("Kimi K2.5: Visual Agentic Intelligence"),
+            "Kimi {K2.5}: Visual Agentic Intelligence"
+        );
+        // In a sentence-case title, capitalised words are names.
+        assert_eq!(
+            bibtex_title("Building a C compiler with a team of parallel Claudes"),
+            "Building a {C} compiler with a team of parallel {Claudes}"
         );
         assert_eq!(
             latex_escape("a~b^c\\d$#"),

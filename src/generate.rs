@@ -81,45 +81,121 @@ fn template_diag(file: &str, msg: String) -> Diagnostic {
     Diagnostic::new("template", Severity::Error, file, msg)
 }
 
-fn bars(t: &stats::Tally) -> Vec<Bar> {
-    t.rows
-        .iter()
-        .map(|(label, value)| Bar {
-            label: label.clone(),
-            value: *value,
-        })
-        .collect()
+/// One generated chart: its file name, the SVG, and a sentence saying what it
+/// shows (the SVG's `<desc>` and the README's alt text).
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// File name under stats/.
+    pub file: String,
+    /// The SVG document.
+    pub svg: String,
+    /// What the chart shows, with its figures.
+    pub desc: String,
 }
 
-/// The SVG charts under stats/, as (file name, SVG).
-pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
+/// "label n, label n, …" for a description.
+fn listing(rows: &[Bar]) -> String {
+    rows.iter()
+        .map(|b| format!("{} {}", b.label, b.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Bars of a tally with human labels; the NA row is returned apart.
+fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>, Vec<Bar>) {
+    let mut main = Vec::new();
+    let mut apart = Vec::new();
+    for (value, n) in &t.rows {
+        if value == na {
+            apart.push(Bar {
+                label: format!("{na} (not applicable)"),
+                value: *n,
+            });
+        } else {
+            main.push(Bar {
+                label: label(value),
+                value: *n,
+            });
+        }
+    }
+    (main, apart)
+}
+
+/// The SVG charts under stats/.
+pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     let tax = &corpus.taxonomy;
+    let na = tax.na.as_str();
+    let family = |id: &str| {
+        tax.reward_families
+            .iter()
+            .find(|f| f.id == id)
+            .map_or_else(|| id.to_string(), |f| format!("{id} {}", f.label))
+    };
+    let plain = |id: &str| id.to_string();
     let mut out = Vec::new();
-    for (name, title) in [
-        ("reward_family", "Entries per reward family"),
-        ("credit_granularity", "Entries per credit unit"),
-        ("orchestration_form", "Entries per orchestration form"),
-        ("subdecisions", "Entries per orchestration sub-decision"),
-    ] {
+    type Labeller<'a> = &'a dyn Fn(&str) -> String;
+    let tables: [(&str, &str, Labeller); 4] = [
+        ("reward_family", "Entries per reward family", &family),
+        ("credit_granularity", "Entries per credit unit", &plain),
+        (
+            "orchestration_form",
+            "Entries per orchestration form",
+            &plain,
+        ),
+        (
+            "subdecisions",
+            "Entries per orchestration sub-decision",
+            &plain,
+        ),
+    ];
+    for (name, title, label) in tables {
         if let Some(t) = st.count(name) {
-            out.push((
-                format!("chart_{name}.svg"),
-                charts::bar_chart(title, &bars(t)),
-            ));
+            let (main, apart) = bars(t, na, label);
+            let mut desc = format!("Bar chart of {}: {}.", title.to_lowercase(), listing(&main));
+            if !apart.is_empty() {
+                desc.push_str(&format!(" Shown apart, not to scale: {}.", listing(&apart)));
+            }
+            let svg = charts::bar_chart_apart(title, &main, &apart);
+            out.push(Chart {
+                file: format!("chart_{name}.svg"),
+                svg: charts::described(&svg, title, &desc),
+                desc,
+            });
         }
     }
     if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
-        out.push((
-            "chart_reward_x_credit.svg".to_string(),
-            charts::heat_map(
-                "Reward type x credit unit",
-                "reward_type",
-                "credit_granularity",
-                &x.rows,
-                &x.cols,
-                &x.cells,
-            ),
-        ));
+        let title = "Reward type x credit unit";
+        let mut busiest: Vec<(u64, String)> = Vec::new();
+        for (r, row) in x.rows.iter().enumerate() {
+            for (c, col) in x.cols.iter().enumerate() {
+                let n = x.cells.get(r).and_then(|v| v.get(c)).copied().unwrap_or(0);
+                if n > 0 && row != na && col != na {
+                    busiest.push((n, format!("{row} x {col} {n}")));
+                }
+            }
+        }
+        busiest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let top: Vec<String> = busiest.iter().take(5).map(|(_, s)| s.clone()).collect();
+        let desc = format!(
+            "Heat map of entries by reward type (rows) and credit unit (columns); {} of {} tagged cells are non-zero; the largest: {}. Cells with {na} are grey and outside the colour scale.",
+            busiest.len(),
+            x.rows.iter().filter(|r| *r != na).count() * x.cols.iter().filter(|c| *c != na).count(),
+            top.join(", ")
+        );
+        let svg = charts::heat_map_apart(
+            title,
+            "reward_type",
+            "credit_granularity",
+            &x.rows,
+            &x.cols,
+            &x.cells,
+            Some(na),
+        );
+        out.push(Chart {
+            file: "chart_reward_x_credit.svg".to_string(),
+            svg: charts::described(&svg, title, &desc),
+            desc,
+        });
     }
     // A log by stage plus the later additions, as separate bars: the log
     // does not record which stages a retained entry passed, so no funnel.
@@ -129,20 +205,38 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<(String, String)> {
         .stages
         .iter()
         .map(|s| Bar {
-            label: format!("excluded: {}", s.id),
+            label: format!("excluded at {}", s.label),
             value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
         })
         .collect();
     if let Some(t) = st.count("added_in") {
+        // The round's human label, as the README's screening table shows it.
         log.extend(t.rows.iter().map(|(v, n)| Bar {
-            label: format!("added later: {v}"),
+            label: format!(
+                "added later: {}",
+                tax.screening
+                    .additions
+                    .iter()
+                    .find(|a| &a.id == v)
+                    .map_or(v.as_str(), |a| a.label.as_str())
+            ),
             value: *n,
         }));
     }
-    out.push((
-        "chart_screening_log.svg".to_string(),
-        charts::bar_chart("Screening log: exclusions per stage; later additions", &log),
-    ));
+    let title = "Screening log: exclusions per stage; later additions";
+    let desc = format!(
+        "Bar chart of the screening log, one bar per stage and per later addition, not a sequence: {}.",
+        log.iter()
+            .map(|b| format!("{} {}", b.label, b.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let svg = charts::bar_chart(title, &log);
+    out.push(Chart {
+        file: "chart_screening_log.svg".to_string(),
+        svg: charts::described(&svg, title, &desc),
+        desc,
+    });
     out
 }
 
@@ -159,9 +253,12 @@ pub fn generate(
     let tera = render::tera(templates)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
     let chart_files = charts(corpus, &st);
-    let chart_names: Vec<String> = chart_files.iter().map(|(n, _)| n.clone()).collect();
+    let chart_descs: Vec<(String, String)> = chart_files
+        .iter()
+        .map(|c| (c.file.clone(), c.desc.clone()))
+        .collect();
     let extras = render::Extras {
-        charts: &chart_names,
+        charts: &chart_descs,
         verdicts: corpus.verdicts(),
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
@@ -179,7 +276,7 @@ pub fn generate(
         if has("STATS.md.tera") {
             files.push(Generated {
                 path: format!("{STATS_DIR}/STATS.md"),
-                content: render_one("STATS.md.tera")?,
+                content: crate::markdown_layout::layout(&render_one("STATS.md.tera")?),
             });
         }
         files.push(Generated {
@@ -192,10 +289,10 @@ pub fn generate(
                 content: text,
             });
         }
-        for (name, svg) in chart_files {
+        for c in chart_files {
             files.push(Generated {
-                path: format!("{STATS_DIR}/{name}"),
-                content: svg,
+                path: format!("{STATS_DIR}/{}", c.file),
+                content: c.svg,
             });
         }
         let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
@@ -218,7 +315,7 @@ pub fn generate(
     if part != Part::Stats && has(README_TEMPLATE) {
         files.push(Generated {
             path: README.to_string(),
-            content: render_one(README_TEMPLATE)?,
+            content: crate::markdown_layout::layout(&render_one(README_TEMPLATE)?),
         });
     }
     Ok(files)

@@ -343,12 +343,18 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
 /// The YAML text of an entry file.
 pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
-    format!("{MODELINE}\n{body}")
+    crate::yaml_format::formatted_or_same(
+        format!("{MODELINE}\n{body}"),
+        crate::yaml_format::Kind::Entry,
+    )
 }
 
 /// The YAML text of an exclusion record file.
 pub fn exclusion_yaml(x: &Exclusion) -> String {
-    serde_yaml::to_string(x).unwrap_or_default()
+    crate::yaml_format::formatted_or_same(
+        serde_yaml::to_string(x).unwrap_or_default(),
+        crate::yaml_format::Kind::Record,
+    )
 }
 
 /// Reads a CSV file for import, as text.

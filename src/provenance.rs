@@ -290,13 +290,9 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                     .benchmarks
                     .iter()
                     .filter_map(|k| entries.iter().find(|e| &e.key == k))
-                    .map(|e| {
-                        let name = escape_markdown(&entry_name(survey, e));
-                        match e.urls.first().and_then(|u| link_target(u)) {
-                            Some(u) => format!("[{name}]({u})"),
-                            None => name,
-                        }
-                    })
+                    // Named, not linked: each is an entry of the list below,
+                    // and a second link to it is a duplicate to awesome-lint.
+                    .map(|e| escape_markdown(&entry_name(survey, e)))
                     .collect();
                 cited.extend(r.also_named.iter().map(|n| escape_markdown(n)));
                 json!({

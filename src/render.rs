@@ -335,8 +335,8 @@ pub struct Context {
     pub stats_markdown: String,
     /// Each cross-tab as a Markdown table, by name.
     pub crosstabs: BTreeMap<String, String>,
-    /// File names of the charts under stats/.
-    pub charts: Vec<String>,
+    /// The charts under stats/, with their alt text.
+    pub charts: Vec<ChartView>,
     /// The claims ledger with verdicts.
     pub claims: Vec<ClaimView>,
     /// The example traces with their metrics.
@@ -345,13 +345,24 @@ pub struct Context {
     pub trace_imports: Vec<ImportView>,
     /// Where GitHub Pages publishes the page `corpus site` writes.
     pub pages_url: String,
+    /// The project's repository, for `cargo install --git`.
+    pub repository_url: String,
+}
+
+/// A chart as the templates show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChartView {
+    /// File name under stats/.
+    pub file: String,
+    /// Escaped alt text: what the chart shows, with its figures.
+    pub alt: String,
 }
 
 /// What the templates show besides the entries and the figures.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extras<'a> {
-    /// File names of the charts under stats/.
-    pub charts: &'a [String],
+    /// The charts under stats/ as (file name, description).
+    pub charts: &'a [(String, String)],
     /// The claims' verdicts.
     pub verdicts: &'a [Verdict],
     /// The example traces' metrics, by file.
@@ -471,7 +482,14 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             .iter()
             .map(|x| (x.name.clone(), stats_render::crosstab_markdown(x)))
             .collect(),
-        charts: extras.charts.to_vec(),
+        charts: extras
+            .charts
+            .iter()
+            .map(|(file, desc)| ChartView {
+                file: file.clone(),
+                alt: escape_markdown(desc),
+            })
+            .collect(),
         claims: extras
             .verdicts
             .iter()
@@ -527,6 +545,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             })
             .collect(),
         pages_url: crate::publish::pages_url(),
+        repository_url: crate::publish::repository_url(),
     }
 }
 

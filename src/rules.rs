@@ -85,11 +85,17 @@ pub enum Rule {
     SurveyFigureMembership,
     /// `survey-reference`: A key in corpus/survey.yaml that is no entry or does not carry the tag it illustrates.
     SurveyReference,
+    /// `not-formatted`: A data file not in the layout `corpus fmt` writes.
+    NotFormatted,
+    /// `yaml-ambiguous-scalar`: Plain text that YAML 1.1 readers take for a boolean, number, date or null.
+    YamlAmbiguousScalar,
+    /// `latex-escape`: A LaTeX escape in a text field that should hold UTF-8 text.
+    LatexEscape,
 }
 
 impl Rule {
     /// Every built-in rule.
-    pub const ALL: [Rule; 37] = [
+    pub const ALL: [Rule; 40] = [
         Rule::YamlSyntax,
         Rule::FileUnreadable,
         Rule::StrayFile,
@@ -127,6 +133,9 @@ impl Rule {
         Rule::AdditionalUnitRepeatsPrimary,
         Rule::SurveyFigureMembership,
         Rule::SurveyReference,
+        Rule::NotFormatted,
+        Rule::YamlAmbiguousScalar,
+        Rule::LatexEscape,
     ];
 
     /// The stable id, as written in diagnostics, waivers and the taxonomy.
@@ -169,6 +178,9 @@ impl Rule {
             Rule::AdditionalUnitRepeatsPrimary => "additional-unit-repeats-primary",
             Rule::SurveyFigureMembership => "survey-figure-membership",
             Rule::SurveyReference => "survey-reference",
+            Rule::NotFormatted => "not-formatted",
+            Rule::YamlAmbiguousScalar => "yaml-ambiguous-scalar",
+            Rule::LatexEscape => "latex-escape",
         }
     }
 
@@ -212,6 +224,9 @@ impl Rule {
             Rule::AdditionalUnitRepeatsPrimary => Severity::Error,
             Rule::SurveyFigureMembership => Severity::Error,
             Rule::SurveyReference => Severity::Error,
+            Rule::NotFormatted => Severity::Warning,
+            Rule::YamlAmbiguousScalar => Severity::Warning,
+            Rule::LatexEscape => Severity::Warning,
         }
     }
 
@@ -255,6 +270,9 @@ impl Rule {
             Rule::AdditionalUnitRepeatsPrimary => "An additional credit unit that repeats credit_granularity.",
             Rule::SurveyFigureMembership => "An entry that disagrees with a survey figure naming it, or cites the figure for what it does not show.",
             Rule::SurveyReference => "A key in corpus/survey.yaml that is no entry or does not carry the tag it illustrates.",
+            Rule::NotFormatted => "A data file not in the layout `corpus fmt` writes.",
+            Rule::YamlAmbiguousScalar => "Plain text that YAML 1.1 readers take for a boolean, number, date or null.",
+            Rule::LatexEscape => "A LaTeX escape in a text field that should hold UTF-8 text.",
         }
     }
 

@@ -101,7 +101,10 @@ pub fn scaffold(
             out.push_str(&format!("{field}: {value}   # {optional}{hint}\n"));
         }
     }
-    Ok(out)
+    Ok(crate::yaml_format::formatted_or_same(
+        out,
+        crate::yaml_format::Kind::Entry,
+    ))
 }
 
 /// A string as one YAML scalar, quoted only when YAML needs it.

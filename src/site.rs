@@ -550,10 +550,10 @@ pub fn context(corpus: &Corpus) -> tera::Context {
 
     let charts: Vec<Chart> = generate::charts(corpus, &st)
         .into_iter()
-        .map(|(name, svg)| Chart {
-            caption: chart_caption(&name),
-            name,
-            svg: inline_svg(&svg),
+        .map(|c| Chart {
+            caption: chart_caption(&c.file),
+            name: c.file,
+            svg: inline_svg(&c.svg),
         })
         .collect();
 

@@ -493,6 +493,9 @@ fn mapping_value(text: &str, at: (usize, usize)) -> Explained {
 
 /// A line where the parser expected the next `field:` of a mapping.
 fn expected_key(text: &str, at: (usize, usize)) -> Explained {
+    if let Some(x) = runaway_quote(text, at) {
+        return x;
+    }
     let (l, c) = at;
     let line = line_of(text, l);
     let lead = indent(line);
@@ -544,6 +547,29 @@ fn expected_key(text: &str, at: (usize, usize)) -> Explained {
         format!("indent it like the lines it belongs with; {LAYOUT_HELP}"),
     )
     .at(Some(at))
+}
+
+/// A quote left open on an earlier line, which YAML lets run on until the
+/// next quote of its kind: the parser then stumbles far below the mistake.
+fn runaway_quote(text: &str, (l, c): (usize, usize)) -> Option<Explained> {
+    let before: String = line_of(text, l).chars().take(c.saturating_sub(1)).collect();
+    ['"', '\''].into_iter().find_map(|q| {
+        if before.matches(q).count() % 2 == 0 {
+            return None;
+        }
+        let (k, opened) = (1..l)
+            .rev()
+            .map(|k| (k, line_of(text, k)))
+            .find(|(_, s)| s.matches(q).count() % 2 == 1)?;
+        let col = opened.chars().count() - opened.chars().rev().position(|ch| ch == q)?;
+        Some(
+            Explained::new(
+                format!("the quoted value that starts on line {k} is not closed on its line, so it runs on to the next {q} on line {l}"),
+                format!("end the value with {q} on line {k}; inside the value, write {}", if q == '"' { "a `\"` as `\\\"`" } else { "a `'` as `''`" }),
+            )
+            .at(Some((k, col))),
+        )
+    })
 }
 
 /// A raw control character, which libyaml reports by byte offset only.

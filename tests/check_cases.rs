@@ -328,7 +328,7 @@ fn javascript_url_on_an_exclusion_record_is_an_error() {
 #[test]
 fn screening_date_after_the_cutoff_is_an_error() {
     let t = Tree::valid();
-    t.set(valid::DOCS_RECORD, "date_screened", "2026-05-05");
+    t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\"");
     let run = t.check(&[]);
     run.assert_code(1);
     let d = run.single();
@@ -749,7 +749,7 @@ fn broken_files_do_not_hide_problems_in_other_files() {
     t.write("corpus/papers/empty.yaml", "");
     t.write("corpus/papers/lol.yaml", alias_bomb());
     t.set(valid::METHOD, "reward_type", "shard");
-    t.set(valid::DOCS_RECORD, "date_screened", "2026-05-05");
+    t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\"");
     let run = t.check(&[]);
     run.assert_code(1);
     let mut got: Vec<(String, String)> =

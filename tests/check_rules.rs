@@ -93,7 +93,7 @@ fn cases() -> Vec<Case> {
             field: None,
             near_miss: |t| {
                 let text = t.read(valid::METHOD);
-                t.write(valid::METHOD, format!("{text}\n\n# A closing comment.\n\n"));
+                t.write(valid::METHOD, format!("{text}# A closing comment.\n"));
             },
         },
         Case {
@@ -127,15 +127,33 @@ fn cases() -> Vec<Case> {
             fires: |t| t.append(valid::INDUSTRY, "scenario: web\n"),
             file: valid::INDUSTRY,
             field: Some("scenario"),
-            near_miss: |t| t.set(valid::METHOD, "subdecisions", "[o1_spawn, o2_delegate]"),
+            near_miss: |t| {
+                t.replace(
+                    valid::METHOD,
+                    "  - o2_delegate",
+                    "  - o1_spawn\n  - o2_delegate",
+                )
+            },
         },
         Case {
             rule: "field-type",
             base: Tree::valid,
-            fires: |t| t.set(valid::METHOD, "subdecisions", "o2_delegate"),
+            fires: |t| {
+                t.replace(
+                    valid::METHOD,
+                    "subdecisions:\n  - o2_delegate",
+                    "subdecisions: o2_delegate",
+                )
+            },
             file: valid::METHOD,
             field: Some("subdecisions"),
-            near_miss: |t| t.set(valid::METHOD, "subdecisions", "\n  - o2_delegate"),
+            near_miss: |t| {
+                t.replace(
+                    valid::METHOD,
+                    "subdecisions:\n  - o2_delegate",
+                    "subdecisions: []",
+                )
+            },
         },
         Case {
             rule: "schema-modeline",
@@ -143,12 +161,12 @@ fn cases() -> Vec<Case> {
             fires: |t| t.replace(valid::METHOD, &format!("{MODELINE}\n"), ""),
             file: valid::METHOD,
             field: None,
-            // Trailing blanks on the modeline are harmless.
+            // Comments may follow the modeline.
             near_miss: |t| {
                 t.replace(
                     valid::METHOD,
                     &format!("{MODELINE}\n"),
-                    &format!("{MODELINE}  \n"),
+                    &format!("{MODELINE}\n# A fixture entry.\n"),
                 )
             },
         },
@@ -205,12 +223,44 @@ fn cases() -> Vec<Case> {
             near_miss: |t| t.set(valid::METHOD, "arxiv_id", "\"2503.01230v2\""),
         },
         Case {
+            rule: "not-formatted",
+            base: Tree::valid,
+            // A list item at the key's indentation is valid YAML but not the layout.
+            fires: |t| {
+                t.replace(
+                    valid::METHOD,
+                    "  - https://arxiv.org/abs/2503.01230",
+                    "- https://arxiv.org/abs/2503.01230",
+                )
+            },
+            file: valid::METHOD,
+            field: None,
+            // Comments are part of the layout and kept where they are.
+            near_miss: |t| t.replace(valid::METHOD, "urls:\n", "# the paper itself\nurls:\n"),
+        },
+        Case {
+            rule: "yaml-ambiguous-scalar",
+            base: Tree::valid,
+            fires: |t| t.set(valid::METHOD, "verified", "yes"),
+            file: valid::METHOD,
+            field: Some("verified"),
+            near_miss: |t| t.set(valid::METHOD, "verified", "\"yes\""),
+        },
+        Case {
+            rule: "latex-escape",
+            base: Tree::valid,
+            fires: |t| t.set(valid::CLASSICAL, "first_author", r#"M\"{u}ller, Ada"#),
+            file: valid::CLASSICAL,
+            field: Some("first_author"),
+            near_miss: |t| t.set(valid::CLASSICAL, "first_author", "Müller, Ada"),
+        },
+        Case {
             rule: "arxiv-unquoted",
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "arxiv_id", "2503.01230"),
             file: valid::METHOD,
             field: Some("arxiv_id"),
-            near_miss: |t| t.set(valid::METHOD, "arxiv_id", "'2503.01230'"),
+            near_miss: |t| t.set(valid::METHOD, "arxiv_id", "\"2503.01230\""),
         },
         Case {
             rule: "url-scheme",
@@ -243,18 +293,18 @@ fn cases() -> Vec<Case> {
         Case {
             rule: "date-invalid",
             base: Tree::valid,
-            fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "2026-02-29"),
+            fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2026-02-29\""),
             file: valid::DOCS_RECORD,
             field: Some("date_screened"),
-            near_miss: |t| t.set(valid::DOCS_RECORD, "date_screened", "2024-02-29"),
+            near_miss: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2024-02-29\""),
         },
         Case {
             rule: "date-after-cutoff",
             base: Tree::valid,
-            fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "2026-05-05"),
+            fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\""),
             file: valid::DOCS_RECORD,
             field: Some("date_screened"),
-            near_miss: |t| t.set(valid::DOCS_RECORD, "date_screened", "2026-05-04"),
+            near_miss: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-04\""),
         },
         Case {
             rule: "identifier-format",
@@ -315,14 +365,14 @@ fn cases() -> Vec<Case> {
             rule: "duplicate-title",
             base: Tree::valid,
             // Compared ignoring case and punctuation.
-            fires: |t| t.set(valid::CLASSICAL, "title", "'HARBOR OPS: agent platform!'"),
+            fires: |t| t.set(valid::CLASSICAL, "title", "\"HARBOR OPS: agent platform!\""),
             file: valid::INDUSTRY,
             field: Some("title"),
             near_miss: |t| {
                 t.set(
                     valid::CLASSICAL,
                     "title",
-                    "'Harbor Ops: Agent Platform Two'",
+                    "\"Harbor Ops: Agent Platform Two\"",
                 )
             },
         },
@@ -370,18 +420,18 @@ fn cases() -> Vec<Case> {
             rule: "reward-without-rl",
             base: Tree::valid,
             fires: |t| {
-                t.set(valid::INDUSTRY, "is_rl", "no");
+                t.set(valid::INDUSTRY, "is_rl", "\"no\"");
                 t.set(valid::INDUSTRY, "reward_type", "verifier");
             },
             file: valid::INDUSTRY,
             field: Some("reward_type"),
-            near_miss: |t| t.set(valid::INDUSTRY, "is_rl", "no"),
+            near_miss: |t| t.set(valid::INDUSTRY, "is_rl", "\"no\""),
         },
         Case {
             rule: "classical-marl-not-rl",
             base: Tree::valid,
             fires: |t| {
-                t.set(valid::CLASSICAL, "is_rl", "no");
+                t.set(valid::CLASSICAL, "is_rl", "\"no\"");
                 t.set(valid::CLASSICAL, "reward_type", "NA");
                 t.set(valid::CLASSICAL, "credit_granularity", "NA");
             },
@@ -425,18 +475,36 @@ fn cases() -> Vec<Case> {
             rule: "additional-unit-repeats-primary",
             base: Tree::valid,
             fires: |t| {
-                t.append(
+                // Where `corpus fmt` puts it: after `verified`, before `subdecisions`.
+                t.insert_after(
                     valid::METHOD,
-                    "additional_credit_units: [turn]\nadditional_credit_units_source: [contributor]\n",
-                )
+                    "verified",
+                    "additional_credit_units",
+                    "[turn]",
+                );
+                t.insert_after(
+                    valid::METHOD,
+                    "additional_credit_units",
+                    "additional_credit_units_source",
+                    "[contributor]",
+                );
             },
             file: valid::METHOD,
             field: Some("additional_credit_units"),
             near_miss: |t| {
-                t.append(
+                // Where `corpus fmt` puts it: after `verified`, before `subdecisions`.
+                t.insert_after(
                     valid::METHOD,
-                    "additional_credit_units: [message]\nadditional_credit_units_source: [contributor]\n",
-                )
+                    "verified",
+                    "additional_credit_units",
+                    "[message]",
+                );
+                t.insert_after(
+                    valid::METHOD,
+                    "additional_credit_units",
+                    "additional_credit_units_source",
+                    "[contributor]",
+                );
             },
         },
         Case {
@@ -532,7 +600,7 @@ fn cases() -> Vec<Case> {
             file: valid::METHOD,
             field: Some("title"),
             // A backslash written out is printable text.
-            near_miss: |t| t.set(valid::METHOD, "title", "'Relay \\e[2J Credit'"),
+            near_miss: |t| t.set(valid::METHOD, "title", "Relay \\e[2J Credit"),
         },
         Case {
             rule: "arxiv-year",
@@ -760,9 +828,12 @@ fn errors_fail_a_check_without_strict() {
 // Waivers
 
 /// Warning rules that fire on an entry and so can be waived in it.
-const ENTRY_WARNINGS: [&str; 7] = [
+const ENTRY_WARNINGS: [&str; 10] = [
     "schema-modeline",
     "subdecisions-not-judged",
+    "not-formatted",
+    "yaml-ambiguous-scalar",
+    "latex-escape",
     "credit-without-reward",
     "reward-without-rl",
     "classical-marl-not-rl",
@@ -952,7 +1023,7 @@ fn problems_in_entries_and_records_are_reported_together() {
     t.set(valid::CLASSICAL, "category", "classic_marl");
     t.set(valid::INDUSTRY, "is_core", "supporting");
     t.set(valid::DOCS_RECORD, "stage", "abstract");
-    t.set(valid::ARXIV_RECORD, "date_screened", "2026-13-01");
+    t.set(valid::ARXIV_RECORD, "date_screened", "\"2026-13-01\"");
     let run = t.check_in_process(&[]);
     run.assert_code(1);
     let mut got: Vec<(String, String)> =

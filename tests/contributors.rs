@@ -86,7 +86,8 @@ fn a_filled_in_scaffold_passes_check() {
         ("is_core", "supporting"),
         ("verified", "partial"),
         ("subdecisions", "[]"),
-        ("subdecisions_source", "[contributor]"),
+        // A list in block style, the layout `corpus fmt` writes.
+        ("subdecisions_source", "\n  - contributor"),
         ("one_liner", "A paper written to test the scaffold."),
     ];
     let filled: String = text
@@ -94,6 +95,7 @@ fn a_filled_in_scaffold_passes_check() {
         .map(|l| {
             let hit = fill.iter().find(|(f, _)| l.starts_with(&format!("{f}:")));
             match hit {
+                Some((f, v)) if v.starts_with('\n') => format!("{f}:{v}\n"),
                 Some((f, v)) => format!("{f}: {v}\n"),
                 None => format!("{l}\n"),
             }

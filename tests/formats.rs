@@ -13,7 +13,7 @@ fn bad_tree() -> Tree {
     t.set(valid::METHOD, "reward_type", "shard");
     t.set(valid::METHOD, "year", "2024");
     t.replace(valid::INDUSTRY, "\nvenue:", "\nvenu:");
-    t.set(valid::DOCS_RECORD, "date_screened", "2026-05-05");
+    t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\"");
     t
 }
 

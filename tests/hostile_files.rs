@@ -49,7 +49,7 @@ fn check_within(t: &Tree, global: &[&str]) -> Run {
 fn tree() -> Tree {
     let t = Tree::valid();
     t.set(valid::METHOD, "reward_type", "shard");
-    t.set(valid::DOCS_RECORD, "date_screened", "2026-05-05");
+    t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\"");
     t
 }
 

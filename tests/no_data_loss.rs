@@ -70,7 +70,11 @@ fn built() -> Tree {
 /// Changes a sub-decision, so STATS.md, stats.json, the sub-decision table
 /// and chart and README.md all go stale.
 fn change_a_tag(t: &Tree) {
-    t.set(valid::METHOD, "subdecisions", "[o1_spawn, o4_aggregate]");
+    t.replace(
+        valid::METHOD,
+        "  - o2_delegate",
+        "  - o1_spawn\n  - o4_aggregate",
+    );
     let stale = t.corpus(&["build", "--check"]);
     stale.assert_code(1);
     for f in [

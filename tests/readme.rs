@@ -201,22 +201,20 @@ fn category_labels() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The numbered entries of each `### heading` section: heading -> titles as shown.
+/// An entry line in awesome-list form, `- [Title](url) - …`; captures the title as written.
+const ENTRY_ITEM: &str = r"^- \[((?:\\.|[^\\\]])+)\]\(https?://[^)]*\) - ";
+
+/// The entries of each `### heading` section: heading -> titles as shown.
 fn sections(md: &str) -> Vec<(String, Vec<String>)> {
-    let item = Regex::new(r"^\d+\. \*\*(.+?)\*\* \(\d{4}\)").unwrap();
+    let item = Regex::new(ENTRY_ITEM).unwrap();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    // Only the subsections of "Papers by category" are categories.
+    // Only the sub-sections of "Papers by category" are categories.
     let mut in_papers = false;
     for (_, line) in prose_lines(md) {
-        if line.starts_with("## ") {
-            in_papers = line.starts_with("## Papers by category");
-        }
-        if !in_papers {
-            continue;
-        }
-        if let Some(h) = line.strip_prefix("### ") {
+        if let Some(h) = line.strip_prefix("### ").filter(|_| in_papers) {
             out.push((rendered_text(h), Vec::new()));
         } else if line.starts_with("## ") || line.starts_with("# ") {
+            in_papers = line.starts_with("## Papers by category");
             out.push((String::new(), Vec::new()));
         } else if let Some(c) = item.captures(line) {
             if let Some(last) = out.last_mut() {
@@ -299,7 +297,7 @@ fn hostile_readme() -> String {
 
 fn hostile_entry_line(md: &str) -> String {
     md.lines()
-        .find(|l| l.contains("Pipes") && Regex::new(r"^\d+\. ").unwrap().is_match(l))
+        .find(|l| l.contains("Pipes") && Regex::new(ENTRY_ITEM).unwrap().is_match(l))
         .expect("the hostile entry is listed")
         .to_string()
 }
@@ -371,10 +369,10 @@ fn a_backtick_in_a_title_is_escaped() {
 #[test]
 fn an_escaped_title_renders_back_to_the_original_text() {
     let line = hostile_entry_line(&hostile_readme());
-    let title = Regex::new(r"^\d+\. \*\*(.+?)\*\* \(")
+    let title = Regex::new(ENTRY_ITEM)
         .unwrap()
         .captures(&line)
-        .expect("bold title")[1]
+        .expect("linked title")[1]
         .to_string();
     // Every special character is escaped, so none of them is lost as markup.
     assert_eq!(rendered_text(&title), HOSTILE_TITLE);
@@ -447,4 +445,67 @@ fn a_url_that_tries_to_close_its_link_cannot_open_another() {
         .expect("a link to the page")[1]
         .to_string();
     assert!(!target.contains('('), "{target}");
+}
+
+#[test]
+fn every_chart_has_alt_text_that_says_what_it_shows() {
+    let md = readme();
+    let img = Regex::new(r"!\[([^\]]*)\]\(stats/(chart_[a-z_]+\.svg)\)").unwrap();
+    let charts: Vec<(String, String)> = img
+        .captures_iter(&md)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    assert_eq!(charts.len(), 6, "{charts:?}");
+    for (alt, file) in &charts {
+        assert!(
+            !alt.contains(".svg") && alt.len() > 40,
+            "{file}: alt `{alt}`"
+        );
+        let svg = std::fs::read_to_string(repo().join("stats").join(file)).unwrap();
+        assert!(svg.contains("<title>") && svg.contains("<desc>"), "{file}");
+    }
+    let reward = &charts
+        .iter()
+        .find(|(_, f)| f == "chart_reward_family.svg")
+        .unwrap()
+        .0;
+    assert!(
+        reward.contains("R1 Shared team"),
+        "families are named: {reward}"
+    );
+    assert!(reward.contains("not to scale: NA"), "NA is apart: {reward}");
+    let flow = &charts
+        .iter()
+        .find(|(_, f)| f == "chart_screening_log.svg")
+        .unwrap()
+        .0;
+    assert!(
+        flow.contains("Abstract screen"),
+        "the README's stage labels: {flow}"
+    );
+}
+
+#[test]
+fn the_install_line_names_the_published_repository_and_the_hooks_exist() {
+    let md = readme();
+    let line = format!(
+        "cargo install --locked --git {} corpus",
+        corpus::publish::repository_url()
+    );
+    assert!(md.contains(&line), "README lacks `{line}`");
+    assert!(!md.contains("<clone URL"), "no placeholder in the README");
+    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).unwrap();
+    let hooks: serde_yaml::Value = serde_yaml::from_str(&hooks).unwrap();
+    let ids: Vec<&str> = hooks
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["corpus-check", "corpus-fmt"]);
+    let package = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    assert!(
+        package.contains("name = \"corpus\""),
+        "the crate installs as `corpus`"
+    );
 }

@@ -514,6 +514,10 @@ fn class12_parser_errors_are_explained_in_own_words() {
     let original = fixture.read(file);
     let line = |prefix: &str| fixture.line_of(file, prefix);
     let venue = line("venue:");
+    let closing_quote = ["Language Agents'", "Language Agents\""]
+        .into_iter()
+        .find(|q| original.contains(q))
+        .expect("a quoted title in the fixture");
     // (kind, the file's new content, the rule, the line the diagnostic names)
     let swap = |old: &str, new: &str| {
         assert_eq!(original.matches(old).count(), 1, "`{old}` in the fixture");
@@ -543,7 +547,7 @@ fn class12_parser_errors_are_explained_in_own_words() {
         ),
         (
             "unclosed quote",
-            swap("Language Agents'", "Language Agents"),
+            swap(closing_quote, "Language Agents"),
             "yaml-syntax",
             line("title:"),
         ),
@@ -555,9 +559,9 @@ fn class12_parser_errors_are_explained_in_own_words() {
         ),
         (
             "unclosed flow list",
-            swap("[o2_delegate]", "[o2_delegate"),
+            swap("venue: arXiv", "venue: [arXiv, NeurIPS"),
             "yaml-syntax",
-            line("subdecisions:"),
+            venue,
         ),
         (
             "mapping value in a value",
@@ -628,9 +632,9 @@ fn class12_parser_errors_are_explained_in_own_words() {
         ),
         (
             "wrong type: a list for one value",
-            swap("is_rl: yes", "is_rl: [yes]"),
+            swap("venue: arXiv", "venue: [arXiv, NeurIPS]"),
             "field-type",
-            line("is_rl:"),
+            venue,
         ),
         (
             "wrong type: text for a number",

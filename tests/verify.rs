@@ -389,7 +389,7 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
     let rel = "corpus/papers/llm-collab2025.yaml";
     let text = t.read(rel);
     assert!(
-        text.contains("title: 'LLM Collaboration With Multi-Agent: Reinforcement Learning'"),
+        text.contains("title: \"LLM Collaboration With Multi-Agent: Reinforcement Learning\""),
         "{text}"
     );
     assert!(text.contains("first_author: Liu, Shuo"), "{text}");
@@ -467,8 +467,8 @@ fn check_knows_the_verification_date_and_refuses_an_impossible_one() {
     let t = Tree::valid();
     t.replace(
         valid::METHOD,
-        "verified: yes\n",
-        "verified: yes\narxiv_verified_on: \"2026-02-30\"\n",
+        "verified: \"yes\"\n",
+        "verified: \"yes\"\narxiv_verified_on: \"2026-02-30\"\n",
     );
     let run = t.check(&[]);
     run.assert_code(1);

@@ -7,6 +7,7 @@ pub mod check;
 pub mod claims;
 pub mod diff;
 pub mod export;
+pub mod fmt;
 pub mod import;
 pub mod links;
 pub mod list;

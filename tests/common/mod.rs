@@ -202,39 +202,37 @@ impl Tree {
         self.write(rel, text.replacen(old, new, 1));
     }
 
-    /// Sets a top-level field: replaces the line `field: …` with `field: value`.
+    /// Sets a top-level field: replaces the line `field: …` and its indented
+    /// continuation lines with `field: value`. A flow list such as `[a, b]` is
+    /// written in block style, the layout `corpus fmt` writes, so that an edit
+    /// meant to be clean does not also trip `not-formatted`.
     pub fn set(&self, rel: &str, field: &str, value: &str) {
         let text = self.read(rel);
-        let prefix = format!("{field}:");
-        let lines: Vec<&str> = text.lines().collect();
-        let hits = lines.iter().filter(|l| l.starts_with(&prefix)).count();
-        assert_eq!(hits, 1, "field `{field}` must occur once in {rel}:\n{text}");
-        let out: String = lines
-            .iter()
-            .map(|l| {
-                if l.starts_with(&prefix) {
-                    format!("{field}: {value}\n")
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect();
+        let (before, after) = split_field(&text, field, rel);
+        let mut out = before;
+        out.push_str(&field_text(field, value));
+        out.push_str(&after);
         self.write(rel, out);
     }
 
-    /// Removes the line of a top-level scalar field.
+    /// Removes a top-level field: its line and its indented continuation lines.
     pub fn delete_field(&self, rel: &str, field: &str) {
         let text = self.read(rel);
-        let prefix = format!("{field}:");
-        assert!(
-            text.lines().any(|l| l.starts_with(&prefix)),
-            "field `{field}` not in {rel}"
-        );
-        let out: String = text
-            .lines()
-            .filter(|l| !l.starts_with(&prefix))
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let (mut before, after) = split_field(&text, field, rel);
+        before.push_str(&after);
+        self.write(rel, before);
+    }
+
+    /// Inserts a top-level field right after another one (and that one's
+    /// continuation lines), where `corpus fmt` would put it.
+    pub fn insert_after(&self, rel: &str, after_field: &str, field: &str, value: &str) {
+        let text = self.read(rel);
+        let (before, after) = split_field(&text, after_field, rel);
+        let kept = &text[before.len()..text.len() - after.len()];
+        let mut out = before;
+        out.push_str(kept);
+        out.push_str(&field_text(field, value));
+        out.push_str(&after);
         self.write(rel, out);
     }
 
@@ -457,4 +455,48 @@ pub fn mkfifo(path: &Path) {
         .status()
         .expect("run mkfifo");
     assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Splits a YAML file around one top-level field (its line and the indented
+/// or `- ` lines that continue it); the field must occur exactly once.
+fn split_field(text: &str, field: &str, rel: &str) -> (String, String) {
+    let prefix = format!("{field}:");
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let hits: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with(&prefix))
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "field `{field}` must occur once in {rel}:\n{text}"
+    );
+    let start = hits[0];
+    let mut end = start + 1;
+    while end < lines.len() && (lines[end].starts_with(' ') || lines[end].starts_with("- ")) {
+        end += 1;
+    }
+    let mut after: String = lines[end..].concat();
+    let mut before: String = lines[..start].concat();
+    if !before.is_empty() && !before.ends_with('\n') {
+        before.push('\n');
+    }
+    if !after.is_empty() && !after.ends_with('\n') {
+        after.push('\n');
+    }
+    (before, after)
+}
+
+/// `field: value` as `corpus fmt` lays it out: a non-empty flow list in block style.
+fn field_text(field: &str, value: &str) -> String {
+    let v = value.trim();
+    if let Some(inner) = v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        if !inner.trim().is_empty() && !inner.contains(['[', '{', '"', '\'']) {
+            let mut out = format!("{field}:\n");
+            for item in inner.split(',') {
+                out.push_str(&format!("  - {}\n", item.trim()));
+            }
+            return out;
+        }
+    }
+    format!("{field}: {value}\n")
 }

@@ -1,0 +1,133 @@
+//! `corpus fmt`: which data files to format, and formatting them in place or
+//! (with `--check`) listing the ones that would change.
+
+use super::{Outcome, Result};
+use crate::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
+use crate::yaml_format;
+use std::path::{Path, PathBuf};
+
+/// The data files to format: the given paths (entry or record files, or
+/// folders searched for them), or every entry and record file under the root.
+///
+/// Only files in `corpus/papers/` and `exclusions/` are data files: the
+/// taxonomy, the claims ledger and other YAML have layouts of their own, so a
+/// folder such as `corpus` or `.` is narrowed to its entry and record files,
+/// and naming any other file is refused.
+fn targets(
+    root: &Path,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> std::result::Result<Vec<PathBuf>, String> {
+    let data_dirs: Vec<PathBuf> = [PAPERS_DIR, EXCLUSIONS_DIR]
+        .iter()
+        .filter_map(|d| root.join(d).canonicalize().ok())
+        .collect();
+    let is_data_file = |p: &Path| {
+        p.extension().is_some_and(|e| e == "yaml") && data_dirs.iter().any(|d| p.starts_with(d))
+    };
+    let walk = |dir: &Path| {
+        crate::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
+    };
+    let mut out = Vec::new();
+    if paths.is_empty() {
+        for d in &data_dirs {
+            out.extend(walk(d)?);
+        }
+    }
+    for given in paths {
+        let p = cwd.join(given);
+        let canon = p
+            .canonicalize()
+            .map_err(|_| format!("{}: no such file or folder", given.display()))?;
+        if canon.is_file() {
+            if !is_data_file(&canon) {
+                return Err(format!(
+                    "{}: not an entry or record file; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    given.display()
+                ));
+            }
+            out.push(canon);
+        } else if canon.is_dir() {
+            let found: Vec<PathBuf> = walk(&canon)?
+                .into_iter()
+                .filter_map(|f| f.canonicalize().ok())
+                .filter(|f| is_data_file(f))
+                .collect();
+            if found.is_empty() {
+                return Err(format!(
+                    "{}: no entry or record files there; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    given.display()
+                ));
+            }
+            out.extend(found);
+        } else {
+            return Err(format!("{}: not a regular file or folder", given.display()));
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Formats the given data files (or all of them); with `check`, writes nothing
+/// and lists the files that would change.
+pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Path) -> Result {
+    let files = targets(root, paths, cwd).map_err(|e| Outcome::fail(2, e))?;
+    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut res = Outcome::default();
+    let (mut changed, mut unchanged, mut failed) = (0usize, 0usize, 0usize);
+    for path in &files {
+        let rel = load::rel_path(&canon_root, path);
+        let text = match load::read_text(path, &rel, max_bytes, None) {
+            Ok(t) => t,
+            Err(d) => {
+                failed += 1;
+                res.stderr.push_str(&format!("error: {}\n", d.message));
+                continue;
+            }
+        };
+        let formatted = match yaml_format::format(&text, kind_of(&rel)) {
+            Ok(f) => f,
+            Err(e) => {
+                failed += 1;
+                let at = e.line.map(|l| format!(":{l}")).unwrap_or_default();
+                res.stderr
+                    .push_str(&format!("error: {rel}{at}: {}\n", e.message));
+                continue;
+            }
+        };
+        if formatted == text {
+            unchanged += 1;
+            continue;
+        }
+        changed += 1;
+        if check {
+            res.stdout.push_str(&format!("would reformat {rel}\n"));
+        } else if let Err(e) = crate::files::write_atomic(path, formatted.as_bytes()) {
+            failed += 1;
+            changed -= 1;
+            res.stderr
+                .push_str(&format!("error: cannot write {rel}: {e}\n"));
+        } else {
+            res.stdout.push_str(&format!("formatted {rel}\n"));
+        }
+    }
+    let verb = if check { "would change" } else { "changed" };
+    res.stdout.push_str(&format!(
+        "{changed} {verb}, {unchanged} unchanged, {failed} could not be formatted\n"
+    ));
+    if check && changed > 0 {
+        res.stdout.push_str("run `corpus fmt` to format them\n");
+    }
+    res.code = i32::from(failed > 0 || (check && changed > 0));
+    Ok(res)
+}
+
+/// Kind of a data file from its folder (every target is in one of the two).
+fn kind_of(rel: &str) -> yaml_format::Kind {
+    if rel.starts_with(&format!("{EXCLUSIONS_DIR}/")) {
+        yaml_format::Kind::Record
+    } else {
+        yaml_format::Kind::Entry
+    }
+}
