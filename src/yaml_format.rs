@@ -352,9 +352,12 @@ pub fn format(text: &str, kind: Kind) -> Result<String, FormatError> {
 }
 
 fn format_lf(text: &str, kind: Kind) -> Result<String, FormatError> {
-    let parsed: Value = serde_yaml::from_str(text).map_err(|e| FormatError {
-        line: e.location().map(|l| l.line()),
-        message: format!("not valid YAML: {e}"),
+    let parsed: Value = serde_yaml::from_str(text).map_err(|e| {
+        let x = crate::yaml_error::explain(&e, text);
+        FormatError {
+            line: x.line,
+            message: format!("not valid YAML: {}\n  = help: {}", x.message, x.help),
+        }
     })?;
     let Value::Mapping(map) = &parsed else {
         return Err(FormatError {

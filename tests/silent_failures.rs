@@ -280,6 +280,26 @@ fn class04_where_values_are_checked() {
     }
 }
 
+/// Class 4: a year no entry can have (before the earliest accepted, after the cutoff) is refused too.
+#[test]
+fn class04_years_outside_the_accepted_range_are_refused() {
+    let t = Tree::valid();
+    for bad in ["year=20255", "year=1850"] {
+        let run = t.corpus(&["list", "--where", bad]);
+        run.assert_code(2);
+        assert!(run.stderr.contains("matches nothing"), "{}", run.stderr);
+    }
+    t.corpus(&["list", "--where", "year=2025"]).assert_code(0);
+    // The same in a claim's filter.
+    t.write(
+        "corpus/claims.yaml",
+        LEDGER.replace("subdecisions: o5_stp", "year: 20255"),
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert_eq!(run.of("claim-invalid").len(), 1, "{}", run.stdout);
+}
+
 /// Class 5: an arxiv.org link that names another paper than `arxiv_id` is an error.
 #[test]
 fn class05_arxiv_links_must_name_the_entry_id() {
@@ -676,6 +696,32 @@ fn class12_parser_errors_are_explained_in_own_words() {
     let t = Tree::valid();
     t.write(file, format!("\u{feff}{original}"));
     t.check(&[]).assert_code(0);
+}
+
+/// Class 12: `corpus fmt` explains a file it cannot parse in the same words as `check`.
+#[test]
+fn class12_fmt_explains_parse_errors_in_own_words() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "venue", "arXiv: 2025");
+    let run = t.corpus(&["fmt"]);
+    run.assert_code(1);
+    for word in PARSER_INTERNALS {
+        assert!(!run.stderr.contains(word), "`{word}` in {}", run.stderr);
+    }
+    let line = t.line_of(valid::METHOD, "venue:");
+    assert!(
+        run.stderr.contains(&format!(
+            "{}:{line}: not valid YAML: the value of `venue`",
+            valid::METHOD
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("help: quote the value"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Class 12: the other YAML files (taxonomy, claims ledger) say their parser errors in the same words.
