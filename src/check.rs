@@ -628,6 +628,24 @@ fn check_exclusion(
                     )
                     .help(arxiv_help(id));
                 sink.push(d);
+            } else if let Some(linked) =
+                arxiv_link_id(&x.url).filter(|l| strip_version(l) != strip_version(id))
+            {
+                // A record's link and identifier must name the same paper, as an entry's do.
+                let d = sink
+                    .at(
+                        Rule::ArxivLinkId,
+                        file,
+                        "url",
+                        format!(
+                            "link `{}` names arXiv id {linked}, but the record's identifier is arXiv:{id}",
+                            x.url
+                        ),
+                    )
+                    .help(format!(
+                        "link https://arxiv.org/abs/{id}, or correct `identifier`"
+                    ));
+                sink.push(d);
             }
         }
     }

@@ -344,6 +344,30 @@ fn class05_pdf_and_abs_links_are_one_link_across_entries() {
     );
 }
 
+/// Class 5: an exclusion record's arxiv.org link must name the paper of its `arXiv:` identifier.
+#[test]
+fn class05_a_record_link_must_name_its_identifier() {
+    let t = Tree::valid();
+    t.set(
+        valid::ARXIV_RECORD,
+        "url",
+        "https://arxiv.org/pdf/2404.99999v2",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "arxiv-link-id");
+    assert_eq!(d.field.as_deref(), Some("url"));
+    assert!(d.message.contains("2404.99999"), "{}", d.message);
+    // Another version of the same paper is the same paper.
+    t.set(
+        valid::ARXIV_RECORD,
+        "url",
+        "https://arxiv.org/abs/2404.05550v3",
+    );
+    t.check(&[]).assert_code(0);
+}
+
 /// A third exclusion record, distinct from both fixture records.
 fn third_record(t: &Tree) {
     let rel = "exclusions/E003.yaml";
@@ -426,6 +450,17 @@ fn class08_the_trace_size_limit_is_honoured() {
         &["trace", "metrics", "--max-trace-size", &limit, &p],
     );
     assert_ne!(m.code, Some(0), "{}", m.stdout);
+    // Standard input has the same limit, and its help names the trace flag.
+    let stdin = common::raw_command(&dir, &["trace", "metrics", "--max-trace-size", &limit, "-"])
+        .stdin(std::fs::File::open(&path).expect("fixture"))
+        .output()
+        .expect("run corpus");
+    assert_eq!(stdin.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&stdin.stderr);
+    assert!(
+        err.contains("--max-trace-size") && !err.contains("--max-file-size"),
+        "{err}"
+    );
     let enough = size.to_string();
     run_in(
         &dir,
@@ -856,6 +891,48 @@ fn class09_diff_reports_a_broken_entry_as_broken() {
         "{}",
         run.stdout
     );
+}
+
+/// Class 9: an entry whose field no longer loads (a value of the wrong type)
+/// is broken, not changed to a default; one the base could not load is
+/// repaired, not added.
+#[test]
+fn class09_diff_neither_invents_values_nor_additions() {
+    let old = Tree::valid();
+    let new = Tree::valid();
+    new.set(valid::INDUSTRY, "year", "[2025]");
+    let old_root = old.root().display().to_string();
+    let new_root = new.root().display().to_string();
+    let run = new.corpus(&["diff", &old_root, "--format", "json"]);
+    run.assert_code(1);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        v["entries"]["changed"],
+        serde_json::json!([]),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        v["entries"]["broken"][0]["id"], "harbor-ops",
+        "{}",
+        run.stdout
+    );
+    // The other way round: the base is broken, the head repairs it.
+    let run = old.corpus(&["diff", &new_root]);
+    run.assert_code(0);
+    assert!(!run.stdout.contains("+ entry harbor-ops"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("entry harbor-ops loads again"),
+        "{}",
+        run.stdout
+    );
+    let md = old.corpus(&["diff", &new_root, "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("| repaired | `harbor-ops`"),
+        "{}",
+        md.stdout
+    );
+    assert!(md.stdout.contains("0 added"), "{}", md.stdout);
 }
 
 /// Class 10: `trace validate` on a folder without traces refuses instead of validating nothing.

@@ -454,7 +454,7 @@ pub fn read_input(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, D
             label,
             format!("standard input is over the limit of {max_bytes} bytes"),
         )
-        .help("split the input, or raise the size limit with --max-file-size"),
+        .help("split the input, or raise the size limit with --max-trace-size"),
         e => Diagnostic::new(
             "trace-unreadable",
             Severity::Error,
