@@ -215,6 +215,17 @@ pub fn parse(file_label: &str, text: &str) -> Result<Vec<Annotation>, Vec<Diagno
             )
             .help("add one row per annotated entry below the header"),
         );
+    } else if diags.is_empty() && out.iter().all(|a| a.tags.iter().all(|(_, v)| v.is_empty())) {
+        // Rows whose every annotation cell is blank compare nothing either.
+        diags.push(
+            error(
+                RULE_INPUT,
+                file_label,
+                Some(1),
+                format!("every annotation cell of `{file_label}` is blank: nothing to compare"),
+            )
+            .help("fill in the annotations: the `ann_<field>` cells of a CSV, the tag fields of a YAML item"),
+        );
     }
     if diags.is_empty() {
         Ok(out)

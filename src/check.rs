@@ -549,6 +549,22 @@ fn mismatch_help(
     }
 }
 
+/// A valid record id close to what was written (`e9` -> `E009`): the
+/// digits of the id or, failing that, of the file name, padded to three.
+fn record_id_like(id: &str, stem: &str) -> String {
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let d = [digits(id), digits(stem)]
+        .into_iter()
+        .find(|d| !d.is_empty())
+        .unwrap_or_else(|| "33".to_string());
+    let id = format!("E{d:0>3}");
+    if valid_record_id(&id) {
+        id
+    } else {
+        "E033".to_string()
+    }
+}
+
 fn stem(rel: &str) -> &str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.strip_suffix(".yaml").unwrap_or(name)
@@ -589,7 +605,7 @@ fn check_exclusion(
                     &x.record_id,
                     stem,
                     valid_record_id,
-                    "E033",
+                    &record_id_like(&x.record_id, stem),
                 ));
             sink.push(d);
         }

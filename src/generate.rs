@@ -250,8 +250,18 @@ pub fn generate(
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
     let mut files = Vec::new();
-    let tera = render::tera(templates)
-        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+    let tera = render::tera(templates).map_err(|e| {
+        let msg = render::tera_error(&e);
+        // Name the template that failed to parse, not the whole folder.
+        let file = templates
+            .iter()
+            .find(|(n, _)| msg.contains(&format!("'{n}'")))
+            .map_or_else(
+                || TEMPLATES_DIR.to_string(),
+                |(n, _)| format!("{TEMPLATES_DIR}/{n}"),
+            );
+        template_diag(&file, msg)
+    })?;
     let chart_files = charts(corpus, &st);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()

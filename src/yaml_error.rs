@@ -237,8 +237,13 @@ fn wrong_type(r: &Raw) -> Option<Explained> {
         .map(|f| f.split('[').next().unwrap_or(f))
         .filter(|f| !f.is_empty())
         .map(str::to_string);
+    // The path without its last part is where the field sits (`claims[0]`).
     let place = path
-        .filter(|p| Some(*p) != field.as_deref())
+        .and_then(|p| match p.rsplit_once('.') {
+            Some((parent, _)) => Some(parent),
+            None if Some(p) != field.as_deref() => Some(p),
+            None => None,
+        })
         .map_or_else(String::new, |p| format!(" in `{p}`"));
     let what = field
         .as_deref()
@@ -260,10 +265,7 @@ fn wrong_type(r: &Raw) -> Option<Explained> {
         "invalid type" | "invalid value" => {
             let (found, exp) =
                 expected(rest).unwrap_or((rest.to_string(), "another kind of value".into()));
-            let found = found
-                .replace("string ", "the text ")
-                .replace("sequence", "a list")
-                .replace("map", "a mapping");
+            let (found, exp) = (plain_kind(&found), plain_kind(&exp));
             Explained::new(
                 format!("{what}{place} holds {found} where {exp} is expected"),
                 format!("write {exp} there (a `!!` tag, if any, must fit the value)"),
@@ -298,6 +300,37 @@ fn wrong_type(r: &Raw) -> Option<Explained> {
         field,
         ..x.at(r.at)
     })
+}
+
+/// serde's names of kinds of values (`sequence`, `struct Taxonomy`,
+/// ``integer `5` ``) in the words of a data file.
+fn plain_kind(s: &str) -> String {
+    let s = s.trim();
+    let t = s
+        .strip_prefix("a ")
+        .or_else(|| s.strip_prefix("an "))
+        .unwrap_or(s);
+    if t.starts_with("struct ") || t.starts_with("map") {
+        return "a mapping of fields".into();
+    }
+    if t.starts_with("sequence") || t.starts_with("tuple") {
+        return "a list".into();
+    }
+    if t.starts_with("unit") || t == "null" {
+        return "an empty value".into();
+    }
+    for (serde, ours) in [
+        ("string ", "the text "),
+        ("integer ", "the number "),
+        ("floating point ", "the number "),
+        ("boolean ", ""),
+        ("char ", "the character "),
+    ] {
+        if let Some(v) = t.strip_prefix(serde) {
+            return format!("{ours}{}", v.replace('`', ""));
+        }
+    }
+    s.replace('`', "")
 }
 
 /// libyaml's scanner and parser problems.

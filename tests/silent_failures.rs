@@ -787,6 +787,15 @@ fn class12_taxonomy_and_ledger_errors_are_explained_too() {
         assert_eq!(d.line, Some(2), "{d:?}");
         assert!(d.help.is_some(), "{d:?}");
     }
+    // serde's names of Rust types never reach the reader.
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "[]\n");
+    let d = t.check(&[]).single();
+    assert!(
+        !d.message.contains("struct") && !d.message.contains("sequence"),
+        "{d:?}"
+    );
+    assert!(d.message.contains("a list"), "{d:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -828,6 +837,26 @@ fn class17_failures_to_run_exit_2() {
     let run = t.corpus(&["build"]);
     run.assert_code(2);
     assert!(run.stderr.contains("README.md.tera"), "{}", run.stderr);
+}
+
+/// Class 17: a `--root` that is a file, or a template that does not parse, is a failure to run that names its cause.
+#[test]
+fn class17_unusable_root_or_template_is_named() {
+    let t = Tree::valid_with_templates();
+    t.write("a-file", "x\n");
+    let run = run_in(t.root(), None, &["--root", "a-file", "check"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("not a directory"), "{}", run.stderr);
+    t.write("templates/README.md.tera", "{% for x in %}\n");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("templates/README.md.tera"),
+        "{}",
+        run.stderr
+    );
+    let d = t.check(&[]).single();
+    assert_eq!(d.file, "templates/README.md.tera");
 }
 
 /// Class 17: `--help` states the exit-code contract, and the README repeats it.
@@ -1001,6 +1030,35 @@ fn class10_agreement_with_no_rows_is_refused() {
     assert!(run.stdout.contains("no annotations"), "{}", run.stdout);
 }
 
+/// Class 10: rows whose annotation cells are all blank are refused too, not a table of "undefined".
+#[test]
+fn class10_agreement_with_only_blank_cells_is_refused() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\nalpha,\n");
+    let run = t.corpus(&["agreement", "ann.csv"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("blank"), "{}", run.stdout);
+    t.write("ann.yaml", "- key: alpha\n  category: ''\n");
+    t.corpus(&["agreement", "ann.yaml"]).assert_code(1);
+}
+
+/// Class 10: `list` says which files it left out because they do not load.
+#[test]
+fn class10_list_names_the_files_it_leaves_out() {
+    let t = Tree::valid();
+    t.append(valid::METHOD, "extra: [unclosed\n");
+    for format in ["table", "keys", "json"] {
+        let run = t.corpus(&["list", "--format", format]);
+        assert!(
+            run.stderr.contains("left out") && run.stderr.contains(valid::METHOD),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+    let clean = Tree::valid();
+    assert_eq!(clean.corpus(&["list"]).stderr, "");
+}
+
 /// Class 10: a waiver with an empty reason waives nothing.
 #[test]
 fn class10_a_waiver_without_a_reason_waives_nothing() {
@@ -1074,6 +1132,36 @@ fn class14_key_suggestions_pass_the_key_rule() {
         assert!(
             key_ok.is_match(name),
             "suggested `{s}` breaks the key rule: {help}"
+        );
+    }
+}
+
+/// Class 14: the record-id mismatch help proposes an id built from the digits written, and a valid one.
+#[test]
+fn class14_record_id_suggestions_follow_the_digits_and_pass_the_rule() {
+    let id_ok = regex::Regex::new(r"^E[0-9]{3,}$").expect("regex");
+    let t = Tree::valid();
+    t.rename(valid::DOCS_RECORD, "exclusions/e9.yaml");
+    t.set("exclusions/e9.yaml", "record_id", "E9");
+    let run = t.check(&[]);
+    let d = run.of("key-mismatch");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    let help = d[0].help.clone().expect("a help line");
+    assert!(help.contains("`E009.yaml`"), "{help}");
+    let suggested: Vec<&str> = help
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|s| {
+            s.strip_suffix(".yaml")
+                .or_else(|| s.strip_prefix("record_id: "))
+        })
+        .collect();
+    assert!(!suggested.is_empty(), "{help}");
+    for id in suggested {
+        assert!(
+            id_ok.is_match(id),
+            "suggested `{id}` breaks the id rule: {help}"
         );
     }
 }

@@ -87,7 +87,12 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf, String> {
     if let Some(r) = explicit {
         if !r.is_dir() {
-            return Err(format!("--root {}: no such directory", r.display()));
+            let what = if r.exists() {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            return Err(format!("--root {}: {what}", r.display()));
         }
         if !r.join(load::TAXONOMY_PATH).is_file() {
             return Err(format!(
