@@ -165,6 +165,40 @@ fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
     assert!(meta.file_type().is_symlink());
 }
 
+/// Class 2: `fmt` rewrites regular files only; an entry that is a symlink is
+/// refused, not replaced by a copy (the user's link and its target stay).
+#[test]
+fn class02_fmt_refuses_a_symlinked_entry() {
+    let t = Tree::valid();
+    let target = t.path("elsewhere.yaml");
+    let text = t.read(valid::INDUSTRY).replace("venue: ", "venue:    ");
+    t.write("elsewhere.yaml", &text);
+    t.remove(valid::INDUSTRY);
+    std::os::unix::fs::symlink(&target, t.path(valid::INDUSTRY)).expect("symlink");
+    let run = t.corpus(&["fmt"]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    let meta = std::fs::symlink_metadata(t.path(valid::INDUSTRY)).expect("there");
+    assert!(meta.file_type().is_symlink(), "the link is left as it was");
+    assert_eq!(t.read("elsewhere.yaml"), text);
+}
+
+/// Class 2: `build` does not replace a generated file's place when a symlink sits there.
+#[test]
+fn class02_build_refuses_a_symlinked_generated_file() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    t.write("mine.md", "my own notes\n");
+    t.remove("README.md");
+    std::os::unix::fs::symlink(t.path("mine.md"), t.path("README.md")).expect("symlink");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert_eq!(t.read("mine.md"), "my own notes\n");
+    let meta = std::fs::symlink_metadata(t.path("README.md")).expect("there");
+    assert!(meta.file_type().is_symlink());
+}
+
 /// Class 2: a regular file at `--out` is still replaced with `--force`, atomically.
 #[test]
 fn class02_out_force_replaces_a_regular_file() {
@@ -1275,6 +1309,27 @@ fn class19_formulas_are_exported_as_text_and_imported_back() {
     assert!(csv.contains("'=HYPERLINK"), "{csv}");
     let (before, after) = csv_round_trip(&t);
     assert_eq!(before, after);
+}
+
+/// Class 19: every CSV the tool writes is spreadsheet-safe, `stats --format csv` included
+/// (its labels come from the data, which may not have passed `check` yet).
+#[test]
+fn class19_stats_csv_cells_never_start_like_formulas() {
+    let t = Tree::valid();
+    t.set(valid::ARXIV_RECORD, "source", "\"@SUM(1)\"");
+    t.set(valid::ARXIV_RECORD, "query_family", "\"=HYPERLINK(1)\"");
+    let run = t.corpus(&["stats", "--format", "csv"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("'=HYPERLINK(1)"), "{}", run.stdout);
+    let mut rdr = csv::Reader::from_reader(run.stdout.as_bytes());
+    for rec in rdr.records() {
+        for cell in rec.expect("CSV row").iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@']),
+                "a cell a spreadsheet would run: {cell}"
+            );
+        }
+    }
 }
 
 /// Class 20: a figure that overflows is refused the same way in every format, not `inf` here and `null` there.
