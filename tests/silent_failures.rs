@@ -217,12 +217,24 @@ fn class03_unbalanced_braces_export_to_valid_bibtex() {
     t.set(valid::METHOD, "title", "'Set {A} size { test'");
     t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
     t.set(valid::CLASSICAL, "venue", "'Journal of {{Agents'");
+    t.replace(
+        valid::CLASSICAL,
+        "  - https://example.org/papers/grid-foraging.pdf",
+        "  - 'https://example.org/a}b{c\\d'",
+    );
     t.check(&[]).assert_code(0);
     let run = t.corpus(&["export", "--format", "bibtex"]);
     run.assert_code(0);
     let bib = biblatex::Bibliography::parse(&run.stdout)
         .unwrap_or_else(|e| panic!("the export parses as BibTeX ({e:?}):\n{}", run.stdout));
     assert_eq!(bib.len(), 3, "{}", run.stdout);
+    // A link with braces keeps naming the same address (percent-encoded), not another.
+    assert!(
+        run.stdout
+            .contains("url           = {https://example.org/a%7Db%7Bc%5Cd}"),
+        "{}",
+        run.stdout
+    );
     for line in run.stdout.lines().filter(|l| l.contains(" = ")) {
         let opens = line.matches('{').count();
         let closes = line.matches('}').count();
@@ -1280,6 +1292,23 @@ fn class18_an_unknown_csv_column_is_refused() {
     let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
     run.assert_code(1);
     assert!(run.stdout.contains("reviewer"), "{}", run.stdout);
+    assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
+}
+
+/// Class 18: a CSV column named twice is refused, not read as one of the two.
+#[test]
+fn class18_a_column_named_twice_is_refused() {
+    let t = Tree::valid();
+    let papers = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        l.push_str(if i == 0 { ",venue" } else { ",Another Venue" });
+    }
+    t.write("in/papers.csv", lines.join("\n") + "\n");
+    let before = common::snapshot_tree(t.root());
+    let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("named twice: venue"), "{}", run.stdout);
     assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
 }
 
