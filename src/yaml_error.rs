@@ -452,6 +452,17 @@ fn syntax(r: &Raw, text: &str) -> Option<Explained> {
             )
             .at(at)
         }
+        "did not find expected alphabetic or numeric character"
+            if r.context.contains("anchor") || r.context.contains("alias") =>
+        {
+            let key = key_of(line).unwrap_or("field");
+            let value = line.split_once(':').map_or("", |(_, v)| v.trim());
+            Explained::new(
+                format!("a value starting with `&` or `*` is read as an anchor or alias, and needs a name after that character (line {line_no})"),
+                format!("quote the value if the character is text: `{key}: {}`", quoted(value)),
+            )
+            .at(r.context_at.or(at))
+        }
         "recursion limit exceeded" | "repetition limit exceeded" => Explained::new(
             "anchors and aliases (`&name`, `*name`) nest too deep or repeat too often to be expanded",
             "data files need no anchors or aliases: write the values out",

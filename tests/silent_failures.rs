@@ -683,6 +683,12 @@ fn class12_parser_errors_are_explained_in_own_words() {
             venue,
         ),
         (
+            "anchor without a name",
+            swap("venue: arXiv", "venue: & co"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
             "stray list item",
             swap("venue: arXiv", "venue: arXiv\n- stray"),
             "yaml-syntax",
