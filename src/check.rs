@@ -57,6 +57,10 @@ impl Report {
 struct Sink<'a> {
     tax: &'a Taxonomy,
     out: Vec<Diagnostic>,
+    /// Taxonomy rules whose filters name a value outside the vocabulary
+    /// (`load` reports them): applied, they would blame entries for the
+    /// rule's own mistake, so they wait until it is fixed.
+    broken_rules: std::collections::HashSet<&'a str>,
 }
 
 /// Allowed values per field, computed once per check rather than per entry.
@@ -120,9 +124,21 @@ pub const DERIVED_WAIT: &str = "claims and generated files are checked once thes
 /// Runs every check on a loaded corpus (loading problems included).
 pub fn check(corpus: &Corpus) -> Report {
     let tax = &corpus.taxonomy;
+    let broken_rules = tax
+        .rules
+        .iter()
+        .filter(|r| {
+            [&r.when, &r.require]
+                .into_iter()
+                .flatten()
+                .any(|f| !tax.filter_problems(f).is_empty())
+        })
+        .map(|r| r.id.as_str())
+        .collect();
     let mut sink = Sink {
         tax,
         out: corpus.diagnostics.clone(),
+        broken_rules,
     };
     // `load` refuses a taxonomy whose cutoff is no date; a corpus built
     // another way is checked as if it had no cutoff.
@@ -469,6 +485,9 @@ fn check_entry(
         let (Some(when), Some(require)) = (&rule.when, &rule.require) else {
             continue;
         };
+        if sink.broken_rules.contains(rule.id.as_str()) {
+            continue;
+        }
         // A rule over a field that is missing or blank would only repeat the missing-field error.
         let blank = |f: &Filter| {
             f.conditions.iter().any(|c| {
@@ -942,6 +961,7 @@ fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
     let mut sink = Sink {
         tax,
         out: Vec::new(),
+        broken_rules: Default::default(),
     };
     for (rel, (e, file)) in &by_file {
         for (rule, reason) in &e.waivers {

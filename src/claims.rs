@@ -236,11 +236,18 @@ pub fn validate(
             Over::Exclusions => crate::fields::record_filter_fields().collect(),
             _ => Vec::new(),
         };
+        let items = match c.over {
+            Over::Exclusions => "exclusion records",
+            _ => "entries",
+        };
         for cond in &c.filter.conditions {
             if !fields.contains(&cond.field.as_str()) {
+                let hint = crate::closest::closest(&cond.field, fields.iter().copied())
+                    .map(|f| format!("did you mean `{f}`?"))
+                    .unwrap_or_else(|| format!("their fields are {}", fields.join(", ")));
                 problems.push(format!(
-                    "claim `{}` filters on `{}`, which {:?} do not have",
-                    c.id, cond.field, c.over
+                    "claim `{}` filters on `{}`, which {items} do not have; {hint}",
+                    c.id, cond.field
                 ));
             }
         }

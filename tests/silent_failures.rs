@@ -276,6 +276,25 @@ fn class04_claim_filter_values_are_checked() {
     assert!(run.of("claim-invalid").is_empty(), "{}", run.stdout);
 }
 
+/// Class 4: a claim filtering on a field its items do not have says so in plain words, with a suggestion.
+#[test]
+fn class04_claim_filter_fields_are_checked_with_a_suggestion() {
+    let t = Tree::valid();
+    t.write(
+        "corpus/claims.yaml",
+        LEDGER.replace("subdecisions: o5_stp", "catgory: rl_method"),
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(
+        d.message
+            .contains("which entries do not have; did you mean `category`?"),
+        "{}",
+        d.message
+    );
+}
+
 /// Class 4: a taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
 #[test]
 fn class04_rule_filter_values_are_checked() {
@@ -299,6 +318,24 @@ fn class04_rule_filter_values_are_checked() {
         d[0].message
     );
     assert!(d[0].line.is_some());
+}
+
+/// Class 4: a rule whose `require` names no real value is reported once, in
+/// the taxonomy, and does not blame the entries it would wrongly fail.
+#[test]
+fn class04_a_broken_rule_blames_no_entry() {
+    let t = Tree::valid();
+    t.replace(
+        "corpus/taxonomy.yaml",
+        "require: {is_core: case}",
+        "require: {is_core: cas}",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "unknown-value", "{}", run.stdout);
+    assert_eq!(d.file, "corpus/taxonomy.yaml");
+    assert!(d.message.contains("did you mean `case`"), "{}", d.message);
 }
 
 /// Class 4: `list --where` with a value outside the vocabulary is a usage error with a suggestion.
