@@ -19,8 +19,9 @@ fn main() {
     let t = Instant::now();
     let tpl = corpus::generate::read_templates(&root).unwrap();
     let examples = corpus::examples::read(&root, &c.taxonomy);
-    let files = corpus::generate::generate(&c, &tpl, &examples.traces, corpus::generate::Part::All)
-        .unwrap();
+    let files =
+        corpus::generate::generate(&c, &tpl, &examples.metrics, corpus::generate::Part::All)
+            .unwrap();
     eprintln!("generate {:?}", t.elapsed());
     let t = Instant::now();
     let st = corpus::generate::stale(&root, &files);

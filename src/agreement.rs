@@ -215,6 +215,17 @@ pub fn parse(file_label: &str, text: &str) -> Result<Vec<Annotation>, Vec<Diagno
             )
             .help("add one row per annotated entry below the header"),
         );
+    } else if diags.is_empty() && out.iter().all(|a| a.tags.iter().all(|(_, v)| v.is_empty())) {
+        // Rows whose every annotation cell is blank compare nothing either.
+        diags.push(
+            error(
+                RULE_INPUT,
+                file_label,
+                Some(1),
+                format!("every annotation cell of `{file_label}` is blank: nothing to compare"),
+            )
+            .help("fill in the annotations: the `ann_<field>` cells of a CSV, the tag fields of a YAML item"),
+        );
     }
     if diags.is_empty() {
         Ok(out)
@@ -493,11 +504,8 @@ fn yaml_error(file: &str, text: &str, e: &serde_yaml::Error) -> Diagnostic {
         .field(key)
         .help("keep one of them: a repeated field would silently lose an annotation");
     }
-    let mut d = error(RULE_INPUT, file, None, format!("invalid YAML: {msg}"));
-    if let Some(l) = e.location() {
-        d = d.at(l.line(), l.column());
-    }
-    d
+    let x = crate::yaml_error::explain(e, text);
+    error(RULE_INPUT, file, None, x.message.clone()).from_explained(&x)
 }
 
 /// Checks keys and values against the corpus and taxonomy, then computes the report.
@@ -1156,11 +1164,11 @@ mod tests {
 
         let bad = parse("a.yaml", "- key: alpha\n  category: [unclosed\n").unwrap_err();
         assert!(
-            bad[0].message.starts_with("invalid YAML"),
+            bad[0].message.contains("is not closed") && !bad[0].message.contains("did not find"),
             "{}",
             bad[0].message
         );
-        assert!(bad[0].line.is_some());
+        assert!(bad[0].line.is_some() && bad[0].help.is_some());
     }
 
     #[test]

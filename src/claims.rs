@@ -157,16 +157,14 @@ impl Verdict {
 /// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
 pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
-        let mut d = Diagnostic::new(
+        let x = crate::yaml_error::explain(&e, text);
+        vec![Diagnostic::new(
             Rule::ClaimInvalid.id(),
             Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
-            format!("invalid claims ledger: {e}"),
-        );
-        if let Some(l) = e.location() {
-            d = d.at(l.line(), l.column());
-        }
-        vec![d]
+            format!("the claims ledger cannot be read: {}", x.message),
+        )
+        .from_explained(&x)]
     })
 }
 
@@ -238,11 +236,18 @@ pub fn validate(
             Over::Exclusions => crate::fields::record_filter_fields().collect(),
             _ => Vec::new(),
         };
+        let items = match c.over {
+            Over::Exclusions => "exclusion records",
+            _ => "entries",
+        };
         for cond in &c.filter.conditions {
             if !fields.contains(&cond.field.as_str()) {
+                let hint = crate::closest::closest(&cond.field, fields.iter().copied())
+                    .map(|f| format!("did you mean `{f}`?"))
+                    .unwrap_or_else(|| format!("their fields are {}", fields.join(", ")));
                 problems.push(format!(
-                    "claim `{}` filters on `{}`, which {:?} do not have",
-                    c.id, cond.field, c.over
+                    "claim `{}` filters on `{}`, which {items} do not have; {hint}",
+                    c.id, cond.field
                 ));
             }
         }

@@ -108,6 +108,17 @@ impl Diagnostic {
         self
     }
 
+    /// Takes the place, field and help of an explained YAML parser error.
+    pub fn from_explained(mut self, x: &crate::yaml_error::Explained) -> Self {
+        self.line = x.line;
+        self.column = x.line.and(x.column);
+        if x.field.is_some() {
+            self.field = x.field.clone();
+        }
+        self.help = Some(x.help.clone());
+        self
+    }
+
     /// Whether this diagnostic fails a run (errors always; warnings under strict).
     pub fn fails(&self, strict: bool) -> bool {
         self.severity == Severity::Error || strict

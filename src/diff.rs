@@ -49,6 +49,10 @@ pub struct ItemDiff {
     /// Keys whose file is still there but no longer loads: not removed, broken.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub broken: Vec<Broken>,
+    /// Keys whose file did not load in the old corpus and loads now: not
+    /// added, repaired (`error` is the old problem).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repaired: Vec<Broken>,
     /// Keys present in both with different fields.
     pub changed: Vec<Changed>,
 }
@@ -155,20 +159,63 @@ fn item_diff<T: Serialize>(old: BTreeMap<String, &T>, new: BTreeMap<String, &T>)
     d
 }
 
-/// Moves "removed" items whose file now fails to load into `broken`: a
-/// paper whose YAML broke was not deleted, and a job summary must not say so.
-fn split_broken(d: &mut ItemDiff, old_files: &BTreeMap<&str, &str>, new: &Corpus) {
-    let removed = std::mem::take(&mut d.removed);
-    for id in removed {
-        let error = old_files.get(id.as_str()).and_then(|file| {
-            new.diagnostics
-                .iter()
-                .find(|g| g.file == *file && g.fails(false))
-                .map(|g| (file.to_string(), g.message.clone()))
-        });
-        match error {
-            Some((file, error)) => d.broken.push(Broken { id, file, error }),
+/// The first error that keeps a file of a corpus from loading whole.
+fn load_error(c: &Corpus, file: &str) -> Option<Broken> {
+    c.diagnostics
+        .iter()
+        .find(|g| g.file == file && g.fails(false))
+        .map(|g| Broken {
+            id: String::new(),
+            file: file.to_string(),
+            error: g.message.clone(),
+        })
+}
+
+/// Sorts out items whose file fails to load on either side. A paper whose
+/// YAML broke was not deleted; one whose fields failed to load (a value of
+/// the wrong type) did not change to a default; one whose file loads again
+/// was not added. A job summary must say none of those.
+fn split_broken(
+    d: &mut ItemDiff,
+    old_files: &BTreeMap<&str, &str>,
+    new_files: &BTreeMap<&str, &str>,
+    old: &Corpus,
+    new: &Corpus,
+) {
+    let broken_in_new = |id: &str, files: &BTreeMap<&str, &str>| {
+        files
+            .get(id)
+            .and_then(|f| load_error(new, f))
+            .map(|b| Broken {
+                id: id.to_string(),
+                ..b
+            })
+    };
+    for id in std::mem::take(&mut d.removed) {
+        match broken_in_new(&id, old_files) {
+            Some(b) => d.broken.push(b),
             None => d.removed.push(id),
+        }
+    }
+    for c in std::mem::take(&mut d.changed) {
+        if let Some(b) = broken_in_new(&c.id, new_files) {
+            d.broken.push(b);
+        } else if let Some(b) = old_files
+            .get(c.id.as_str())
+            .and_then(|f| load_error(old, f))
+        {
+            d.repaired.push(Broken { id: c.id, ..b });
+        } else {
+            d.changed.push(c);
+        }
+    }
+    for id in std::mem::take(&mut d.added) {
+        if let Some(b) = broken_in_new(&id, new_files) {
+            d.broken.push(b);
+        } else if let Some(b) = new_files.get(id.as_str()).and_then(|f| load_error(old, f)) {
+            d.repaired.push(Broken { id, ..b });
+        } else {
+            d.added.push(id);
         }
     }
 }
@@ -222,20 +269,30 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
             .map(|x| (x.record.record_id.clone(), &x.record))
             .collect(),
     );
-    let old_files: BTreeMap<&str, &str> = old
-        .entries
+    let files = |c: &'_ Corpus| -> BTreeMap<String, String> {
+        c.entries
+            .iter()
+            .map(|e| (e.entry.key.clone(), c.file(e.file).rel.clone()))
+            .chain(
+                c.exclusions
+                    .iter()
+                    .map(|x| (x.record.record_id.clone(), c.file(x.file).rel.clone())),
+            )
+            .collect()
+    };
+    let (old_owned, new_owned) = (files(old), files(new));
+    let old_files: BTreeMap<&str, &str> = old_owned
         .iter()
-        .map(|e| (e.entry.key.as_str(), old.file(e.file).rel.as_str()))
-        .chain(
-            old.exclusions
-                .iter()
-                .map(|x| (x.record.record_id.as_str(), old.file(x.file).rel.as_str())),
-        )
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let new_files: BTreeMap<&str, &str> = new_owned
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
     let mut entries = entries;
     let mut exclusions = exclusions;
-    split_broken(&mut entries, &old_files, new);
-    split_broken(&mut exclusions, &old_files, new);
+    split_broken(&mut entries, &old_files, &new_files, old, new);
+    split_broken(&mut exclusions, &old_files, &new_files, old, new);
     let (mut of, mut nf) = (BTreeMap::new(), BTreeMap::new());
     flatten(
         "",
@@ -325,6 +382,12 @@ pub fn markdown(d: &Diff) -> String {
             "**{broken_files} file(s) no longer load**, so this diff leaves them out; run `corpus check`.\n\n"
         ));
     }
+    let repaired = d.entries.repaired.len() + d.exclusions.repaired.len();
+    if repaired > 0 {
+        out.push_str(&format!(
+            "**{repaired} file(s) load again** that the base could not load; they are not counted as added.\n\n"
+        ));
+    }
     out.push_str(&format!(
         "**Entries:** {} added, {} removed, {} changed. **Exclusions:** {} added, {} removed, {} changed. **Figures moved:** {}. **Claims moved:** {}{}.\n",
         d.entries.added.len(),
@@ -356,6 +419,14 @@ pub fn markdown(d: &Diff) -> String {
         for b in &items.broken {
             out.push_str(&format!(
                 "| **broken** | `{}` | {} | | {} |\n",
+                b.id,
+                crate::markdown::code_span(&b.file),
+                cell_md(&b.error)
+            ));
+        }
+        for b in &items.repaired {
+            out.push_str(&format!(
+                "| repaired | `{}` | {} | {} | |\n",
                 b.id,
                 crate::markdown::code_span(&b.file),
                 cell_md(&b.error)
@@ -419,6 +490,12 @@ pub fn text(d: &Diff) -> String {
         for b in &items.broken {
             out.push_str(&format!(
                 "! {what} {} is broken: {}: {}\n",
+                b.id, b.file, b.error
+            ));
+        }
+        for b in &items.repaired {
+            out.push_str(&format!(
+                "* {what} {} loads again (the base could not load {}: {})\n",
                 b.id, b.file, b.error
             ));
         }

@@ -1,14 +1,15 @@
 //! The example traces a corpus ships (`traces/examples/*.json`, and OTLP
 //! spans in `traces/otlp/*.json` imported as `corpus trace import` would):
 //! validated whenever the corpus is checked, so they cannot rot, and replayed
-//! into metrics only where those are shown (the README).
+//! into the metrics the README shows. An example whose figures overflow is
+//! refused like an invalid one, so the README never prints `inf` or `NaN`.
 
 use crate::diag::Diagnostic;
 use crate::digest::Digest;
 use crate::load::rel_path;
 use crate::rules::Rule;
 use crate::taxonomy::Taxonomy;
-use crate::trace::{self, Trace};
+use crate::trace::{self, Metrics, Trace};
 use std::path::Path;
 
 /// Folder of example traces, relative to the root.
@@ -22,14 +23,14 @@ pub fn is_imported(rel: &str) -> bool {
     rel.starts_with(OTLP_EXAMPLES_DIR)
 }
 
-/// The valid example traces by root-relative path, and the problems of the others.
+/// The valid example traces' metrics by root-relative path, and the problems of the others.
 #[derive(Debug, Clone, Default)]
 pub struct Examples {
-    /// Traces that passed every trace check.
-    pub traces: Vec<(String, Trace)>,
+    /// Metrics of the traces that passed every trace check and replay into finite figures.
+    pub metrics: Vec<(String, Metrics)>,
     /// Problems of the traces that did not.
     pub diagnostics: Vec<Diagnostic>,
-    /// Digest of every file read here (path and bytes), which decide `traces`.
+    /// Digest of every file read here (path and bytes), which decide `metrics`.
     pub digest: u128,
 }
 
@@ -42,6 +43,14 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             .add(rel.as_bytes())
             .add(bytes.unwrap_or(b"\0unreadable"));
     };
+    let families = tax.channel_families();
+    let replay = |out: &mut Examples, rel: String, t: Trace| {
+        let m = trace::metrics(&t, &families);
+        match m.overflow(&rel) {
+            Some(d) => out.diagnostics.push(d),
+            None => out.metrics.push((rel, m)),
+        }
+    };
     for f in files_below(root, TRACE_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
         let read = trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES);
@@ -50,7 +59,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             .map_err(|d| vec![d])
             .and_then(|b| trace::validate_and_parse(&rel, &b));
         match checked {
-            Ok(t) => out.traces.push((rel, t)),
+            Ok(t) => replay(&mut out, rel, t),
             Err(d) => out.diagnostics.extend(d),
         }
     }
@@ -75,7 +84,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
         out.diagnostics.extend(imported.diagnostics);
         for t in imported.traces {
             match trace::validate_and_parse(&rel, t.text.as_bytes()) {
-                Ok(parsed) => out.traces.push((rel.clone(), parsed)),
+                Ok(parsed) => replay(&mut out, rel.clone(), parsed),
                 Err(d) => out.diagnostics.extend(d),
             }
         }
@@ -101,13 +110,4 @@ fn files_below(
             .push(Diagnostic::new(Rule::FileUnreadable.id(), severity, dir, e));
         Vec::new()
     })
-}
-
-/// Each valid example replayed into orchestration metrics.
-pub fn metrics(traces: &[(String, Trace)], tax: &Taxonomy) -> Vec<(String, trace::Metrics)> {
-    let families = tax.channel_families();
-    traces
-        .iter()
-        .map(|(rel, t)| (rel.clone(), trace::metrics(t, &families)))
-        .collect()
 }

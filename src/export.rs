@@ -242,6 +242,15 @@ pub fn bibtex_author(first_author: &str) -> String {
     }
 }
 
+/// A URL for a BibTeX `url` field: the characters BibTeX cannot hold
+/// there (braces, backslash) percent-encoded, which names the same address,
+/// rather than dropped, which would name another.
+pub fn bibtex_url(u: &str) -> String {
+    u.replace('{', "%7B")
+        .replace('}', "%7D")
+        .replace('\\', "%5C")
+}
+
 /// All entries as BibTeX, one per paper, cite key = entry key.
 pub fn bibtex(entries: &[&Entry]) -> String {
     let mut out = String::new();
@@ -272,7 +281,7 @@ pub fn bibtex(entries: &[&Entry]) -> String {
             fields.push(("archiveprefix", "{arXiv}".to_string()));
         }
         if let Some(u) = e.urls.first() {
-            fields.push(("url", format!("{{{}}}", u.replace(['{', '}', '\\'], ""))));
+            fields.push(("url", format!("{{{}}}", bibtex_url(u))));
         }
         out.push_str(&format!("@{kind}{{{},\n", e.key));
         for (name, value) in fields {

@@ -5,8 +5,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a
-/// rename, so a reader never sees a half-written file.
+/// rename, so a reader never sees a half-written file; a path that holds
+/// anything but a regular file (a symlink, FIFO, device, folder) is refused.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // The rename would replace a symlink, FIFO or device node itself: refuse.
+    if let Some(what) = not_regular(path) {
+        return Err(std::io::Error::other(format!(
+            "{} is {what}; only a regular file (or a new path) is written, so nothing was changed",
+            path.display()
+        )));
+    }
     let tmp = stage(path, bytes)?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
@@ -98,8 +106,8 @@ pub fn occupied(path: &Path) -> bool {
 pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, String> {
     let blocked: Vec<String> = files
         .iter()
-        .filter(|(p, _, _)| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
-        .map(|(_, label, _)| format!("cannot write {label}: a folder is in the way"))
+        .filter_map(|(p, label, _)| not_regular(p).map(|what| (label, what)))
+        .map(|(label, what)| format!("cannot write {label}: {what} is in the way"))
         .collect();
     if !blocked.is_empty() {
         return Err(format!("{}; nothing was changed", blocked.join("; ")));

@@ -11,7 +11,7 @@ use crate::render;
 use crate::rules::Rule;
 use crate::stats::{self, Stats};
 use crate::stats_render;
-use crate::trace::Trace;
+use crate::trace::Metrics;
 use std::path::Path;
 
 /// Folder of templates, relative to the root.
@@ -244,11 +244,11 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
 }
 
 /// Computes the generated files of a part from a corpus, its templates
-/// and its valid example traces (replayed here, for the README).
+/// and the metrics of its valid example traces (for the README).
 pub fn generate(
     corpus: &Corpus,
     templates: &[(String, String)],
-    examples: &[(String, Trace)],
+    examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
     let st = stats::of_corpus(corpus);
@@ -258,18 +258,27 @@ pub fn generate(
         Part::Stats => &[STATS_TEMPLATE],
         Part::Readme => &[README_TEMPLATE],
     };
-    let tera = render::tera(templates, wanted)
-        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+    let tera = render::tera(templates, wanted).map_err(|e| {
+        let msg = render::tera_error(&e);
+        // Name the template that failed to parse, not the whole folder.
+        let file = templates
+            .iter()
+            .find(|(n, _)| msg.contains(&format!("'{n}'")))
+            .map_or_else(
+                || TEMPLATES_DIR.to_string(),
+                |(n, _)| format!("{TEMPLATES_DIR}/{n}"),
+            );
+        template_diag(&file, msg)
+    })?;
     let chart_files = charts(corpus, &st);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
         .collect();
-    let traces = crate::examples::metrics(examples, &corpus.taxonomy);
     let extras = render::Extras {
         charts: &chart_descs,
         verdicts: corpus.verdicts(),
-        traces: &traces,
+        traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
@@ -432,7 +441,7 @@ pub fn record(
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
-    examples: &[(String, Trace)],
+    examples: &[(String, Metrics)],
     part: Part,
 ) -> Vec<Diagnostic> {
     if !publishes(root) {

@@ -100,6 +100,28 @@ fn read_rows(
             )),
         );
     }
+    // A column named twice: one of the two would be dropped without a word.
+    let mut twice: Vec<&str> = headers
+        .iter()
+        .enumerate()
+        .filter(|(i, h)| headers.iter().take(*i).any(|p| p == *h))
+        .map(|(_, h)| h)
+        .collect();
+    twice.dedup();
+    if !twice.is_empty() {
+        diags.push(
+            row_diag(
+                file,
+                1,
+                "header",
+                format!(
+                    "column(s) named twice: {}; import would keep only one of each",
+                    twice.join(", ")
+                ),
+            )
+            .help("keep one column of each name"),
+        );
+    }
     if !missing.is_empty() {
         diags.push(
             row_diag(

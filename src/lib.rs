@@ -58,4 +58,5 @@ pub mod taxonomy;
 pub mod trace;
 pub mod verify;
 pub mod visible;
+pub mod yaml_error;
 pub mod yaml_format;

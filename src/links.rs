@@ -186,7 +186,11 @@ pub struct HostRule {
 impl HostsConfig {
     /// Parses the YAML text, or says what is wrong.
     pub fn from_yaml(text: &str) -> Result<HostsConfig, String> {
-        let cfg: HostsConfig = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+        let cfg: HostsConfig = serde_yaml::from_str(text).map_err(|e| {
+            let x = crate::yaml_error::explain(&e, text);
+            let at = x.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+            format!("{at}{} (help: {})", x.message, x.help)
+        })?;
         let mut seen = std::collections::BTreeSet::new();
         for h in &cfg.hosts {
             if !seen.insert(h.host.to_ascii_lowercase()) {

@@ -16,6 +16,7 @@ use crate::reader::{self, ReadError};
 use crate::rules::Rule;
 pub use crate::source::{SourceFile, Spans};
 use crate::taxonomy::Taxonomy;
+use crate::yaml_error;
 use crate::yaml_format::Kind;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -141,7 +142,9 @@ pub fn read_text(
         }
     })?;
     if text.trim().is_empty() {
-        return Err(unreadable(format!("`{rel}` is empty")).help("remove the file or fill it in"));
+        return Err(unreadable(format!("`{rel}` is empty"))
+            .at_line(Some(1))
+            .help("remove the file or fill it in"));
     }
     if let Some(line) = too_deep(&text) {
         return Err(diag(
@@ -167,16 +170,14 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         }
     })?;
     let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
-        let loc = e.location();
-        let mut d = diag(
+        let x = yaml_error::explain(&e, &tax_text);
+        let d = diag(
             Rule::YamlSyntax,
             None,
             TAXONOMY_PATH,
-            format!("taxonomy: {e}"),
-        );
-        if let Some(l) = loc {
-            d = d.at(l.line(), l.column());
-        }
+            format!("the taxonomy cannot be read: {}", x.message),
+        )
+        .from_explained(&x);
         LoadError::Taxonomy(vec![d])
     })?;
     let problems = taxonomy.problems();
@@ -506,16 +507,9 @@ fn parse_file<T>(
             );
             None
         }
-        Ok(_) => {
-            diagnostics.push(
-                diag(
-                    Rule::YamlSyntax,
-                    Some(tax),
-                    &rel,
-                    "the file must hold a mapping of field: value",
-                )
-                .at_line(Some(1)),
-            );
+        Ok(other) => {
+            let x = yaml_error::not_a_mapping(&text, other.is_sequence());
+            diagnostics.push(explained(x, &rel, tax));
             None
         }
         Err(e) => {
@@ -586,94 +580,25 @@ pub fn corpus_from_texts(
     corpus
 }
 
-/// Turns a parser error into a diagnostic with the best location we can give.
+/// Turns a parser error into a diagnostic: the wording is `yaml_error`'s,
+/// the rule and severity this corpus's.
 fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> Diagnostic {
-    let msg = e.to_string();
-    if let Some(key) = msg
-        .strip_prefix("duplicate entry with key \"")
-        .and_then(|r| r.split('"').next())
-    {
-        let line = Spans::second_occurrence(text, key);
-        return diag(
-            Rule::DuplicateField,
-            Some(tax),
-            rel,
-            format!("field `{key}` appears more than once"),
-        )
-        .at_line(line)
-        .field(key)
-        .help("keep one of them: a repeated field would silently lose data");
-    }
-    if msg.contains("more than one document") {
-        let line = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| l.trim_end() == "---")
-            .map(|(i, _)| i + 1)
-            .find(|&i| i > 1 || !text.starts_with("---"));
-        return diag(
-            Rule::YamlSyntax,
-            Some(tax),
-            rel,
-            "the file holds more than one YAML document: a `---` line starts another",
-        )
-        .at_line(line)
-        .help("one entry per file: remove the `---` line and move what follows into a file of its own");
-    }
-    // serde_yaml reads an integer beyond 64 bits as a u128/i128 and then
-    // names that internal type; say what it means instead.
-    if let Some(num) = msg
-        .split_once("invalid type: integer `")
-        .and_then(|(_, r)| r.split_once('`'))
-        .map(|(n, _)| n.to_string())
-    {
-        let field = msg
-            .split_once(": invalid type")
-            .map(|(f, _)| f.trim().to_string())
-            .filter(|f| !f.is_empty() && !f.contains(' '));
-        let what = field
-            .as_deref()
-            .map(|f| format!("`{f}` holds"))
-            .unwrap_or_else(|| "the file holds".to_string());
-        let mut d = diag(
-            Rule::FieldType,
-            Some(tax),
-            rel,
-            format!("{what} the number {num}, which is too large to be a value here"),
-        )
-        .help("write a real value, e.g. a four-digit year; quote it if it is text");
-        if let Some(f) = field {
-            d = d.field(f);
-        }
-        if let Some(l) = e.location() {
-            d = d.at(l.line(), l.column());
-        }
-        return d;
-    }
-    // The location is given separately; strip serde_yaml's own copy of it.
-    let msg = if e.location().is_some() {
-        static AT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        AT.get_or_init(|| regex::Regex::new(r" at line \d+ column \d+").expect("valid regex"))
-            .replace_all(&msg, "")
-            .into_owned()
-    } else {
-        msg
+    explained(yaml_error::explain(e, text), rel, tax)
+}
+
+fn explained(x: yaml_error::Explained, rel: &str, tax: &Taxonomy) -> Diagnostic {
+    let rule = match &x.kind {
+        yaml_error::Kind::DuplicateKey(_) => Rule::DuplicateField,
+        yaml_error::Kind::Type => Rule::FieldType,
+        yaml_error::Kind::Syntax => Rule::YamlSyntax,
     };
-    let mut d = diag(
-        Rule::YamlSyntax,
-        Some(tax),
-        rel,
-        format!("invalid YAML: {msg}"),
-    );
-    if let Some(l) = e.location() {
-        d = d.at(l.line(), l.column());
-        if text
-            .lines()
-            .nth(l.line().saturating_sub(1))
-            .is_some_and(|s| s.contains('\t'))
-        {
-            d = d.help("indent with spaces: YAML does not allow tabs for indentation");
-        }
+    let mut d = diag(rule, Some(tax), rel, x.message).help(x.help);
+    d = match (x.line, x.column) {
+        (Some(l), Some(c)) => d.at(l, c),
+        (line, _) => d.at_line(line),
+    };
+    if let Some(f) = x.field {
+        d = d.field(f);
     }
     d
 }
@@ -716,6 +641,20 @@ impl<'a> Converter<'a> {
             .iter()
             .find(|f| f.name == field)
             .map_or_else(|| fields::describe(field), |f| f.help)
+    }
+
+    /// How to write a field that must hold one value.
+    fn one_value_help(&self, field: &str) -> String {
+        match self.tax.allowed(field) {
+            Some(vals) => format!(
+                "write one value on the line, `{field}: VALUE`, one of {}",
+                vals.join(", ")
+            ),
+            None => format!(
+                "write one value on the line, `{field}: VALUE`: {}",
+                self.help(field)
+            ),
+        }
     }
 
     /// Whether a field must hold something, so a blank value is reported.
@@ -790,11 +729,13 @@ impl<'a> Converter<'a> {
             Value::Bool(b) => Some(b.to_string()),
             Value::Number(n) => Some(n.to_string()),
             _ => {
-                let d = self.diag(
-                    Rule::FieldType,
-                    field,
-                    format!("`{field}` must be a single value, not a list or mapping"),
-                );
+                let d = self
+                    .diag(
+                        Rule::FieldType,
+                        field,
+                        format!("`{field}` must be a single value, not a list or mapping"),
+                    )
+                    .help(self.one_value_help(field));
                 self.out.push(d);
                 None
             }
@@ -870,6 +811,9 @@ impl<'a> Converter<'a> {
                             if let Some((l, c)) = self.file.spans().pos(&format!("{field}[{i}]")) {
                                 d = d.at(l, c);
                             }
+                            d = d.help(format!(
+                                "write each item of `{field}` as one line of text; quote an item that looks like a number, a date or yes/no"
+                            ));
                             self.out.push(d);
                         }
                     }
@@ -884,11 +828,15 @@ impl<'a> Converter<'a> {
                 Some(vec![s.clone()])
             }
             other => {
-                let d = self.diag(
-                    Rule::FieldType,
-                    field,
-                    format!("`{field}` must be a list, found {}", describe(other)),
-                );
+                let d = self
+                    .diag(
+                        Rule::FieldType,
+                        field,
+                        format!("`{field}` must be a list, found {}", describe(other)),
+                    )
+                    .help(format!(
+                        "write it as a list, one item per line under `{field}:` or as `{field}: [a, b]`"
+                    ));
                 self.out.push(d);
                 None
             }
@@ -927,7 +875,9 @@ impl<'a> Converter<'a> {
                         describe(other)
                     ),
                 );
-                self.out.push(d);
+                self.out.push(d.help(format!(
+                    "write one `rule-id: reason` per line, indented under `{field}:`"
+                )));
             }
         }
         out

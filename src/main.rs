@@ -7,17 +7,28 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = match corpus::cli::Cli::try_parse() {
         Ok(c) => c,
+        // `--help` and `--version` go to stdout and a usage error to stderr;
+        // either way the text is written here, so a failed write is noticed.
         Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            let text = e.render().to_string();
+            return if e.use_stderr() {
+                emit("", &text, 2)
+            } else {
+                emit(&text, "", 0)
+            };
         }
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let out = corpus::cli::run(&cli, &cwd);
-    let mut code = out.code.clamp(0, 255) as u8;
+    emit(&out.stdout, &out.stderr, out.code)
+}
+
+/// Writes both streams and turns a failed write into exit code 2.
+fn emit(out: &str, err: &str, code: i32) -> ExitCode {
+    let mut code = code.clamp(0, 255) as u8;
     let mut stdout = std::io::stdout().lock();
     match stdout
-        .write_all(out.stdout.as_bytes())
+        .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
     {
         Ok(()) => {}
@@ -35,7 +46,7 @@ fn main() -> ExitCode {
         }
     }
     if std::io::stderr()
-        .write_all(out.stderr.as_bytes())
+        .write_all(err.as_bytes())
         .is_err_and(|e| e.kind() != ErrorKind::BrokenPipe)
     {
         code = 2;

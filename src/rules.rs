@@ -59,7 +59,7 @@ pub enum Rule {
     ExcludedRetained,
     /// `arxiv-url-mismatch`: An entry with an arXiv id but no arxiv.org link.
     ArxivUrlMismatch,
-    /// `arxiv-link-id`: An arxiv.org link naming another id than the entry's.
+    /// `arxiv-link-id`: An arxiv.org link naming another id than the entry's (or the record's identifier).
     ArxivLinkId,
     /// `control-character`: A text value holding a control or bidirectional-override character.
     ControlCharacter,
@@ -257,7 +257,7 @@ impl Rule {
             Rule::DuplicateTitle => "Two entries, or two records, share a normalised title.",
             Rule::ExcludedRetained => "An excluded record that is also a retained entry.",
             Rule::ArxivUrlMismatch => "An entry with an arXiv id but no arxiv.org link.",
-            Rule::ArxivLinkId => "An arxiv.org link naming another id than the entry's.",
+            Rule::ArxivLinkId => "An arxiv.org link naming another id than the entry's (or the record's identifier).",
             Rule::ControlCharacter => "A text value holding a control or bidirectional-override character.",
             Rule::ArxivYear => "A year outside the arXiv id's year to two years after.",
             Rule::WaiverUnused => "A waiver that waives nothing, names no warning rule or gives no reason.",

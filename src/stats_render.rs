@@ -69,11 +69,11 @@ pub fn csv_tables(st: &Stats) -> Vec<(String, String)> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut head = vec![format!("{}\\{}", x.row_field, x.col_field)];
         head.extend(x.cols.iter().cloned());
-        let _ = w.write_record(&head);
+        record(&mut w, &head);
         for (r, cells) in x.rows.iter().zip(&x.cells) {
             let mut rec = vec![r.clone()];
             rec.extend(cells.iter().map(u64::to_string));
-            let _ = w.write_record(&rec);
+            record(&mut w, &rec);
         }
         out.push((format!("crosstab_{}", x.name), csv_text(w)));
     }
@@ -83,25 +83,31 @@ pub fn csv_tables(st: &Stats) -> Vec<(String, String)> {
 /// One long-form CSV of every figure: table,row,column,n.
 pub fn csv_long(st: &Stats) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(["table", "row", "column", "n"]);
+    record(&mut w, ["table", "row", "column", "n"]);
     for (k, v) in [
         ("retained", st.retained),
         ("excluded", st.excluded),
         ("audited", st.audited),
     ] {
-        let _ = w.write_record(["total", k, "", &v.to_string()]);
+        record(&mut w, ["total", k, "", &v.to_string()]);
     }
     for (prefix, ts) in [("count", &st.counts), ("exclusions", &st.exclusions)] {
         for t in ts {
             for (v, n) in t.sorted() {
-                let _ = w.write_record([&format!("{prefix}_{}", t.name), &v, "", &n.to_string()]);
+                record(
+                    &mut w,
+                    [&format!("{prefix}_{}", t.name), &v, "", &n.to_string()],
+                );
             }
         }
     }
     for x in &st.crosstabs {
         for (r, cells) in x.rows.iter().zip(&x.cells) {
             for (c, n) in x.cols.iter().zip(cells) {
-                let _ = w.write_record([&format!("crosstab_{}", x.name), r, c, &n.to_string()]);
+                record(
+                    &mut w,
+                    [&format!("crosstab_{}", x.name), r, c, &n.to_string()],
+                );
             }
         }
     }
@@ -110,11 +116,21 @@ pub fn csv_long(st: &Stats) -> String {
 
 fn tally_csv(t: &Tally) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([t.name.as_str(), "n"]);
+    record(&mut w, [t.name.as_str(), "n"]);
     for (v, n) in t.sorted() {
-        let _ = w.write_record([v, n.to_string()]);
+        record(&mut w, [v.as_str(), &n.to_string()]);
     }
     csv_text(w)
+}
+
+/// Writes one CSV row, every cell spreadsheet-safe: a value that starts like
+/// a formula (from data that has not passed `check`) is written as text.
+fn record<S: AsRef<str>>(w: &mut csv::Writer<Vec<u8>>, cells: impl IntoIterator<Item = S>) {
+    let _ = w.write_record(
+        cells
+            .into_iter()
+            .map(|c| crate::csv_guard::guard(c.as_ref()).into_owned()),
+    );
 }
 
 fn csv_text(w: csv::Writer<Vec<u8>>) -> String {

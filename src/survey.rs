@@ -159,15 +159,13 @@ impl Survey {
 /// Parses the survey file's text.
 pub fn parse(text: &str) -> Result<Survey, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
-        let mut d = Diagnostic::new(
+        let x = crate::yaml_error::explain(&e, text);
+        vec![Diagnostic::new(
             "yaml-syntax",
             Severity::Error,
             SURVEY_PATH,
-            format!("invalid survey file: {e}"),
-        );
-        if let Some(l) = e.location() {
-            d = d.at(l.line(), l.column());
-        }
-        vec![d]
+            format!("the survey file cannot be read: {}", x.message),
+        )
+        .from_explained(&x)]
     })
 }

@@ -229,8 +229,18 @@ impl Taxonomy {
             let allowed: Vec<String> = match c.field.as_str() {
                 "strict_credit" => vec!["true".into(), "false".into()],
                 "year" => {
-                    for v in c.values.iter().filter(|v| v.parse::<i64>().is_err()) {
-                        out.push(format!("`year` is a number, not `{v}`"));
+                    // A year no entry can have (`check` refuses it) also matches nothing.
+                    let first = crate::fields::MIN_YEAR;
+                    let last =
+                        crate::dates::parse_date(&self.screening.cutoff).map_or(i64::MAX, |d| d.0);
+                    for v in &c.values {
+                        match v.parse::<i64>() {
+                            Err(_) => out.push(format!("`year` is a number, not `{v}`")),
+                            Ok(y) if y < first || y > last => out.push(format!(
+                                "no entry can have year {y}, so the filter matches nothing; years run from {first} to {last} (the search cutoff)"
+                            )),
+                            Ok(_) => {}
+                        }
                     }
                     continue;
                 }

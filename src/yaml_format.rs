@@ -437,9 +437,12 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
     let parsed: &Value = match known {
         Some(v) => v,
         None => {
-            owned = serde_yaml::from_str(text).map_err(|e| FormatError {
-                line: e.location().map(|l| l.line()),
-                message: format!("not valid YAML: {e}"),
+            owned = serde_yaml::from_str(text).map_err(|e| {
+                let x = crate::yaml_error::explain(&e, text);
+                FormatError {
+                    line: x.line,
+                    message: format!("not valid YAML: {}\n  = help: {}", x.message, x.help),
+                }
             })?;
             &owned
         }

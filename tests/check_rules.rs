@@ -382,7 +382,15 @@ fn cases() -> Vec<Case> {
             fires: |t| t.set(valid::ARXIV_RECORD, "identifier", "arXiv:2503.01230"),
             file: valid::ARXIV_RECORD,
             field: Some("identifier"),
-            near_miss: |t| t.set(valid::ARXIV_RECORD, "identifier", "arXiv:2503.01231"),
+            // Another paper: its identifier and its link both name it.
+            near_miss: |t| {
+                t.set(valid::ARXIV_RECORD, "identifier", "arXiv:2503.01231");
+                t.set(
+                    valid::ARXIV_RECORD,
+                    "url",
+                    "https://arxiv.org/abs/2503.01231",
+                );
+            },
         },
         // Between fields
         Case {

@@ -84,3 +84,20 @@ fn readme_of_the_fixture_corpus() {
     stdout_of(&t, &["build"]);
     insta::assert_snapshot!("readme", t.read("README.md"));
 }
+
+#[test]
+fn yaml_syntax_errors_in_human_form() {
+    use common::valid;
+    let t = Tree::valid();
+    // Drop the title's closing quote, whichever quote the fixture uses.
+    let closing = ["Language Agents'", "Language Agents\""]
+        .into_iter()
+        .find(|q| t.read(valid::METHOD).contains(q))
+        .expect("a quoted title in the fixture");
+    t.replace(valid::METHOD, closing, "Language Agents");
+    t.set(valid::INDUSTRY, "venue", "Harbor: Tech Blog");
+    t.replace(valid::CLASSICAL, "\nyear:", "\n  year:");
+    let run = t.corpus(&["check"]);
+    run.assert_code(1);
+    insta::assert_snapshot!("yaml_syntax_errors", run.stdout);
+}

@@ -53,6 +53,9 @@ fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
         vec!["diff", &old_root],
         vec!["trace", "metrics", &trace],
         vec!["trace", "validate", &trace],
+        vec!["--help"],
+        vec!["list", "--help"],
+        vec!["--version"],
     ];
     for args in commands {
         let (code, stderr) = to_full_disk(&t, &args);
@@ -162,6 +165,40 @@ fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
     assert!(meta.file_type().is_symlink());
 }
 
+/// Class 2: `fmt` rewrites regular files only; an entry that is a symlink is
+/// refused, not replaced by a copy (the user's link and its target stay).
+#[test]
+fn class02_fmt_refuses_a_symlinked_entry() {
+    let t = Tree::valid();
+    let target = t.path("elsewhere.yaml");
+    let text = t.read(valid::INDUSTRY).replace("venue: ", "venue:    ");
+    t.write("elsewhere.yaml", &text);
+    t.remove(valid::INDUSTRY);
+    std::os::unix::fs::symlink(&target, t.path(valid::INDUSTRY)).expect("symlink");
+    let run = t.corpus(&["fmt"]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    let meta = std::fs::symlink_metadata(t.path(valid::INDUSTRY)).expect("there");
+    assert!(meta.file_type().is_symlink(), "the link is left as it was");
+    assert_eq!(t.read("elsewhere.yaml"), text);
+}
+
+/// Class 2: `build` does not replace a generated file's place when a symlink sits there.
+#[test]
+fn class02_build_refuses_a_symlinked_generated_file() {
+    let t = Tree::valid_with_templates();
+    t.corpus(&["build"]).assert_code(0);
+    t.write("mine.md", "my own notes\n");
+    t.remove("README.md");
+    std::os::unix::fs::symlink(t.path("mine.md"), t.path("README.md")).expect("symlink");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert_eq!(t.read("mine.md"), "my own notes\n");
+    let meta = std::fs::symlink_metadata(t.path("README.md")).expect("there");
+    assert!(meta.file_type().is_symlink());
+}
+
 /// Class 2: a regular file at `--out` is still replaced with `--force`, atomically.
 #[test]
 fn class02_out_force_replaces_a_regular_file() {
@@ -180,12 +217,24 @@ fn class03_unbalanced_braces_export_to_valid_bibtex() {
     t.set(valid::METHOD, "title", "'Set {A} size { test'");
     t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
     t.set(valid::CLASSICAL, "venue", "'Journal of {{Agents'");
+    t.replace(
+        valid::CLASSICAL,
+        "  - https://example.org/papers/grid-foraging.pdf",
+        "  - 'https://example.org/a}b{c\\d'",
+    );
     t.check(&[]).assert_code(0);
     let run = t.corpus(&["export", "--format", "bibtex"]);
     run.assert_code(0);
     let bib = biblatex::Bibliography::parse(&run.stdout)
         .unwrap_or_else(|e| panic!("the export parses as BibTeX ({e:?}):\n{}", run.stdout));
     assert_eq!(bib.len(), 3, "{}", run.stdout);
+    // A link with braces keeps naming the same address (percent-encoded), not another.
+    assert!(
+        run.stdout
+            .contains("url           = {https://example.org/a%7Db%7Bc%5Cd}"),
+        "{}",
+        run.stdout
+    );
     for line in run.stdout.lines().filter(|l| l.contains(" = ")) {
         let opens = line.matches('{').count();
         let closes = line.matches('}').count();
@@ -227,6 +276,25 @@ fn class04_claim_filter_values_are_checked() {
     assert!(run.of("claim-invalid").is_empty(), "{}", run.stdout);
 }
 
+/// Class 4: a claim filtering on a field its items do not have says so in plain words, with a suggestion.
+#[test]
+fn class04_claim_filter_fields_are_checked_with_a_suggestion() {
+    let t = Tree::valid();
+    t.write(
+        "corpus/claims.yaml",
+        LEDGER.replace("subdecisions: o5_stp", "catgory: rl_method"),
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert!(
+        d.message
+            .contains("which entries do not have; did you mean `category`?"),
+        "{}",
+        d.message
+    );
+}
+
 /// Class 4: a taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
 #[test]
 fn class04_rule_filter_values_are_checked() {
@@ -252,6 +320,24 @@ fn class04_rule_filter_values_are_checked() {
     assert!(d[0].line.is_some());
 }
 
+/// Class 4: a rule whose `require` names no real value is reported once, in
+/// the taxonomy, and does not blame the entries it would wrongly fail.
+#[test]
+fn class04_a_broken_rule_blames_no_entry() {
+    let t = Tree::valid();
+    t.replace(
+        "corpus/taxonomy.yaml",
+        "require: {is_core: case}",
+        "require: {is_core: cas}",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "unknown-value", "{}", run.stdout);
+    assert_eq!(d.file, "corpus/taxonomy.yaml");
+    assert!(d.message.contains("did you mean `case`"), "{}", d.message);
+}
+
 /// Class 4: `list --where` with a value outside the vocabulary is a usage error with a suggestion.
 #[test]
 fn class04_where_values_are_checked() {
@@ -275,6 +361,26 @@ fn class04_where_values_are_checked() {
     ] {
         t.corpus(&["list", "--where", ok]).assert_code(0);
     }
+}
+
+/// Class 4: a year no entry can have (before the earliest accepted, after the cutoff) is refused too.
+#[test]
+fn class04_years_outside_the_accepted_range_are_refused() {
+    let t = Tree::valid();
+    for bad in ["year=20255", "year=1850"] {
+        let run = t.corpus(&["list", "--where", bad]);
+        run.assert_code(2);
+        assert!(run.stderr.contains("matches nothing"), "{}", run.stderr);
+    }
+    t.corpus(&["list", "--where", "year=2025"]).assert_code(0);
+    // The same in a claim's filter.
+    t.write(
+        "corpus/claims.yaml",
+        LEDGER.replace("subdecisions: o5_stp", "year: 20255"),
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    assert_eq!(run.of("claim-invalid").len(), 1, "{}", run.stdout);
 }
 
 /// Class 5: an arxiv.org link that names another paper than `arxiv_id` is an error.
@@ -319,6 +425,30 @@ fn class05_pdf_and_abs_links_are_one_link_across_entries() {
         "{}",
         run.stdout
     );
+}
+
+/// Class 5: an exclusion record's arxiv.org link must name the paper of its `arXiv:` identifier.
+#[test]
+fn class05_a_record_link_must_name_its_identifier() {
+    let t = Tree::valid();
+    t.set(
+        valid::ARXIV_RECORD,
+        "url",
+        "https://arxiv.org/pdf/2404.99999v2",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.rule, "arxiv-link-id");
+    assert_eq!(d.field.as_deref(), Some("url"));
+    assert!(d.message.contains("2404.99999"), "{}", d.message);
+    // Another version of the same paper is the same paper.
+    t.set(
+        valid::ARXIV_RECORD,
+        "url",
+        "https://arxiv.org/abs/2404.05550v3",
+    );
+    t.check(&[]).assert_code(0);
 }
 
 /// A third exclusion record, distinct from both fixture records.
@@ -403,6 +533,17 @@ fn class08_the_trace_size_limit_is_honoured() {
         &["trace", "metrics", "--max-trace-size", &limit, &p],
     );
     assert_ne!(m.code, Some(0), "{}", m.stdout);
+    // Standard input has the same limit, and its help names the trace flag.
+    let stdin = common::raw_command(&dir, &["trace", "metrics", "--max-trace-size", &limit, "-"])
+        .stdin(std::fs::File::open(&path).expect("fixture"))
+        .output()
+        .expect("run corpus");
+    assert_eq!(stdin.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&stdin.stderr);
+    assert!(
+        err.contains("--max-trace-size") && !err.contains("--max-file-size"),
+        "{err}"
+    );
     let enough = size.to_string();
     run_in(
         &dir,
@@ -489,6 +630,263 @@ fn class12_number_messages_name_the_value_not_the_parser_type() {
     );
 }
 
+/// Words of the parser that must never lead a diagnostic.
+const PARSER_INTERNALS: [&str; 9] = [
+    "invalid type:",
+    "invalid value:",
+    "deserializ",
+    "did not find expected",
+    "while scanning",
+    "while parsing",
+    "u128",
+    "found character that cannot start any token",
+    "mapping values are not allowed",
+];
+
+/// Class 12: every parser error a contributor can make in an entry is said in
+/// the tool's words, at the right line, with a help line.
+#[test]
+fn class12_parser_errors_are_explained_in_own_words() {
+    let file = valid::METHOD;
+    let fixture = Tree::valid();
+    let original = fixture.read(file);
+    let line = |prefix: &str| fixture.line_of(file, prefix);
+    let venue = line("venue:");
+    let closing_quote = ["Language Agents'", "Language Agents\""]
+        .into_iter()
+        .find(|q| original.contains(q))
+        .expect("a quoted title in the fixture");
+    // (kind, the file's new content, the rule, the line the diagnostic names)
+    let swap = |old: &str, new: &str| {
+        assert_eq!(original.matches(old).count(), 1, "`{old}` in the fixture");
+        original.replacen(old, new, 1).into_bytes()
+    };
+    let cases: Vec<(&str, Vec<u8>, &str, usize)> = vec![
+        (
+            "bad indentation",
+            swap("\nyear:", "\n year:"),
+            "yaml-syntax",
+            line("year:"),
+        ),
+        (
+            "list item out of line",
+            swap(
+                "  - https://arxiv.org/abs/2503.01230\n",
+                "  - https://arxiv.org/abs/2503.01230\n - https://b.example.org\n",
+            ),
+            "yaml-syntax",
+            line("urls:") + 2,
+        ),
+        (
+            "tab for indentation",
+            swap("  - https://arxiv.org", "\t- https://arxiv.org"),
+            "yaml-syntax",
+            line("urls:") + 1,
+        ),
+        (
+            "unclosed quote",
+            swap(closing_quote, "Language Agents"),
+            "yaml-syntax",
+            line("title:"),
+        ),
+        (
+            "unclosed double quote",
+            swap("venue: arXiv", "venue: \"arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "unclosed flow list",
+            swap("venue: arXiv", "venue: [arXiv, NeurIPS"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "mapping value in a value",
+            swap("venue: arXiv", "venue: arXiv: 2025"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "duplicate key",
+            swap("venue: arXiv", "venue: arXiv\nvenue: ICML"),
+            "duplicate-field",
+            venue + 1,
+        ),
+        (
+            "unknown alias",
+            swap("venue: arXiv", "venue: *nothing"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "anchor without a name",
+            swap("venue: arXiv", "venue: & co"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "stray list item",
+            swap("venue: arXiv", "venue: arXiv\n- stray"),
+            "yaml-syntax",
+            venue + 1,
+        ),
+        (
+            "invalid escape",
+            swap("venue: arXiv", "venue: \"ar\\qXiv\""),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "missing colon",
+            swap("venue: arXiv", "venue arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "reserved first character",
+            swap("venue: arXiv", "venue: @arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "byte-order mark inside",
+            swap("venue: arXiv", "\u{feff}venue: arXiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "control character",
+            swap("venue: arXiv", "venue: ar\u{1}Xiv"),
+            "yaml-syntax",
+            venue,
+        ),
+        (
+            "not UTF-8",
+            [original.as_bytes(), b"notes: caf\xe9\n"].concat(),
+            "file-unreadable",
+            original.lines().count() + 1,
+        ),
+        ("empty file", Vec::new(), "file-unreadable", 1),
+        (
+            "a list, not a mapping",
+            b"- key: relay-credit2025\n- title: x\n".to_vec(),
+            "yaml-syntax",
+            1,
+        ),
+        (
+            "wrong type: a list for one value",
+            swap("venue: arXiv", "venue: [arXiv, NeurIPS]"),
+            "field-type",
+            venue,
+        ),
+        (
+            "wrong type: text for a number",
+            swap("year: 2025", "year: twenty"),
+            "field-type",
+            line("year:"),
+        ),
+        (
+            "number too large",
+            swap("year: 2025", "year: 99999999999999999999999"),
+            "field-type",
+            line("year:"),
+        ),
+        (
+            "unknown field",
+            swap("venue: arXiv", "venue: arXiv\nvenu: arXiv"),
+            "unknown-field",
+            venue + 1,
+        ),
+    ];
+    for (kind, content, rule, want_line) in cases {
+        let t = Tree::valid();
+        t.write(file, &content);
+        let run = t.check(&[]);
+        run.assert_code(1);
+        let found = run.of(rule);
+        assert_eq!(found.len(), 1, "{kind}: one `{rule}`:\n{}", run.stdout);
+        let d = &found[0];
+        let lead = d.message.split(" (the parser reports").next().unwrap_or("");
+        for word in PARSER_INTERNALS {
+            assert!(!lead.contains(word), "{kind}: `{word}` in {:?}", d.message);
+        }
+        let help = d.help.clone().unwrap_or_default();
+        assert!(!help.trim().is_empty(), "{kind}: a help line: {d:?}");
+        assert_eq!(d.line, Some(want_line), "{kind}: {d:?}");
+        assert_eq!(d.file, file, "{kind}");
+    }
+    // A byte-order mark at the very start is allowed by YAML, and accepted.
+    let t = Tree::valid();
+    t.write(file, format!("\u{feff}{original}"));
+    t.check(&[]).assert_code(0);
+}
+
+/// Class 12: `corpus fmt` explains a file it cannot parse in the same words as `check`.
+#[test]
+fn class12_fmt_explains_parse_errors_in_own_words() {
+    let t = Tree::valid();
+    t.set(valid::METHOD, "venue", "arXiv: 2025");
+    let run = t.corpus(&["fmt"]);
+    run.assert_code(1);
+    for word in PARSER_INTERNALS {
+        assert!(!run.stderr.contains(word), "`{word}` in {}", run.stderr);
+    }
+    let line = t.line_of(valid::METHOD, "venue:");
+    assert!(
+        run.stderr.contains(&format!(
+            "{}:{line}: not valid YAML: the value of `venue`",
+            valid::METHOD
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("help: quote the value"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Class 12: the other YAML files (taxonomy, claims ledger) say their parser errors in the same words.
+#[test]
+fn class12_taxonomy_and_ledger_errors_are_explained_too() {
+    let t = Tree::valid();
+    t.write(
+        "corpus/claims.yaml",
+        "claims:\n  - id: x\n    sourc: this_project\n",
+    );
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = run.single();
+    assert_eq!(d.line, Some(3), "{d:?}");
+    assert!(d.message.contains("`sourc`"), "{d:?}");
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: [\n");
+    let run = t.check(&[]);
+    run.assert_code(2);
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "na: NA\ncategory: 'open\n");
+    let run = t.check(&[]);
+    run.assert_code(2);
+    for d in run.diags() {
+        for word in PARSER_INTERNALS {
+            assert!(!d.message.contains(word), "`{word}` in {:?}", d.message);
+        }
+        assert_eq!(d.line, Some(2), "{d:?}");
+        assert!(d.help.is_some(), "{d:?}");
+    }
+    // serde's names of Rust types never reach the reader.
+    let t = Tree::valid();
+    t.write("corpus/taxonomy.yaml", "[]\n");
+    let d = t.check(&[]).single();
+    assert!(
+        !d.message.contains("struct") && !d.message.contains("sequence"),
+        "{d:?}"
+    );
+    assert!(d.message.contains("a list"), "{d:?}");
+}
+
 // ---------------------------------------------------------------------------
 // Exit codes and round trips
 // ---------------------------------------------------------------------------
@@ -528,6 +926,26 @@ fn class17_failures_to_run_exit_2() {
     let run = t.corpus(&["build"]);
     run.assert_code(2);
     assert!(run.stderr.contains("README.md.tera"), "{}", run.stderr);
+}
+
+/// Class 17: a `--root` that is a file, or a template that does not parse, is a failure to run that names its cause.
+#[test]
+fn class17_unusable_root_or_template_is_named() {
+    let t = Tree::valid_with_templates();
+    t.write("a-file", "x\n");
+    let run = run_in(t.root(), None, &["--root", "a-file", "check"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("not a directory"), "{}", run.stderr);
+    t.write("templates/README.md.tera", "{% for x in %}\n");
+    let run = t.corpus(&["build"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("templates/README.md.tera"),
+        "{}",
+        run.stderr
+    );
+    let d = t.check(&[]).single();
+    assert_eq!(d.file, "templates/README.md.tera");
 }
 
 /// Class 17: `--help` states the exit-code contract, and the README repeats it.
@@ -591,6 +1009,48 @@ fn class09_diff_reports_a_broken_entry_as_broken() {
         "{}",
         run.stdout
     );
+}
+
+/// Class 9: an entry whose field no longer loads (a value of the wrong type)
+/// is broken, not changed to a default; one the base could not load is
+/// repaired, not added.
+#[test]
+fn class09_diff_neither_invents_values_nor_additions() {
+    let old = Tree::valid();
+    let new = Tree::valid();
+    new.set(valid::INDUSTRY, "year", "[2025]");
+    let old_root = old.root().display().to_string();
+    let new_root = new.root().display().to_string();
+    let run = new.corpus(&["diff", &old_root, "--format", "json"]);
+    run.assert_code(1);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        v["entries"]["changed"],
+        serde_json::json!([]),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        v["entries"]["broken"][0]["id"], "harbor-ops",
+        "{}",
+        run.stdout
+    );
+    // The other way round: the base is broken, the head repairs it.
+    let run = old.corpus(&["diff", &new_root]);
+    run.assert_code(0);
+    assert!(!run.stdout.contains("+ entry harbor-ops"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("entry harbor-ops loads again"),
+        "{}",
+        run.stdout
+    );
+    let md = old.corpus(&["diff", &new_root, "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("| repaired | `harbor-ops`"),
+        "{}",
+        md.stdout
+    );
+    assert!(md.stdout.contains("0 added"), "{}", md.stdout);
 }
 
 /// Class 10: `trace validate` on a folder without traces refuses instead of validating nothing.
@@ -657,6 +1117,35 @@ fn class10_agreement_with_no_rows_is_refused() {
     let run = t.corpus(&["agreement", "ann.csv"]);
     run.assert_code(1);
     assert!(run.stdout.contains("no annotations"), "{}", run.stdout);
+}
+
+/// Class 10: rows whose annotation cells are all blank are refused too, not a table of "undefined".
+#[test]
+fn class10_agreement_with_only_blank_cells_is_refused() {
+    let t = Tree::fixture("agreement");
+    t.write("ann.csv", "key,ann_category\nalpha,\n");
+    let run = t.corpus(&["agreement", "ann.csv"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("blank"), "{}", run.stdout);
+    t.write("ann.yaml", "- key: alpha\n  category: ''\n");
+    t.corpus(&["agreement", "ann.yaml"]).assert_code(1);
+}
+
+/// Class 10: `list` says which files it left out because they do not load.
+#[test]
+fn class10_list_names_the_files_it_leaves_out() {
+    let t = Tree::valid();
+    t.append(valid::METHOD, "extra: [unclosed\n");
+    for format in ["table", "keys", "json"] {
+        let run = t.corpus(&["list", "--format", format]);
+        assert!(
+            run.stderr.contains("left out") && run.stderr.contains(valid::METHOD),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+    let clean = Tree::valid();
+    assert_eq!(clean.corpus(&["list"]).stderr, "");
 }
 
 /// Class 10: a waiver with an empty reason waives nothing.
@@ -732,6 +1221,36 @@ fn class14_key_suggestions_pass_the_key_rule() {
         assert!(
             key_ok.is_match(name),
             "suggested `{s}` breaks the key rule: {help}"
+        );
+    }
+}
+
+/// Class 14: the record-id mismatch help proposes an id built from the digits written, and a valid one.
+#[test]
+fn class14_record_id_suggestions_follow_the_digits_and_pass_the_rule() {
+    let id_ok = regex::Regex::new(r"^E[0-9]{3,}$").expect("regex");
+    let t = Tree::valid();
+    t.rename(valid::DOCS_RECORD, "exclusions/e9.yaml");
+    t.set("exclusions/e9.yaml", "record_id", "E9");
+    let run = t.check(&[]);
+    let d = run.of("key-mismatch");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    let help = d[0].help.clone().expect("a help line");
+    assert!(help.contains("`E009.yaml`"), "{help}");
+    let suggested: Vec<&str> = help
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|s| {
+            s.strip_suffix(".yaml")
+                .or_else(|| s.strip_prefix("record_id: "))
+        })
+        .collect();
+    assert!(!suggested.is_empty(), "{help}");
+    for id in suggested {
+        assert!(
+            id_ok.is_match(id),
+            "suggested `{id}` breaks the id rule: {help}"
         );
     }
 }
@@ -819,6 +1338,23 @@ fn class18_an_unknown_csv_column_is_refused() {
     assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
 }
 
+/// Class 18: a CSV column named twice is refused, not read as one of the two.
+#[test]
+fn class18_a_column_named_twice_is_refused() {
+    let t = Tree::valid();
+    let papers = t.corpus(&["export", "--format", "csv"]).stdout;
+    let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
+    for (i, l) in lines.iter_mut().enumerate() {
+        l.push_str(if i == 0 { ",venue" } else { ",Another Venue" });
+    }
+    t.write("in/papers.csv", lines.join("\n") + "\n");
+    let before = common::snapshot_tree(t.root());
+    let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
+    run.assert_code(1);
+    assert!(run.stdout.contains("named twice: venue"), "{}", run.stdout);
+    assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
+}
+
 /// Class 19: a value that starts like a formula is exported as text and imported back unchanged.
 #[test]
 fn class19_formulas_are_exported_as_text_and_imported_back() {
@@ -847,16 +1383,32 @@ fn class19_formulas_are_exported_as_text_and_imported_back() {
     assert_eq!(before, after);
 }
 
+/// Class 19: every CSV the tool writes is spreadsheet-safe, `stats --format csv` included
+/// (its labels come from the data, which may not have passed `check` yet).
+#[test]
+fn class19_stats_csv_cells_never_start_like_formulas() {
+    let t = Tree::valid();
+    t.set(valid::ARXIV_RECORD, "source", "\"@SUM(1)\"");
+    t.set(valid::ARXIV_RECORD, "query_family", "\"=HYPERLINK(1)\"");
+    let run = t.corpus(&["stats", "--format", "csv"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("'=HYPERLINK(1)"), "{}", run.stdout);
+    let mut rdr = csv::Reader::from_reader(run.stdout.as_bytes());
+    for rec in rdr.records() {
+        for cell in rec.expect("CSV row").iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@']),
+                "a cell a spreadsheet would run: {cell}"
+            );
+        }
+    }
+}
+
 /// Class 20: a figure that overflows is refused the same way in every format, not `inf` here and `null` there.
 #[test]
 fn class20_non_finite_figures_are_refused_in_every_format() {
     let t = Tree::empty();
-    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
-        .expect("fixture");
-    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    v["rewards"] = serde_json::json!({"team": 1e-300});
-    v["costs"]["tokens"] = serde_json::json!(1e300);
-    t.write("big.json", serde_json::to_string(&v).expect("JSON"));
+    t.write("big.json", overflowing_trace());
     for format in ["table", "json"] {
         let run = run_in(
             t.root(),
@@ -872,6 +1424,110 @@ fn class20_non_finite_figures_are_refused_in_every_format() {
         );
         assert!(!run.stderr.contains("inf"), "{}", run.stderr);
     }
+}
+
+/// A copy of a valid fixture trace whose tokens per unit of team reward overflow.
+fn overflowing_trace() -> String {
+    let text = std::fs::read_to_string(fixture_dir("traces").join("reference_equivalent.json"))
+        .expect("fixture");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["rewards"] = serde_json::json!({"team": 1e-300});
+    v["costs"]["tokens"] = serde_json::json!(1e300);
+    serde_json::to_string_pretty(&v).expect("JSON")
+}
+
+/// Class 20: an example trace whose figures overflow fails the build and the
+/// check with a diagnostic, and nothing is written (no `inf` in the README).
+#[test]
+fn class20_an_example_trace_that_overflows_fails_the_build() {
+    let t = Tree::valid_with_templates();
+    t.write(
+        "traces/examples/fine.json",
+        std::fs::read(fixture_dir("traces").join("reference_equivalent.json")).expect("fixture"),
+    );
+    t.corpus(&["build"]).assert_code(0);
+    let before = common::snapshot_tree(t.root());
+    t.write("traces/examples/big.json", overflowing_trace());
+    let before_big = common::snapshot_tree(t.root());
+    assert_ne!(before, before_big);
+    let run = t.corpus(&["build"]);
+    run.assert_code(1);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    for part in [
+        "error[trace-overflow]",
+        "traces/examples/big.json",
+        "tokens_per_team_reward",
+        "help:",
+    ] {
+        assert!(run.stderr.contains(part), "`{part}`: {}", run.stderr);
+    }
+    assert!(!run.stderr.contains("inf"), "{}", run.stderr);
+    assert_eq!(
+        common::snapshot_tree(t.root()),
+        before_big,
+        "nothing written"
+    );
+    let readme = t.read("README.md");
+    assert!(
+        !readme.contains("inf |") && !readme.contains("NaN"),
+        "{readme}"
+    );
+    // `check` reports the same problem as data, with its file and a help line.
+    let check = t.check(&[]);
+    check.assert_code(1);
+    let d = check.single();
+    assert_eq!(d.rule, "trace-overflow");
+    assert_eq!(d.file, "traces/examples/big.json");
+    assert!(d.help.is_some(), "{d:?}");
+    // `trace metrics` on the same file says the same thing.
+    let metrics = t.corpus(&["trace", "metrics", "traces/examples/big.json"]);
+    metrics.assert_code(1);
+    assert!(
+        metrics.stderr.contains("error[trace-overflow]"),
+        "{}",
+        metrics.stderr
+    );
+}
+
+/// Class 20: token counts summed from OTLP spans never wrap (or panic): the
+/// imported trace carries the exact sum, and its metrics replay it.
+#[test]
+fn class20_otlp_token_sums_do_not_wrap() {
+    let t = Tree::empty();
+    let text = std::fs::read_to_string(common::repo().join("traces/otlp/research-team.json"))
+        .expect("shipped OTLP example");
+    let huge = i64::MAX.to_string();
+    let spans = text.matches("gen_ai.usage.input_tokens").count();
+    assert!(spans >= 3, "enough model calls to overflow 64 bits");
+    let re = regex::Regex::new(r#"("gen_ai.usage.input_tokens", "value": \{"intValue": ")\d+"#)
+        .expect("regex");
+    t.write(
+        "big.json",
+        re.replace_all(&text, format!("${{1}}{huge}")).as_ref(),
+    );
+    let run = run_in(
+        t.root(),
+        None,
+        &["trace", "import", "--from", "otlp", "big.json"],
+    );
+    run.assert_code(0);
+    serde_json::from_str::<serde_json::Value>(&run.stdout).expect("a trace");
+    // Read as text: the exact sum is wider than 64 bits (and than an f64's precision).
+    let input = regex::Regex::new(r#""input_tokens":(\d+)"#)
+        .expect("regex")
+        .captures(&run.stdout)
+        .expect("input_tokens in the costs")[1]
+        .to_string();
+    assert_eq!(input, (spans as u128 * i64::MAX as u128).to_string());
+    t.write("trace.json", &run.stdout);
+    let m = run_in(
+        t.root(),
+        None,
+        &["trace", "metrics", "trace.json", "--format", "json"],
+    );
+    m.assert_code(0);
+    let m: serde_json::Value = serde_json::from_str(&m.stdout).expect("JSON");
+    assert!(m["tokens"].as_f64().expect("a number") > u64::MAX as f64);
 }
 
 /// Class 16: control and bidi characters in data are flagged, and never reach the terminal raw.

@@ -106,7 +106,24 @@ pub fn run(
             ),
         }
     };
-    Ok(Outcome::ok(stdout))
+    let mut out = Outcome::ok(stdout);
+    // A file that does not load is missing from the list: say so, as `stats` does.
+    let mut left_out: Vec<&str> = corpus
+        .diagnostics
+        .iter()
+        .filter(|d| d.fails(false))
+        .map(|d| d.file.as_str())
+        .collect();
+    left_out.sort_unstable();
+    left_out.dedup();
+    if !left_out.is_empty() {
+        out.stderr = format!(
+            "warning: {} file(s) could not be loaded and are left out of this list: {}; run `corpus check`\n",
+            left_out.len(),
+            left_out.join(", ")
+        );
+    }
+    Ok(out)
 }
 
 fn table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {

@@ -22,7 +22,7 @@ pub mod verify;
 use crate::corpus::Corpus;
 use crate::load::{self, LoadError, LoadOptions};
 use crate::report::{self, Format, Sources};
-use crate::trace::Trace;
+use crate::trace::Metrics;
 use std::path::{Path, PathBuf};
 
 /// What a command produced: exit code and the text for each stream.
@@ -87,7 +87,12 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf, String> {
     if let Some(r) = explicit {
         if !r.is_dir() {
-            return Err(format!("--root {}: no such directory", r.display()));
+            let what = if r.exists() {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            return Err(format!("--root {}: {what}", r.display()));
         }
         if !r.join(load::TAXONOMY_PATH).is_file() {
             return Err(format!(
@@ -145,18 +150,18 @@ pub fn load_corpus(
 }
 
 /// Loads a corpus for a command that checks it: the example traces are
-/// validated too, their problems counted with the corpus's own, and the
-/// valid ones returned for the README.
+/// validated and replayed too, their problems counted with the corpus's
+/// own, and the valid ones' metrics returned for the README.
 pub fn load_checked(
     root: &Path,
     opts: LoadOptions,
     report: Option<Format>,
-) -> std::result::Result<(Corpus, Vec<(String, Trace)>), Outcome> {
+) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
     let mut corpus = load_corpus(root, opts, report)?;
     let examples = crate::examples::read(root, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
     corpus.examples_digest = Some(examples.digest);
-    Ok((corpus, examples.traces))
+    Ok((corpus, examples.metrics))
 }
 
 /// Source texts of a corpus, for snippets.

@@ -110,15 +110,10 @@ pub fn metrics(
     let taxonomy = crate::taxonomy::Taxonomy::from_yaml(&tax_text)
         .map_err(|e| Outcome::fail(2, format!("{tax_label}: {e}")))?;
     let m = trace::metrics(&tr, &taxonomy.channel_families());
-    let overflow = m.non_finite();
-    if !overflow.is_empty() {
-        return Err(Outcome::fail(
-            1,
-            format!(
-                "{label}: {} overflow (the trace's numbers are too large to add or divide); no metrics printed",
-                overflow.join(", ")
-            ),
-        ));
+    if let Some(d) = m.overflow(&label) {
+        let summary = report::summary(std::slice::from_ref(&d), 0, "no metrics for this trace");
+        let refusal = report::render(&[d], Format::Human, &Sources::new(), Some(&summary));
+        return Err(on_stderr(warnings + &refusal));
     }
     let mut out = Outcome::ok(match format {
         TableFormat::Table => trace::metrics_table(&m),

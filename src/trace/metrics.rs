@@ -9,12 +9,16 @@
 
 use super::graph::DepGraph;
 use super::{EventKind, Trace};
+use crate::diag::{Diagnostic, Severity};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The reward family whose sum is the team reward.
 pub const TEAM_FAMILY: &str = "R1";
+
+/// Rule id of a trace whose figures overflow (come out infinite or NaN).
+pub const OVERFLOW_RULE: &str = "trace-overflow";
 
 /// Untrusted pairs listed in [`Metrics::untrusted_pairs`] at most (all are counted).
 pub const MAX_LISTED_PAIRS: usize = 1000;
@@ -432,6 +436,37 @@ impl Metrics {
             check(format!("unmapped_rewards.{k}"), *v);
         }
         out
+    }
+
+    /// The `trace-overflow` error of these metrics, when a figure is not a
+    /// finite number: every output (table, JSON, README) refuses the same
+    /// trace with the same words instead of printing `inf` or `null`.
+    pub fn overflow(&self, file: &str) -> Option<Diagnostic> {
+        let names = self.non_finite();
+        let first = names.first()?;
+        // Where the numbers that overflowed are written in the trace.
+        let pointer = match first.as_str() {
+            "makespan" | "parallelism" => "/events",
+            "tokens" => "/costs/tokens",
+            _ => "/rewards",
+        };
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(
+            Diagnostic::new(
+                OVERFLOW_RULE,
+                Severity::Error,
+                file,
+                format!(
+                    "{list} cannot be computed: the trace's numbers are too large to add or divide, so the result is no number"
+                ),
+            )
+            .field(pointer)
+            .help("write rewards, costs and times at ordinary magnitudes (sums and ratios must stay below about 1e308); no metrics are shown for this trace"),
+        )
     }
 }
 

@@ -24,7 +24,7 @@ use crate::diag::{Diagnostic, Severity};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use metrics::{metrics, metrics_table, Metrics, UntrustedPair, TEAM_FAMILY};
+pub use metrics::{metrics, metrics_table, Metrics, UntrustedPair, OVERFLOW_RULE, TEAM_FAMILY};
 
 /// Largest trace file read by default (256 MiB); larger files are refused unread.
 pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
@@ -504,7 +504,7 @@ pub fn read_input(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, D
             label,
             format!("standard input is over the limit of {max_bytes} bytes"),
         )
-        .help("split the input, or raise the size limit with --max-file-size"),
+        .help("split the input, or raise the size limit with --max-trace-size"),
         e => Diagnostic::new(
             "trace-unreadable",
             Severity::Error,

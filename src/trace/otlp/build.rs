@@ -434,7 +434,8 @@ pub(crate) fn build(
     let mut unmapped: BTreeMap<String, usize> = BTreeMap::new();
     let mut has_inner = vec![false; n];
     let mut usage_below = vec![false; n];
-    let (mut tokens_in, mut tokens_out) = (0u64, 0u64);
+    // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
+    let (mut tokens_in, mut tokens_out) = (0u128, 0u128);
     let mut tool_calls = 0usize;
 
     fn push(events: &mut Vec<Ev>, ev: Ev) -> u32 {
@@ -636,8 +637,8 @@ pub(crate) fn build(
                 let s = span(i);
                 let has_usage = s.attrs.input_tokens.is_some() || s.attrs.output_tokens.is_some();
                 if has_usage && !usage_below[i] {
-                    tokens_in += s.attrs.input_tokens.unwrap_or(0);
-                    tokens_out += s.attrs.output_tokens.unwrap_or(0);
+                    tokens_in += u128::from(s.attrs.input_tokens.unwrap_or(0));
+                    tokens_out += u128::from(s.attrs.output_tokens.unwrap_or(0));
                 }
                 if (has_usage || usage_below[i]) && parent[i] != NONE {
                     usage_below[parent[i] as usize] = true;
@@ -869,16 +870,12 @@ pub(crate) fn build(
         text.push_str(if k + 1 < edge_list.len() { ",\n" } else { "\n" });
     }
     text.push_str("  ],\n  \"rewards\": {},\n");
-    let costs = serde_json::json!({
-        "tokens": tokens_in + tokens_out,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
-        "wall_clock_s": (t_end - t0) as f64 / 1e9,
-        "tool_calls": tool_calls,
-    });
+    // Written by hand: serde_json holds no integer above 64 bits, and a
+    // token sum may exceed that; a JSON number has no such limit.
+    let wall = serde_json::to_string(&((t_end - t0) as f64 / 1e9)).unwrap_or_default();
     text.push_str(&format!(
-        "  \"costs\": {}\n}}\n",
-        serde_json::to_string(&costs).unwrap_or_default()
+        "  \"costs\": {{\"input_tokens\":{tokens_in},\"output_tokens\":{tokens_out},\"tokens\":{},\"tool_calls\":{tool_calls},\"wall_clock_s\":{wall}}}\n}}\n",
+        tokens_in + tokens_out
     ));
     Some(Built {
         trace_id,
