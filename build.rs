@@ -1,4 +1,4 @@
-//! Gives the binary an identity for the build fingerprint (`stats/.fingerprint`):
+//! Gives the binary an identity for the build fingerprint (`.cache/corpus-build.fingerprint`):
 //! a digest of everything that decides what the tool computes — its sources,
 //! the files compiled into it, the locked dependencies and the compiler — so
 //! that a changed tool never trusts what an older one recorded.

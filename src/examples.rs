@@ -93,6 +93,25 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
     out
 }
 
+/// The digest `read` gives as `Examples::digest`, from the files' bytes
+/// alone (no validation, no replay): part of the build fingerprint's key
+/// before anything is parsed. None when a folder or file cannot be read.
+pub fn digest(root: &Path) -> Option<u128> {
+    let mut digest = Digest::new();
+    for dir in [TRACE_EXAMPLES_DIR, OTLP_EXAMPLES_DIR] {
+        let full = root.join(dir);
+        if !full.is_dir() {
+            continue;
+        }
+        for f in trace::collect_inputs(&[full]).ok()? {
+            let rel = rel_path(root, &f);
+            let bytes = trace::read_limited(&f, &rel, trace::DEFAULT_MAX_BYTES).ok()?;
+            digest.add(rel.as_bytes()).add(&bytes);
+        }
+    }
+    Some(digest.value())
+}
+
 /// The .json files below `root/dir` (none when there is no such folder).
 fn files_below(
     root: &Path,

@@ -1,6 +1,7 @@
-//! The build fingerprint (`stats/.fingerprint`): a memo of what `build`
-//! generated, so that `build` with nothing to write and `check`'s
-//! staleness test can skip rendering when nothing changed.
+//! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
+//! links cache): a memo of what `build` generated, so that `build` and
+//! `build --check` with nothing to write can finish without parsing or
+//! checking anything, and `check`'s staleness test can skip rendering.
 //!
 //! Why skipping is safe: the generated files are a pure function of the
 //! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
@@ -15,17 +16,26 @@
 //! malformed record) takes the full path. A record that is out of date is
 //! never wrong, only useless: it maps an old key to that key's outputs. So
 //! it is written after a successful build as a cache, on a best-effort
-//! basis, and never committed (a fresh clone has none).
+//! basis, and never committed (a fresh clone has none); it lives outside
+//! stats/ so that a user's own corpus repository never sees it as an
+//! untracked output.
+//!
+//! Why `build` may then skip loading and checking too: the key is taken
+//! from the raw bytes (`load::source_digest`, `examples::digest`), and the
+//! record is only written by a build that found no error. The same bytes
+//! give the same diagnostics, so that build's printed result is the
+//! shortcut's: a successful build prints no diagnostic (warnings are
+//! `check`'s to print), only the count of files, which the record holds.
 
-use crate::corpus::Corpus;
 use crate::digest::Digest;
+use crate::files::CACHE_DIR;
 use crate::reader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Where the record lives, relative to the root.
-pub const FINGERPRINT: &str = "stats/.fingerprint";
+/// The record's name in the root's cache folder.
+pub const FINGERPRINT: &str = "corpus-build.fingerprint";
 /// First line of a record; another format is ignored.
-const HEADER: &str = "corpus build fingerprint v1";
+const HEADER: &str = "corpus build fingerprint v2";
 /// Largest record read.
 const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest generated file read back to compare with its digest.
@@ -34,26 +44,31 @@ const MAX_OUTPUT_BYTES: u64 = 512 * 1024 * 1024;
 /// The identity of this build of the tool.
 pub const BUILD_ID: &str = env!("CORPUS_BUILD_ID");
 
-/// The key of a generation of `part` (a name for what is generated): None
-/// when the corpus was not loaded from disk with its example traces (then
-/// nothing is memoised).
-pub fn key(corpus: &Corpus, templates: &[(String, String)], part: &str) -> Option<u128> {
+/// Where the record of the corpus at `root` lives.
+pub fn path(root: &Path) -> PathBuf {
+    root.join(CACHE_DIR).join(FINGERPRINT)
+}
+
+/// The key of a generation of `part` (a name for what is generated) from
+/// the digest of the data files (`load::source_digest`), of the example
+/// traces (`examples::digest`) and the templates.
+pub fn key(sources: u128, examples: u128, templates: &[(String, String)], part: &str) -> u128 {
     let mut d = Digest::new();
     d.add(BUILD_ID.as_bytes())
         .add(part.as_bytes())
-        .add(&corpus.source_digest?.to_le_bytes())
-        .add(&corpus.examples_digest?.to_le_bytes());
+        .add(&sources.to_le_bytes())
+        .add(&examples.to_le_bytes());
     for (name, text) in templates {
         d.add(name.as_bytes()).add(text.as_bytes());
     }
-    Some(d.value())
+    d.value()
 }
 
 /// The paths of the files generated for `key`, when the record says they
 /// are exactly what is on disk now; None when the full path must decide.
 /// (Whether files of an earlier build are left over is the caller's test.)
 pub fn fresh(root: &Path, key: u128) -> Option<Vec<String>> {
-    let text = reader::read_text(&root.join(FINGERPRINT), MAX_RECORD_BYTES).ok()?;
+    let text = reader::read_text(&path(root), MAX_RECORD_BYTES).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
         return None;
@@ -91,7 +106,7 @@ pub fn record<'a>(root: &Path, key: u128, files: impl IntoIterator<Item = (&'a s
     for (path, content) in files {
         text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));
     }
-    let path = root.join(FINGERPRINT);
+    let path = path(root);
     // Never through a symlink or over something that is not a plain file.
     if crate::files::not_regular(&path).is_none() {
         let _ = crate::files::write_atomic(&path, text.as_bytes());

@@ -402,7 +402,29 @@ pub fn fingerprint_key(
     templates: &[(String, String)],
     part: Part,
 ) -> Option<u128> {
-    fingerprint::key(corpus, templates, &format!("{part:?}"))
+    Some(fingerprint::key(
+        corpus.source_digest?,
+        corpus.examples_digest?,
+        templates,
+        &format!("{part:?}"),
+    ))
+}
+
+/// The key of this generation, taken from the bytes of the inputs without
+/// parsing them (None when one cannot be read): the same as
+/// `fingerprint_key` of the corpus `load` would read from them.
+pub fn fingerprint_key_unparsed(
+    root: &Path,
+    opts: crate::load::LoadOptions,
+    templates: &[(String, String)],
+    part: Part,
+) -> Option<u128> {
+    Some(fingerprint::key(
+        crate::load::source_digest(root, opts)?,
+        crate::examples::digest(root)?,
+        templates,
+        &format!("{part:?}"),
+    ))
 }
 
 /// The generated files' paths when the build fingerprint proves them fresh
@@ -413,7 +435,12 @@ pub fn unchanged(
     templates: &[(String, String)],
     part: Part,
 ) -> Option<Vec<String>> {
-    let paths = fingerprint::fresh(root, fingerprint_key(corpus, templates, part)?)?;
+    unchanged_for(root, fingerprint_key(corpus, templates, part)?)
+}
+
+/// The generated files' paths when the record for `key` proves them fresh.
+pub fn unchanged_for(root: &Path, key: u128) -> Option<Vec<String>> {
+    let paths = fingerprint::fresh(root, key)?;
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
     leftovers_of(root, &names).is_empty().then_some(paths)
 }

@@ -17,8 +17,13 @@ use std::time::Duration;
 
 /// Where the committed host exceptions live, relative to the root.
 pub const HOSTS_PATH: &str = "corpus/links.yaml";
-/// The default results cache, relative to the root (kept out of stats/ and git).
-pub const DEFAULT_CACHE: &str = ".cache/corpus-links.json";
+/// The default results cache's name in the root's cache folder (kept out of stats/ and git).
+pub const DEFAULT_CACHE_NAME: &str = "corpus-links.json";
+
+/// The default results cache, relative to the root.
+pub fn default_cache() -> String {
+    format!("{}/{DEFAULT_CACHE_NAME}", crate::files::CACHE_DIR)
+}
 /// The generated README, whose links and anchors are checked too.
 pub const README: &str = "README.md";
 /// Redirect hops followed before giving up.

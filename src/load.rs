@@ -200,17 +200,14 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     corpus
         .diagnostics
         .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
-    let mut digest = Digest::new();
-    digest
-        .add(TAXONOMY_PATH.as_bytes())
-        .add(tax_text.as_bytes());
-    let papers = list_dir(root, PAPERS_DIR, &mut corpus);
+    let mut digest = digest_start(opts, &tax_text);
+    let papers = list_dir(root, PAPERS_DIR, &mut corpus, &mut digest);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, (Kind::Entry, convert_entry))
     });
     add_digests(&mut digest, &loaded);
     corpus.add_entries(loaded);
-    let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus);
+    let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus, &mut digest);
     let loaded = in_parallel(&records, |(p, rel)| {
         load_one(
             p,
@@ -226,6 +223,77 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     load_survey(root, opts.max_file_bytes, &mut corpus, &mut digest);
     corpus.source_digest = Some(digest.value());
     Ok(corpus)
+}
+
+/// The start of the source digest: the options and the taxonomy.
+fn digest_start(opts: LoadOptions, tax_text: &str) -> Digest {
+    let mut digest = Digest::new();
+    digest
+        .add(&opts.max_file_bytes.to_le_bytes())
+        .add(TAXONOMY_PATH.as_bytes())
+        .add(tax_text.as_bytes());
+    digest
+}
+
+/// The digest of one data file's path and text.
+fn file_digest(rel: &str, text: &str) -> u128 {
+    Digest::new()
+        .add(rel.as_bytes())
+        .add(text.as_bytes())
+        .value()
+}
+
+/// The digest `load` would give as `Corpus::source_digest`, taken from the
+/// files' bytes alone, without parsing or checking them: the build
+/// fingerprint's key before anything is parsed. None when a file or folder
+/// cannot be read (then the full path says what is wrong). It reads what
+/// `load` reads, in the same order, and adds the same parts, so the two
+/// agree on every tree `load` reads without a read problem (a unit test
+/// and tests/fingerprint.rs hold them to it).
+pub fn source_digest(root: &Path, opts: LoadOptions) -> Option<u128> {
+    let max = opts.max_file_bytes;
+    let tax_text = reader::read_text(&root.join(TAXONOMY_PATH), max).ok()?;
+    let mut digest = digest_start(opts, &tax_text);
+    for dir in [PAPERS_DIR, EXCLUSIONS_DIR] {
+        let names = reader::list_dir(&root.join(dir)).ok()?.unwrap_or_default();
+        add_names(&mut digest, dir, &names);
+        let data: Vec<_> = names
+            .into_iter()
+            .filter(|(name, _)| is_data_file(name))
+            .collect();
+        let texts = in_parallel(&data, |(name, path)| {
+            let rel = format!("{dir}/{name}");
+            reader::read_text(path, max)
+                .ok()
+                .map(|t| file_digest(&rel, &t))
+        });
+        for d in texts {
+            digest.add(&d?.to_le_bytes());
+        }
+    }
+    for rel in [CLAIMS_PATH, crate::survey::SURVEY_PATH] {
+        digest.add(rel.as_bytes());
+        let path = root.join(rel);
+        if path.exists() {
+            digest.add(reader::read_text(&path, max).ok()?.as_bytes());
+        }
+    }
+    Some(digest.value())
+}
+
+/// Adds a folder's listing (every name, read or not: a stray file is
+/// reported) to the source digest.
+fn add_names(digest: &mut Digest, dir: &str, names: &[(String, PathBuf)]) {
+    digest.add(dir.as_bytes());
+    for (name, _) in names {
+        digest.add(name.as_bytes());
+    }
+    digest.add(b"\0end of listing");
+}
+
+/// Whether a name in a data folder is a data file `load` reads.
+fn is_data_file(name: &str) -> bool {
+    !HOUSEKEEPING_FILES.contains(&name) && !name.starts_with('.') && name.ends_with(".yaml")
 }
 
 /// Rule filters (`when`/`require`) naming values outside the vocabulary: such
@@ -308,12 +376,20 @@ const HOUSEKEEPING_FILES: [&str; 5] = [
 ];
 
 /// The `.yaml` files directly in a folder, sorted; anything else is reported.
-fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String)> {
+fn list_dir(
+    root: &Path,
+    dir: &str,
+    corpus: &mut Corpus,
+    digest: &mut Digest,
+) -> Vec<(PathBuf, String)> {
     let full = root.join(dir);
     let mut out = Vec::new();
     let names = match reader::list_dir(&full) {
         Ok(Some(names)) => names,
-        Ok(None) => return out,
+        Ok(None) => {
+            add_names(digest, dir, &[]);
+            return out;
+        }
         Err(e) => {
             let d = diag(
                 Rule::FileUnreadable,
@@ -322,9 +398,11 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
                 format!("cannot list `{dir}`: {e}"),
             );
             corpus.diagnostics.push(d);
+            digest.add(b"\0unreadable folder");
             return out;
         }
     };
+    add_names(digest, dir, &names);
     for (name, path) in names {
         let rel = format!("{dir}/{name}");
         if HOUSEKEEPING_FILES.contains(&name.as_str()) {
@@ -344,7 +422,7 @@ fn list_dir(root: &Path, dir: &str, corpus: &mut Corpus) -> Vec<(PathBuf, String
             corpus.diagnostics.push(d);
             continue;
         }
-        if name.ends_with(".yaml") {
+        if is_data_file(&name) {
             out.push((path, rel));
         } else {
             let help = if name.ends_with(".yml") {
@@ -378,8 +456,11 @@ struct FileLoad<T> {
 
 /// Adds the digests of loaded files, in order, to the corpus's source digest.
 fn add_digests<T>(digest: &mut Digest, loaded: &[FileLoad<T>]) {
-    for d in loaded.iter().filter_map(|l| l.digest) {
-        digest.add(&d.to_le_bytes());
+    for l in loaded {
+        match l.digest {
+            Some(d) => digest.add(&d.to_le_bytes()),
+            None => digest.add(b"\0unreadable"),
+        };
     }
 }
 
@@ -463,16 +544,10 @@ fn load_one<T>(
     convert: (Kind, Convert<T>),
 ) -> FileLoad<T> {
     match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
-        Ok(text) => {
-            let digest = Digest::new()
-                .add(rel.as_bytes())
-                .add(text.as_bytes())
-                .value();
-            FileLoad {
-                digest: Some(digest),
-                ..parse_file(rel.to_string(), text, tax, convert)
-            }
-        }
+        Ok(text) => FileLoad {
+            digest: Some(file_digest(rel, &text)),
+            ..parse_file(rel.to_string(), text, tax, convert)
+        },
         Err(d) => FileLoad {
             file: None,
             item: None,

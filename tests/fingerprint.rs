@@ -1,4 +1,4 @@
-//! The build fingerprint (`stats/.fingerprint`) is a shortcut, never a
+//! The build fingerprint (`.cache/corpus-build.fingerprint`) is a shortcut, never a
 //! different answer: after any change to any input or output, `build`,
 //! `build --check` and `check` say and write exactly what they do on the
 //! same tree without a fingerprint (the full path).
@@ -7,7 +7,7 @@ mod common;
 
 use common::{copy_tree, snapshot_tree, Tree};
 
-const FINGERPRINT: &str = "stats/.fingerprint";
+const FINGERPRINT: &str = ".cache/corpus-build.fingerprint";
 
 /// A copy of the shipped tree, built once, so it holds a fingerprint.
 fn built() -> Tree {
@@ -203,4 +203,127 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
     // Without the record, the full path finds the edit.
     let full = without_fingerprint(&t);
     full.corpus(&["build", "--check"]).assert_code(1);
+}
+
+/// A copy of the shipped tree whose data yields warnings and no error (a
+/// stray file, a hidden one, an entry out of layout), built once.
+fn built_with_warnings() -> Tree {
+    let t = Tree::repo_copy();
+    t.write("corpus/papers/notes.txt", "not data\n");
+    t.write("exclusions/.draft.yaml", "id: E999\n");
+    t.replace(
+        "corpus/papers/agent-lightning.yaml",
+        "one_liner: ",
+        "one_liner:   ",
+    );
+    let check = t.corpus(&["check", "--format", "json"]);
+    check.assert_code(0);
+    for rule in ["stray-file", "not-formatted"] {
+        assert!(check.stdout.contains(rule), "{rule}: {}", check.stdout);
+    }
+    t.corpus(&["build"]).assert_code(0);
+    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    t
+}
+
+#[test]
+fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
+    let t = built_with_warnings();
+    let (code, out) = same_as_full_path(&t, &["build"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0 changed, "), "{out}");
+    same_as_full_path(&t, &["build", "--check"]);
+    for format in ["human", "json", "github"] {
+        same_as_full_path(&t, &["check", "--format", format]);
+    }
+    let (strict, _) = same_as_full_path(&t, &["check", "--strict"]);
+    assert_eq!(strict, 1, "warnings fail --strict");
+    // Every kind of change, on top of the warnings.
+    for change in [
+        |t: &Tree| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"),
+        |t: &Tree| t.remove("corpus/papers/notes.txt"),
+        |t: &Tree| t.append("templates/README.md.tera", "One more line.\n"),
+        |t: &Tree| t.append("README.md", "A hand-written line.\n"),
+        |t: &Tree| t.write(FINGERPRINT, "not a fingerprint\n"),
+    ] {
+        let t = built_with_warnings();
+        change(&t);
+        same_as_full_path(&t, &["check", "--format", "json"]);
+        same_as_full_path(&t, &["build", "--check"]);
+        same_as_full_path(&t, &["build"]);
+        same_as_full_path(&t, &["check", "--format", "github"]);
+    }
+}
+
+#[test]
+fn a_new_stray_or_hidden_file_is_seen() {
+    let (code, out) = after(|t| t.write("corpus/papers/notes.txt", "not data\n"));
+    assert_eq!(code, 0);
+    assert!(out.contains("stray-file"), "{out}");
+    let (_, out) = after(|t| t.write("exclusions/.draft.yaml", "id: E999\n"));
+    assert!(out.contains("stray-file"), "{out}");
+    // A housekeeping file is no data and changes nothing.
+    after(|t| t.write("corpus/papers/.gitkeep", ""));
+}
+
+#[test]
+fn the_key_before_parsing_is_the_loaders() {
+    let opts = corpus::load::LoadOptions::default();
+    for t in [Tree::repo_copy(), built_with_warnings()] {
+        let loaded = corpus::load::load(t.root(), opts).expect("loads");
+        assert_eq!(
+            corpus::load::source_digest(t.root(), opts),
+            loaded.source_digest
+        );
+        let examples = corpus::examples::read(t.root(), &loaded.taxonomy);
+        assert_eq!(corpus::examples::digest(t.root()), Some(examples.digest));
+    }
+    // Another size limit is another key.
+    let t = Tree::repo_copy();
+    let small = corpus::load::LoadOptions {
+        max_file_bytes: 1 << 20,
+    };
+    assert_ne!(
+        corpus::load::source_digest(t.root(), small),
+        corpus::load::source_digest(t.root(), opts)
+    );
+}
+
+#[test]
+fn a_fresh_record_lets_build_skip_parsing_and_checking() {
+    // A record forged for the key of a tree with an error is believed: this
+    // shows the build with nothing to write neither parses nor checks, and
+    // why only a build that found no error writes a record.
+    let t = built();
+    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    let templates = corpus::generate::read_templates(t.root()).expect("templates");
+    let key = corpus::generate::fingerprint_key_unparsed(
+        t.root(),
+        corpus::load::LoadOptions::default(),
+        &templates,
+        corpus::generate::Part::All,
+    )
+    .expect("a key");
+    let text = t.read(FINGERPRINT);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("key {key:032x}");
+    t.write(FINGERPRINT, lines.join("\n") + "\n");
+    let run = t.corpus(&["build"]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("0 changed, "), "{}", run.stdout);
+    // Without the record, the full path finds the error.
+    let full = without_fingerprint(&t);
+    full.corpus(&["build"]).assert_code(1);
+}
+
+#[test]
+fn the_record_lives_in_the_cache_folder_not_in_stats() {
+    let t = built();
+    assert!(t.path(".cache/corpus-build.fingerprint").is_file());
+    assert!(!t.path("stats/.fingerprint").exists());
+    let ignore = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore"),
+    )
+    .expect(".gitignore");
+    assert!(ignore.lines().any(|l| l == "/.cache"), "{ignore}");
 }

@@ -4,8 +4,8 @@
 use super::{load_corpus, Outcome, Result};
 use crate::http::Policy;
 use crate::links::{
-    anchors, collect, parse_age, render, Cache, HostsConfig, LinksArgs, Local, Settings,
-    DEFAULT_CACHE, HOSTS_PATH, README,
+    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinksArgs, Local,
+    Settings, HOSTS_PATH, README,
 };
 use crate::load::{Corpus, LoadOptions};
 use crate::reader::{self, ReadError};
@@ -88,7 +88,7 @@ fn command(
     let links = collect(corpus, readme.as_deref());
     let cache_path = match &a.cache {
         Some(p) => cwd.join(p),
-        None => root.join(DEFAULT_CACHE),
+        None => root.join(default_cache()),
     };
     let mut stderr = String::new();
     let cache = if a.offline {

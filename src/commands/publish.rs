@@ -13,6 +13,12 @@ use std::path::Path;
 /// Checks the corpus at `root`, then writes the generated files of `part`
 /// (or, with `check_only`, fails when one of them is stale).
 pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
+    // Only a whole build is recorded (see below), so only it can be fresh.
+    if part == Part::All {
+        if let Some(n) = fresh_before_parsing(root, opts) {
+            return Ok(Outcome::ok(unchanged_message(n, check_only)));
+        }
+    }
     let (corpus, examples) = load_checked(root, opts, None)?;
     let rep = check::check(&corpus);
     if rep.errors() > 0 {
@@ -44,11 +50,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         ));
     }
     if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
-        return Ok(Outcome::ok(if check_only {
-            fresh_message(paths.len())
-        } else {
-            format!("0 changed, {} unchanged, 0 removed\n", paths.len())
-        }));
+        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
     let files = generate::generate(&corpus, &templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
@@ -75,6 +77,27 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         w.removed.len()
     ));
     Ok(Outcome::ok(out))
+}
+
+/// The number of generated files when the build fingerprint, keyed on the
+/// inputs' bytes, proves a whole build would find no error and write
+/// nothing: then nothing need be parsed or checked (see `fingerprint`).
+fn fresh_before_parsing(root: &Path, opts: LoadOptions) -> Option<usize> {
+    let templates = generate::read_templates(root).ok()?;
+    if !templates.iter().any(|(n, _)| n == "README.md.tera") {
+        return None;
+    }
+    let key = generate::fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
+    generate::unchanged_for(root, key).map(|paths| paths.len())
+}
+
+/// What a build with nothing to write says about its `n` files.
+fn unchanged_message(n: usize, check_only: bool) -> String {
+    if check_only {
+        fresh_message(n)
+    } else {
+        format!("0 changed, {n} unchanged, 0 removed\n")
+    }
 }
 
 /// What `--check` says when every generated file is fresh.

@@ -161,7 +161,7 @@ impl Tree {
         }
         std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");
         // A local build's fingerprint is a cache, not part of the repository.
-        let _ = std::fs::remove_file(t.path("stats/.fingerprint"));
+        let _ = std::fs::remove_file(t.path(".cache/corpus-build.fingerprint"));
         t
     }
 
