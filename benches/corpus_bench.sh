@@ -6,8 +6,8 @@
 #   - `build` once on the new corpus (everything written: "build, first");
 #   - `build`, `check --strict`, `stats --format json` and `site`: median wall
 #     time over RUNS runs with the spread (min-max), peak memory, time per
-#     entry and the ratio to the floor. `build` and `check` with nothing
-#     changed may skip rendering (the build fingerprint); the "full path"
+#     entry and the ratio to the floor. With nothing changed, `build` stops
+#     before parsing and `check` skips rendering (the build fingerprint); the "full path"
 #     rows change one entry's bytes (a comment line) before every run, so
 #     everything is recomputed though nothing is written;
 #   - the Python yardstick (benches/yardstick.py: PyYAML's libyaml loader,
