@@ -3,11 +3,11 @@
 //! Checks produce [`Diagnostic`] values; renderers in `report` turn them into
 //! text. Nothing here prints.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Acknowledged or advisory; fails only under `--strict`.
@@ -33,7 +33,7 @@ impl fmt::Display for Severity {
 }
 
 /// One problem found in one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// Stable rule id, e.g. `unknown-value`.
     pub rule: String,

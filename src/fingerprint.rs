@@ -1,7 +1,8 @@
 //! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
-//! links cache): a memo of what `build` generated, so that `build` and
-//! `build --check` with nothing to write can finish without parsing or
-//! checking anything, and `check`'s staleness test can skip rendering.
+//! links cache): a memo of what `build` generated and what its check
+//! found, so that `build`, `build --check` and `check` with nothing
+//! changed can finish without parsing or checking anything, and `check`'s
+//! staleness test on the full path can skip rendering.
 //!
 //! Why skipping is safe: the generated files are a pure function of the
 //! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
@@ -20,13 +21,17 @@
 //! stats/ so that a user's own corpus repository never sees it as an
 //! untracked output.
 //!
-//! Why `build` may then skip loading and checking too: the key is taken
-//! from the raw bytes (`load::source_digest`, `examples::digest`), and the
-//! record is only written by a build that found no error. The same bytes
-//! give the same diagnostics, so that build's printed result is the
-//! shortcut's: a successful build prints no diagnostic (warnings are
-//! `check`'s to print), only the count of files, which the record holds.
+//! Why `build` and `check` may then skip loading and checking too: the key
+//! is taken from the raw bytes (`load::source_digest`, `examples::digest`),
+//! and the record is only written by a build that found no error. The same
+//! bytes give the same diagnostics, so the record also holds what depends
+//! on the data in what those commands print: the count of generated files,
+//! and the check's result ([`Checked`]: its diagnostics as data, the count
+//! of waived ones, of entries and of records), which `check` renders
+//! through the normal renderer in any format, `--strict` deciding the exit
+//! code as on the full path. A successful build prints no diagnostic.
 
+use crate::diag::Diagnostic;
 use crate::digest::Digest;
 use crate::files::CACHE_DIR;
 use crate::reader;
@@ -35,7 +40,7 @@ use std::path::{Path, PathBuf};
 /// The record's name in the root's cache folder.
 pub const FINGERPRINT: &str = "corpus-build.fingerprint";
 /// First line of a record; another format is ignored.
-const HEADER: &str = "corpus build fingerprint v2";
+const HEADER: &str = "corpus build fingerprint v3";
 /// Largest record read.
 const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest generated file read back to compare with its digest.
@@ -64,17 +69,55 @@ pub fn key(sources: u128, examples: u128, templates: &[(String, String)], part: 
     d.value()
 }
 
-/// The paths of the files generated for `key`, when the record says they
-/// are exactly what is on disk now; None when the full path must decide.
-/// (Whether files of an earlier build are left over is the caller's test.)
-pub fn fresh(root: &Path, key: u128) -> Option<Vec<String>> {
+/// What checking the recorded build's inputs found (no error, or there
+/// would be no record): what `check` prints on the same inputs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Entries checked.
+    pub entries: usize,
+    /// Exclusion records checked.
+    pub exclusions: usize,
+    /// Warnings acknowledged by a waiver.
+    pub waived: usize,
+    /// The diagnostics that count, in the order they are reported.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The record's line that starts the check's result.
+const CHECKED: &str = "checked";
+/// The prefix of a recorded diagnostic's line (one JSON object).
+const DIAG: &str = "diag";
+
+/// The paths of the files generated for `key`, and what checking found,
+/// when the record says the files are exactly what is on disk now; None
+/// when the full path must decide. (Whether files of an earlier build are
+/// left over is the caller's test.)
+pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
     let text = reader::read_text(&path(root), MAX_RECORD_BYTES).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
         return None;
     }
+    let mut counts = lines.next()?.split(' ');
+    if counts.next()? != CHECKED {
+        return None;
+    }
+    let mut count = || counts.next()?.parse::<usize>().ok();
+    let mut checked = Checked {
+        entries: count()?,
+        exclusions: count()?,
+        waived: count()?,
+        diagnostics: Vec::new(),
+    };
+    if counts.next().is_some() {
+        return None;
+    }
     let mut paths = Vec::new();
     for line in lines {
+        if let Some(json) = line.strip_prefix(DIAG).and_then(|l| l.strip_prefix(' ')) {
+            checked.diagnostics.push(serde_json::from_str(json).ok()?);
+            continue;
+        }
         let (hash, path) = line.split_once(' ')?;
         let hash = u128::from_str_radix(hash, 16).ok()?;
         if !plain_relative(path) {
@@ -86,7 +129,7 @@ pub fn fresh(root: &Path, key: u128) -> Option<Vec<String>> {
         }
         paths.push(path.to_string());
     }
-    (!paths.is_empty()).then_some(paths)
+    (!paths.is_empty()).then_some((paths, checked))
 }
 
 /// A path a build could have generated: relative, without `..` or empty parts.
@@ -98,11 +141,26 @@ fn plain_relative(path: &str) -> bool {
             .all(|p| !p.is_empty() && p != "." && p != ".." && !p.contains('\\'))
 }
 
-/// Records that `key` generates `files`, once they are on disk. Best effort:
+/// Records that `key` generates `files`, once they are on disk, and that
+/// checking its inputs found `checked`. Best effort:
 /// a record that cannot be written only costs the next run its shortcut,
 /// and an old record stays correct for its own key.
-pub fn record<'a>(root: &Path, key: u128, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
-    let mut text = format!("{HEADER}\nkey {key:032x}\n");
+pub fn record<'a>(
+    root: &Path,
+    key: u128,
+    checked: &Checked,
+    files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) {
+    let mut text = format!(
+        "{HEADER}\nkey {key:032x}\n{CHECKED} {} {} {}\n",
+        checked.entries, checked.exclusions, checked.waived
+    );
+    for d in &checked.diagnostics {
+        let Ok(json) = serde_json::to_string(d) else {
+            return;
+        };
+        text.push_str(&format!("{DIAG} {json}\n"));
+    }
     for (path, content) in files {
         text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));
     }

@@ -435,14 +435,33 @@ pub fn unchanged(
     templates: &[(String, String)],
     part: Part,
 ) -> Option<Vec<String>> {
-    unchanged_for(root, fingerprint_key(corpus, templates, part)?)
+    unchanged_for(root, fingerprint_key(corpus, templates, part)?).map(|(paths, _)| paths)
 }
 
-/// The generated files' paths when the record for `key` proves them fresh.
-pub fn unchanged_for(root: &Path, key: u128) -> Option<Vec<String>> {
-    let paths = fingerprint::fresh(root, key)?;
+/// The generated files' paths, and what checking found, when the record
+/// for `key` proves the files fresh.
+fn unchanged_for(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Checked)> {
+    let (paths, checked) = fingerprint::fresh(root, key)?;
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-    leftovers_of(root, &names).is_empty().then_some(paths)
+    leftovers_of(root, &names)
+        .is_empty()
+        .then_some((paths, checked))
+}
+
+/// When the build fingerprint, keyed on the inputs' bytes, proves that a
+/// whole build would find no error and write nothing: the generated files'
+/// paths and what checking found, with nothing parsed or checked (see
+/// `fingerprint`). None when the full path must decide.
+pub fn fresh_unparsed(
+    root: &Path,
+    opts: crate::load::LoadOptions,
+) -> Option<(Vec<String>, fingerprint::Checked)> {
+    let templates = read_templates(root).ok()?;
+    if !templates.iter().any(|(n, _)| n == README_TEMPLATE) {
+        return None;
+    }
+    let key = fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
+    unchanged_for(root, key)
 }
 
 /// Records in the build fingerprint that this generation produced `files`.
@@ -451,12 +470,14 @@ pub fn record(
     corpus: &Corpus,
     templates: &[(String, String)],
     part: Part,
+    checked: &fingerprint::Checked,
     files: &[Generated],
 ) {
     if let Some(k) = fingerprint_key(corpus, templates, part) {
         fingerprint::record(
             root,
             k,
+            checked,
             files
                 .iter()
                 .map(|f| (f.path.as_str(), f.content.as_bytes())),

@@ -281,6 +281,30 @@ pub fn source_digest(root: &Path, opts: LoadOptions) -> Option<u128> {
     Some(digest.value())
 }
 
+/// The texts of the data files among `rels` (root-relative paths), as
+/// `load` would hold them in `Corpus::files`: what a renderer quotes from
+/// when the diagnostics come from the build fingerprint rather than a load.
+/// None when one cannot be read (then the full path says why).
+pub fn data_texts<'a>(
+    root: &Path,
+    opts: LoadOptions,
+    rels: impl IntoIterator<Item = &'a str>,
+) -> Option<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for rel in rels {
+        let is_data = [PAPERS_DIR, EXCLUSIONS_DIR].iter().any(|dir| {
+            rel.strip_prefix(dir)
+                .and_then(|r| r.strip_prefix('/'))
+                .is_some_and(|name| !name.contains('/') && is_data_file(name))
+        });
+        if is_data && !out.contains_key(rel) {
+            let text = reader::read_text(&root.join(rel), opts.max_file_bytes).ok()?;
+            out.insert(rel.to_string(), text);
+        }
+    }
+    Some(out)
+}
+
 /// Adds a folder's listing (every name, read or not: a stray file is
 /// reported) to the source digest.
 fn add_names(digest: &mut Digest, dir: &str, names: &[(String, PathBuf)]) {

@@ -60,9 +60,11 @@ fn after(change: impl Fn(&Tree)) -> (i32, String) {
     let t = built();
     change(&t);
     let check = same_as_full_path(&t, &["check", "--format", "json"]);
+    same_as_full_path(&t, &["check", "--format", "github"]);
     same_as_full_path(&t, &["build", "--check"]);
     same_as_full_path(&t, &["build"]);
     same_as_full_path(&t, &["check", "--format", "json"]);
+    same_as_full_path(&t, &["check", "--strict"]);
     check
 }
 
@@ -311,9 +313,62 @@ fn a_fresh_record_lets_build_skip_parsing_and_checking() {
     let run = t.corpus(&["build"]);
     run.assert_code(0);
     assert!(run.stdout.starts_with("0 changed, "), "{}", run.stdout);
+    // `check` prints the recorded check's result, found before the edit.
+    let run = t.corpus(&["check"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("checked 84 entries"), "{}", run.stdout);
     // Without the record, the full path finds the error.
     let full = without_fingerprint(&t);
     full.corpus(&["build"]).assert_code(1);
+    full.corpus(&["check"]).assert_code(1);
+}
+
+#[test]
+fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
+    let rewrite = |t: &Tree, f: &dyn Fn(&str) -> String| {
+        let text = t.read(FINGERPRINT);
+        t.write(
+            FINGERPRINT,
+            text.lines().map(|l| f(l) + "\n").collect::<String>(),
+        );
+    };
+    let cases: [&dyn Fn(&str) -> String; 4] = [
+        &|l| match l.strip_prefix("diag ") {
+            Some(json) => format!("diag {}", &json[1..]),
+            None => l.to_string(),
+        },
+        &|l| match l.strip_prefix("checked ") {
+            Some(_) => "checked 1 2".to_string(),
+            None => l.to_string(),
+        },
+        &|l| match l.strip_prefix("checked ") {
+            Some(_) => "checked 1 2 3 4".to_string(),
+            None => l.to_string(),
+        },
+        &|l| {
+            if l.starts_with("diag ") {
+                String::new()
+            } else {
+                l.to_string()
+            }
+        },
+    ];
+    for case in cases {
+        let t = built_with_warnings();
+        assert!(
+            t.read(FINGERPRINT).contains("\ndiag {"),
+            "warnings recorded"
+        );
+        rewrite(&t, case);
+        for args in [
+            &["check", "--format", "json"][..],
+            &["check", "--strict"],
+            &["build", "--check"],
+            &["build"],
+        ] {
+            same_as_full_path(&t, args);
+        }
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use super::{load_checked, sources, Outcome, Result};
 use crate::check;
 use crate::diag::Diagnostic;
+use crate::fingerprint::Checked;
 use crate::generate::{self, Part};
 use crate::load::LoadOptions;
 use crate::report::{self, Format};
@@ -15,12 +16,18 @@ use std::path::Path;
 pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
     // Only a whole build is recorded (see below), so only it can be fresh.
     if part == Part::All {
-        if let Some(n) = fresh_before_parsing(root, opts) {
-            return Ok(Outcome::ok(unchanged_message(n, check_only)));
+        if let Some((paths, _)) = generate::fresh_unparsed(root, opts) {
+            return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
         }
     }
     let (corpus, examples) = load_checked(root, opts, None)?;
     let rep = check::check(&corpus);
+    let checked = Checked {
+        entries: corpus.entries.len(),
+        exclusions: corpus.exclusions.len(),
+        waived: rep.waived.len(),
+        diagnostics: rep.diagnostics.clone(),
+    };
     if rep.errors() > 0 {
         let errors: Vec<Diagnostic> = rep
             .diagnostics
@@ -61,7 +68,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone.
     if part == Part::All {
-        generate::record(root, &corpus, &templates, part, &files);
+        generate::record(root, &corpus, &templates, part, &checked, &files);
     }
     let mut out = String::new();
     for p in &w.changed {
@@ -77,18 +84,6 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         w.removed.len()
     ));
     Ok(Outcome::ok(out))
-}
-
-/// The number of generated files when the build fingerprint, keyed on the
-/// inputs' bytes, proves a whole build would find no error and write
-/// nothing: then nothing need be parsed or checked (see `fingerprint`).
-fn fresh_before_parsing(root: &Path, opts: LoadOptions) -> Option<usize> {
-    let templates = generate::read_templates(root).ok()?;
-    if !templates.iter().any(|(n, _)| n == "README.md.tera") {
-        return None;
-    }
-    let key = generate::fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
-    generate::unchanged_for(root, key).map(|paths| paths.len())
 }
 
 /// What a build with nothing to write says about its `n` files.
