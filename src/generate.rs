@@ -456,6 +456,11 @@ pub fn fresh_unparsed(
     root: &Path,
     opts: crate::load::LoadOptions,
 ) -> Option<(Vec<String>, fingerprint::Checked)> {
+    // Without a record (a fresh clone, a first build) reading every input
+    // for a key would only be wasted.
+    if !fingerprint::path(root).is_file() {
+        return None;
+    }
     let templates = read_templates(root).ok()?;
     if !templates.iter().any(|(n, _)| n == README_TEMPLATE) {
         return None;
