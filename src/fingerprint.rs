@@ -37,7 +37,6 @@ use crate::diag::Diagnostic;
 use crate::digest::Digest;
 use crate::files::CACHE_DIR;
 use crate::reader;
-use crate::stats::Stats;
 use std::path::{Path, PathBuf};
 
 /// The record's name in the root's cache folder.
@@ -85,8 +84,9 @@ pub struct Checked {
     /// The diagnostics that count, in the order they are reported.
     pub diagnostics: Vec<Diagnostic>,
     /// The figures counted on those inputs (what `stats` prints), when
-    /// recorded: stats/stats.json alone lacks the taxonomy's order.
-    pub stats: Option<Stats>,
+    /// recorded: `Stats` as one line of JSON (stats/stats.json alone lacks
+    /// the taxonomy's order), kept as text so that only `stats` parses it.
+    pub stats_json: Option<String>,
 }
 
 /// The record's line that starts the check's result.
@@ -116,7 +116,7 @@ pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
         exclusions: count()?,
         waived: count()?,
         diagnostics: Vec::new(),
-        stats: None,
+        stats_json: None,
     };
     if counts.next().is_some() {
         return None;
@@ -128,10 +128,10 @@ pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
             continue;
         }
         if let Some(json) = line.strip_prefix(STATS).and_then(|l| l.strip_prefix(' ')) {
-            if checked.stats.is_some() {
+            if checked.stats_json.is_some() {
                 return None;
             }
-            checked.stats = Some(serde_json::from_str(json).ok()?);
+            checked.stats_json = Some(json.to_string());
             continue;
         }
         let (hash, path) = line.split_once(' ')?;
@@ -177,10 +177,11 @@ pub fn record<'a>(
         };
         text.push_str(&format!("{DIAG} {json}\n"));
     }
-    if let Some(st) = &checked.stats {
-        let Ok(json) = serde_json::to_string(st) else {
+    if let Some(json) = &checked.stats_json {
+        // One line, or the record could not be read back.
+        if json.contains('\n') {
             return;
-        };
+        }
         text.push_str(&format!("{STATS} {json}\n"));
     }
     for (path, content) in files {

@@ -494,7 +494,7 @@ pub fn fresh_stats(
     if !paths.contains(&json) {
         return None;
     }
-    let st = checked.stats.take()?;
+    let st: Stats = serde_json::from_str(&checked.stats_json.take()?).ok()?;
     let on_disk = reader::read_text(&root.join(&json), MAX_STATS_JSON_BYTES).ok()?;
     (on_disk == stats_render::json_text(&st)).then_some((st, checked))
 }

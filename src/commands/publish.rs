@@ -27,7 +27,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
         exclusions: corpus.exclusions.len(),
         waived: rep.waived.len(),
         diagnostics: rep.diagnostics.clone(),
-        stats: None,
+        stats_json: None,
     };
     if rep.errors() > 0 {
         let errors: Vec<Diagnostic> = rep
@@ -71,7 +71,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     // the files they do not generate, the record among them, alone.
     if part == Part::All {
         // The figures too, so that `stats` can print them unparsed.
-        checked.stats = Some(st);
+        checked.stats_json = serde_json::to_string(&st).ok();
         generate::record(root, &corpus, &templates, part, &checked, &files);
     }
     let mut out = String::new();
