@@ -1,7 +1,7 @@
 //! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
 //! links cache): a memo of what `build` generated and what its check
-//! found, so that `build`, `build --check` and `check` with nothing
-//! changed can finish without parsing or checking anything, and `check`'s
+//! found, so that `build`, `build --check`, `check` and `stats` with
+//! nothing changed can finish without parsing or checking anything, and `check`'s
 //! staleness test on the full path can skip rendering.
 //!
 //! Why skipping is safe: the generated files are a pure function of the
@@ -29,7 +29,9 @@
 //! and the check's result ([`Checked`]: its diagnostics as data, the count
 //! of waived ones, of entries and of records), which `check` renders
 //! through the normal renderer in any format, `--strict` deciding the exit
-//! code as on the full path. A successful build prints no diagnostic.
+//! code as on the full path. A successful build prints no diagnostic. It
+//! holds the build's figures too (`Stats`), which `stats` prints in any
+//! format once their JSON text is found to be the fresh stats/stats.json.
 
 use crate::diag::Diagnostic;
 use crate::digest::Digest;
@@ -40,7 +42,7 @@ use std::path::{Path, PathBuf};
 /// The record's name in the root's cache folder.
 pub const FINGERPRINT: &str = "corpus-build.fingerprint";
 /// First line of a record; another format is ignored.
-const HEADER: &str = "corpus build fingerprint v3";
+const HEADER: &str = "corpus build fingerprint v4";
 /// Largest record read.
 const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest generated file read back to compare with its digest.
@@ -81,12 +83,18 @@ pub struct Checked {
     pub waived: usize,
     /// The diagnostics that count, in the order they are reported.
     pub diagnostics: Vec<Diagnostic>,
+    /// The figures counted on those inputs (what `stats` prints), when
+    /// recorded: `Stats` as one line of JSON (stats/stats.json alone lacks
+    /// the taxonomy's order), kept as text so that only `stats` parses it.
+    pub stats_json: Option<String>,
 }
 
 /// The record's line that starts the check's result.
 const CHECKED: &str = "checked";
 /// The prefix of a recorded diagnostic's line (one JSON object).
 const DIAG: &str = "diag";
+/// The prefix of the recorded figures' line (one JSON object).
+const STATS: &str = "stats";
 
 /// The paths of the files generated for `key`, and what checking found,
 /// when the record says the files are exactly what is on disk now; None
@@ -108,6 +116,7 @@ pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
         exclusions: count()?,
         waived: count()?,
         diagnostics: Vec::new(),
+        stats_json: None,
     };
     if counts.next().is_some() {
         return None;
@@ -116,6 +125,13 @@ pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
     for line in lines {
         if let Some(json) = line.strip_prefix(DIAG).and_then(|l| l.strip_prefix(' ')) {
             checked.diagnostics.push(serde_json::from_str(json).ok()?);
+            continue;
+        }
+        if let Some(json) = line.strip_prefix(STATS).and_then(|l| l.strip_prefix(' ')) {
+            if checked.stats_json.is_some() {
+                return None;
+            }
+            checked.stats_json = Some(json.to_string());
             continue;
         }
         let (hash, path) = line.split_once(' ')?;
@@ -160,6 +176,13 @@ pub fn record<'a>(
             return;
         };
         text.push_str(&format!("{DIAG} {json}\n"));
+    }
+    if let Some(json) = &checked.stats_json {
+        // One line, or the record could not be read back.
+        if json.contains('\n') {
+            return;
+        }
+        text.push_str(&format!("{STATS} {json}\n"));
     }
     for (path, content) in files {
         text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));

@@ -251,7 +251,18 @@ pub fn generate(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let st = stats::of_corpus(corpus);
+    generate_counted(corpus, &stats::of_corpus(corpus), templates, examples, part)
+}
+
+/// `generate` from the corpus's figures `st` (`stats::of_corpus`), counted
+/// once by a caller that records them too.
+pub fn generate_counted(
+    corpus: &Corpus,
+    st: &Stats,
+    templates: &[(String, String)],
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
     let mut files = Vec::new();
     let wanted: &[&str] = match part {
         Part::All => &[README_TEMPLATE, STATS_TEMPLATE],
@@ -270,7 +281,7 @@ pub fn generate(
             );
         template_diag(&file, msg)
     })?;
-    let chart_files = charts(corpus, &st);
+    let chart_files = charts(corpus, st);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
@@ -281,10 +292,10 @@ pub fn generate(
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
     };
-    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), &st, extras);
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
-    crate::provenance::extend_context(&mut ctx, corpus, &st, corpus.verdicts());
+    crate::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)
@@ -299,9 +310,9 @@ pub fn generate(
         }
         files.push(Generated {
             path: format!("{STATS_DIR}/stats.json"),
-            content: stats_render::json_text(&st),
+            content: stats_render::json_text(st),
         });
-        for (stem, text) in stats_render::csv_tables(&st) {
+        for (stem, text) in stats_render::csv_tables(st) {
             files.push(Generated {
                 path: format!("{STATS_DIR}/{stem}.csv"),
                 content: text,
@@ -468,6 +479,28 @@ pub fn fresh_unparsed(
     let key = fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
     unchanged_for(root, key)
 }
+
+/// The figures of the corpus at `root`, and what checking found, when the
+/// build fingerprint proves its inputs those of a recorded error-free build
+/// and the generated files fresh (see `fresh_unparsed`), and the recorded
+/// figures are exactly those of the fresh stats/stats.json. None when the
+/// full path must decide.
+pub fn fresh_stats(
+    root: &Path,
+    opts: crate::load::LoadOptions,
+) -> Option<(Stats, fingerprint::Checked)> {
+    let (paths, mut checked) = fresh_unparsed(root, opts)?;
+    let json = format!("{STATS_DIR}/stats.json");
+    if !paths.contains(&json) {
+        return None;
+    }
+    let st: Stats = serde_json::from_str(&checked.stats_json.take()?).ok()?;
+    let on_disk = reader::read_text(&root.join(&json), MAX_STATS_JSON_BYTES).ok()?;
+    (on_disk == stats_render::json_text(&st)).then_some((st, checked))
+}
+
+/// Largest stats/stats.json read back by `fresh_stats`.
+const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Records in the build fingerprint that this generation produced `files`.
 pub fn record(

@@ -8,10 +8,10 @@ use crate::fields;
 use crate::filter::{FieldValue, Fields};
 use crate::model::{Entry, Exclusion};
 use crate::taxonomy::Taxonomy;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A one-way count: every allowed value of a field with its number of entries.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Table name, e.g. `reward_family`.
     pub name: String,
@@ -43,7 +43,7 @@ impl Tally {
 }
 
 /// A two-way count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrossTab {
     /// Table name, e.g. `reward_type_x_credit_granularity`.
     pub name: String,
@@ -72,7 +72,7 @@ impl CrossTab {
 }
 
 /// Every figure the tool reports.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Retained entries.
     pub retained: u64,

@@ -1,7 +1,7 @@
 //! The build fingerprint (`.cache/corpus-build.fingerprint`) is a shortcut, never a
 //! different answer: after any change to any input or output, `build`,
-//! `build --check` and `check` say and write exactly what they do on the
-//! same tree without a fingerprint (the full path).
+//! `build --check`, `check` and `stats` say and write exactly what they do
+//! on the same tree without a fingerprint (the full path).
 
 mod common;
 
@@ -54,6 +54,16 @@ fn same_as_full_path(t: &Tree, args: &[&str]) -> (i32, String) {
     (a.code.expect("exit code"), a.stdout)
 }
 
+/// The formats of `stats`.
+const STATS_FORMATS: [&str; 4] = ["table", "markdown", "json", "csv"];
+
+/// `stats` in every format answers as on the full path.
+fn stats_same_as_full_path(t: &Tree) {
+    for format in STATS_FORMATS {
+        same_as_full_path(t, &["stats", "--format", format]);
+    }
+}
+
 /// After `change`, every command answers as on the full path, and the build
 /// that follows brings the tree back to a fresh one.
 fn after(change: impl Fn(&Tree)) -> (i32, String) {
@@ -61,10 +71,13 @@ fn after(change: impl Fn(&Tree)) -> (i32, String) {
     change(&t);
     let check = same_as_full_path(&t, &["check", "--format", "json"]);
     same_as_full_path(&t, &["check", "--format", "github"]);
+    stats_same_as_full_path(&t);
     same_as_full_path(&t, &["build", "--check"]);
     same_as_full_path(&t, &["build"]);
     same_as_full_path(&t, &["check", "--format", "json"]);
     same_as_full_path(&t, &["check", "--strict"]);
+    stats_same_as_full_path(&t);
+    same_as_full_path(&t, &["stats", "--write"]);
     check
 }
 
@@ -78,6 +91,13 @@ fn a_second_build_takes_the_shortcut_with_the_same_answer() {
     assert!(files(&t) == before);
     same_as_full_path(&t, &["build", "--check"]);
     same_as_full_path(&t, &["check", "--format", "json"]);
+    stats_same_as_full_path(&t);
+    // `stats --format json` prints what the build wrote.
+    let (code, json) = same_as_full_path(&t, &["stats", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json, t.read("stats/stats.json"));
+    same_as_full_path(&t, &["stats", "--write", "--check"]);
+    same_as_full_path(&t, &["stats", "--write"]);
 }
 
 #[test]
@@ -240,6 +260,7 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
     }
     let (strict, _) = same_as_full_path(&t, &["check", "--strict"]);
     assert_eq!(strict, 1, "warnings fail --strict");
+    stats_same_as_full_path(&t);
     // Every kind of change, on top of the warnings.
     for change in [
         |t: &Tree| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"),
@@ -252,8 +273,10 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
         change(&t);
         same_as_full_path(&t, &["check", "--format", "json"]);
         same_as_full_path(&t, &["build", "--check"]);
+        stats_same_as_full_path(&t);
         same_as_full_path(&t, &["build"]);
         same_as_full_path(&t, &["check", "--format", "github"]);
+        stats_same_as_full_path(&t);
     }
 }
 
@@ -317,10 +340,78 @@ fn a_fresh_record_lets_build_skip_parsing_and_checking() {
     let run = t.corpus(&["check"]);
     run.assert_code(0);
     assert!(run.stdout.contains("checked 84 entries"), "{}", run.stdout);
+    // `stats` prints the recorded figures, with no warning.
+    let run = t.corpus(&["stats", "--format", "json"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, t.read("stats/stats.json"));
+    assert_eq!(run.stderr, "");
     // Without the record, the full path finds the error.
     let full = without_fingerprint(&t);
     full.corpus(&["build"]).assert_code(1);
     full.corpus(&["check"]).assert_code(1);
+    let run = full.corpus(&["stats", "--format", "json"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("1 error(s)"), "{}", run.stderr);
+}
+
+#[test]
+fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
+    // A record forged for the key of a tree with one entry fewer is
+    // believed: `stats` then prints the recorded figures (84 retained)
+    // without counting, where the full path counts 83.
+    let t = built();
+    t.remove("corpus/papers/agent-lightning.yaml");
+    let templates = corpus::generate::read_templates(t.root()).expect("templates");
+    let key = corpus::generate::fingerprint_key_unparsed(
+        t.root(),
+        corpus::load::LoadOptions::default(),
+        &templates,
+        corpus::generate::Part::All,
+    )
+    .expect("a key");
+    let text = t.read(FINGERPRINT);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("key {key:032x}");
+    t.write(FINGERPRINT, lines.join("\n") + "\n");
+    let fast = t.corpus(&["stats", "--format", "json"]);
+    fast.assert_code(0);
+    assert!(fast.stdout.contains("\"retained\": 84"), "{}", fast.stdout);
+    let full = without_fingerprint(&t).corpus(&["stats", "--format", "json"]);
+    assert!(full.stdout.contains("\"retained\": 83"), "{}", full.stdout);
+    // Recorded figures that are not exactly stats/stats.json are not
+    // believed, nor garbled or repeated ones.
+    let forged = t
+        .read(FINGERPRINT)
+        .replace("\"retained\":84", "\"retained\":85");
+    assert_ne!(forged, t.read(FINGERPRINT), "the figures are recorded");
+    let cases = [
+        forged,
+        t.read(FINGERPRINT).replace("\nstats {", "\nstats ["),
+        t.read(FINGERPRINT).replace("\nstats ", "\nstatistics "),
+        {
+            let line = t
+                .read(FINGERPRINT)
+                .lines()
+                .find(|l| l.starts_with("stats "))
+                .expect("a stats line")
+                .to_string();
+            t.read(FINGERPRINT) + &line + "\n"
+        },
+    ];
+    for case in cases {
+        let u = Tree::empty();
+        copy_tree(t.root(), u.root());
+        u.write(FINGERPRINT, case);
+        for format in STATS_FORMATS {
+            let run = u.corpus(&["stats", "--format", format]);
+            let want = without_fingerprint(&t).corpus(&["stats", "--format", format]);
+            assert_eq!(
+                (run.code, &run.stdout, &run.stderr),
+                (want.code, &want.stdout, &want.stderr),
+                "{format}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -363,6 +454,8 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
         for args in [
             &["check", "--format", "json"][..],
             &["check", "--strict"],
+            &["stats", "--format", "table"],
+            &["stats", "--format", "csv"],
             &["build", "--check"],
             &["build"],
         ] {

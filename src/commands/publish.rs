@@ -22,11 +22,12 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     }
     let (corpus, examples) = load_checked(root, opts, None)?;
     let rep = check::check(&corpus);
-    let checked = Checked {
+    let mut checked = Checked {
         entries: corpus.entries.len(),
         exclusions: corpus.exclusions.len(),
         waived: rep.waived.len(),
         diagnostics: rep.diagnostics.clone(),
+        stats_json: None,
     };
     if rep.errors() > 0 {
         let errors: Vec<Diagnostic> = rep
@@ -59,7 +60,8 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
         return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
-    let files = generate::generate(&corpus, &templates, &examples, part)
+    let st = crate::stats::of_corpus(&corpus);
+    let files = generate::generate_counted(&corpus, &st, &templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));
@@ -68,6 +70,8 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone.
     if part == Part::All {
+        // The figures too, so that `stats` can print them unparsed.
+        checked.stats_json = serde_json::to_string(&st).ok();
         generate::record(root, &corpus, &templates, part, &checked, &files);
     }
     let mut out = String::new();
