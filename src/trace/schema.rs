@@ -77,62 +77,113 @@ fn item_schema(schema: &Value, def: &str) -> Value {
     })
 }
 
-/// Optional event properties that must be strings, as `$defs/event` lists them.
-const EVENT_STRINGS: [&str; 5] = ["role", "from", "to", "tool", "content_ref"];
+/// Properties `$defs/event` puts keywords on; the first four are required.
+const EVENT_KEYS: [&str; 10] = [
+    "id",
+    "agent",
+    "t",
+    "type",
+    "trusted",
+    "role",
+    "from",
+    "to",
+    "tool",
+    "content_ref",
+];
 
-/// Whether `item` passes `$defs/event`, decided without the engine for the
-/// common case: running the generic validator on every one of a million
-/// events cost more than parsing them. `true` only when every keyword of the
-/// definition is met (tests below pin each one and compare with the engine);
-/// `false` means "ask the engine", which also words the findings.
-pub(crate) fn event_surely_valid(item: &Value) -> bool {
-    let Value::Object(map) = item else {
-        return false;
-    };
-    let mut required = 0;
-    for (key, value) in map {
-        let ok = match key.as_str() {
-            "id" | "agent" => {
-                required += 1;
-                value.as_str().is_some_and(|s| !s.is_empty())
-            }
-            "t" => {
-                required += 1;
-                surely_non_negative(value)
-            }
-            "type" => {
-                required += 1;
-                value.as_str().and_then(EventKind::from_name).is_some()
-            }
-            "trusted" => value.is_boolean(),
-            k if EVENT_STRINGS.contains(&k) => value.is_string(),
-            // additionalProperties: true
-            _ => true,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    required == 4
+/// Properties of `$defs/edge`, all required and no others allowed.
+const EDGE_KEYS: [&str; 3] = ["src", "dst", "type"];
+
+/// One property's value as the typed checks see it: strings may still be borrowed from the file.
+#[derive(Clone, Copy)]
+pub(crate) enum Seen<'a> {
+    Str(&'a str),
+    Other(&'a Value),
 }
 
-/// Whether `item` passes `$defs/edge` (see [`event_surely_valid`]).
+impl<'a> Seen<'a> {
+    fn of(value: &'a Value) -> Self {
+        match value {
+            Value::String(s) => Seen::Str(s),
+            other => Seen::Other(other),
+        }
+    }
+
+    fn non_empty(self) -> bool {
+        matches!(self, Seen::Str(s) if !s.is_empty())
+    }
+}
+
+/// Whether an item with these properties passes `$defs/event`, decided
+/// without the engine for the common case: running the generic validator on
+/// every one of a million events cost more than parsing them. `true` only
+/// when every keyword of the definition is met (tests below pin each one and
+/// compare with the engine); `false` means "ask the engine", which also words
+/// the findings. A repeated property is left to the engine too.
+pub(crate) fn event_fields_surely_valid<'a>(
+    fields: impl IntoIterator<Item = (&'a str, Seen<'a>)>,
+) -> bool {
+    let mut seen = 0u32;
+    for (key, value) in fields {
+        // additionalProperties: true
+        let Some(i) = EVENT_KEYS.iter().position(|k| *k == key) else {
+            continue;
+        };
+        let ok = match i {
+            0 | 1 => value.non_empty(),
+            2 => matches!(value, Seen::Other(v) if surely_non_negative(v)),
+            3 => matches!(value, Seen::Str(s) if EventKind::from_name(s).is_some()),
+            4 => matches!(value, Seen::Other(Value::Bool(_))),
+            _ => matches!(value, Seen::Str(_)),
+        };
+        if !ok || seen & (1 << i) != 0 {
+            return false;
+        }
+        seen |= 1 << i;
+    }
+    seen & 0b1111 == 0b1111
+}
+
+/// Whether an item with these properties passes `$defs/edge` (see [`event_fields_surely_valid`]).
+pub(crate) fn edge_fields_surely_valid<'a>(
+    fields: impl IntoIterator<Item = (&'a str, Seen<'a>)>,
+) -> bool {
+    let mut seen = 0u32;
+    for (key, value) in fields {
+        // additionalProperties: false
+        let Some(i) = EDGE_KEYS.iter().position(|k| *k == key) else {
+            return false;
+        };
+        let ok = match i {
+            0 | 1 => value.non_empty(),
+            _ => matches!(value, Seen::Str(s) if EdgeKind::from_name(s).is_some()),
+        };
+        if !ok || seen & (1 << i) != 0 {
+            return false;
+        }
+        seen |= 1 << i;
+    }
+    seen == 0b111
+}
+
+/// [`event_fields_surely_valid`] for a parsed value.
+pub(crate) fn event_surely_valid(item: &Value) -> bool {
+    match item {
+        Value::Object(map) => {
+            event_fields_surely_valid(map.iter().map(|(k, v)| (k.as_str(), Seen::of(v))))
+        }
+        _ => false,
+    }
+}
+
+/// [`edge_fields_surely_valid`] for a parsed value.
 pub(crate) fn edge_surely_valid(item: &Value) -> bool {
-    let Value::Object(map) = item else {
-        return false;
-    };
-    // additionalProperties: false, and all three are required.
-    map.len() == 3
-        && ["src", "dst"].iter().all(|k| {
-            map.get(*k)
-                .and_then(Value::as_str)
-                .is_some_and(|s| !s.is_empty())
-        })
-        && map
-            .get("type")
-            .and_then(Value::as_str)
-            .and_then(EdgeKind::from_name)
-            .is_some()
+    match item {
+        Value::Object(map) => {
+            edge_fields_surely_valid(map.iter().map(|(k, v)| (k.as_str(), Seen::of(v))))
+        }
+        _ => false,
+    }
 }
 
 /// A number that is `minimum: 0` beyond doubt; a float zero (maybe `-0.0`) goes to the engine.
@@ -329,14 +380,15 @@ mod tests {
                 "t" => vec!["minimum", "type"],
                 "type" => vec!["enum", "type"],
                 "trusted" => vec!["type"],
-                n if EVENT_STRINGS.contains(&n) => vec!["type"],
+                n if EVENT_KEYS[5..].contains(&n) => vec!["type"],
                 n => panic!("event property {n} is unknown to event_surely_valid"),
             };
             assert_eq!(keys, want, "{name}");
         }
         assert_eq!(props["t"]["minimum"], json!(0));
         assert_eq!(props["trusted"]["type"], json!("boolean"));
-        for n in EVENT_STRINGS.iter().chain(&["id", "agent", "type"]) {
+        assert_eq!(props.len(), EVENT_KEYS.len());
+        for n in EVENT_KEYS[5..].iter().chain(&["id", "agent", "type"]) {
             assert_eq!(props[*n]["type"], json!("string"), "{n}");
         }
         for n in ["id", "agent"] {
@@ -349,7 +401,7 @@ mod tests {
         assert_eq!(edge["required"], json!(["src", "dst", "type"]));
         assert_eq!(edge["additionalProperties"], json!(false));
         let props = edge["properties"].as_object().unwrap();
-        assert_eq!(props.len(), 3);
+        assert_eq!(props.len(), EDGE_KEYS.len());
         for n in ["src", "dst"] {
             assert_eq!(props[n]["type"], json!("string"));
             assert_eq!(props[n]["minLength"], json!(1));
