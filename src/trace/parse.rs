@@ -96,12 +96,23 @@ const BATCH_ITEMS: usize = 256;
 
 /// Parses the document, feeding the arrays' items to the builder; returns the skeleton.
 fn parse<'de>(feed: &mut Feed<'_, '_, 'de>, bytes: &'de [u8]) -> Result<Value, JsonError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let skeleton = TopSeed { b: &mut *feed }
+    // Checking the whole file's UTF-8 at once is far cheaper than string by
+    // string; a file that fails it is read from bytes, so its error (and
+    // position) is the one serde_json gives there.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_from(feed, serde_json::Deserializer::from_str(text)),
+        Err(_) => parse_from(feed, serde_json::Deserializer::from_slice(bytes)),
+    }
+}
+
+fn parse_from<'de, R: serde_json::de::Read<'de>>(
+    feed: &mut Feed<'_, '_, 'de>,
+    mut de: serde_json::Deserializer<R>,
+) -> Result<Value, JsonError> {
+    TopSeed { b: &mut *feed }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| json_error(&e));
-    skeleton
+        .map_err(|e| json_error(&e))
 }
 
 /// One step of building a trace, in document order.
@@ -1171,6 +1182,20 @@ mod tests {
             pointers,
             ["/events/1", "/events/2", "/events/3", "/edges/0"]
         );
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_where_it_is() {
+        // Not UTF-8 as a whole: read from bytes, the error points at the bad string.
+        let e = load(b"{\"trace_id\": \"ok\",\n \"task_id\": \"a\xffb\"}").unwrap_err();
+        assert_eq!(e.message, "invalid JSON: invalid unicode code point");
+        assert_eq!((e.line, e.column), (2, 15));
+        // UTF-8 beyond ASCII is fine.
+        let l = loaded(
+            r#"{"trace_id":"é","task_id":"k","events":[{"id":"ü","t":1,"type":"spawn","agent":"日本"}],"edges":[],"rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.event_ids.get(0), "ü");
     }
 
     #[test]
