@@ -13,6 +13,7 @@ use super::schema::{self, Validators};
 use super::{Edge, EdgeKind, End, Event, EventKind, Finding, IdTable, Slot, Trace, Unresolved};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::hash::BuildHasher;
@@ -68,7 +69,7 @@ fn load_with(
     // large file a second thread checks and types the items while this one
     // parses the next ones; the bounded channel keeps memory flat.
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Op>(PIPELINE_DEPTH);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Op<'_>>(PIPELINE_DEPTH);
         let worker = scope.spawn(move || {
             for op in rx {
                 builder.apply(op);
@@ -94,37 +95,74 @@ const PIPELINE_DEPTH: usize = 4;
 const BATCH_ITEMS: usize = 256;
 
 /// Parses the document, feeding the arrays' items to the builder; returns the skeleton.
-fn parse(feed: &mut Feed<'_, '_>, bytes: &[u8]) -> Result<Value, JsonError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let skeleton = TopSeed { b: &mut *feed }
+fn parse<'de>(feed: &mut Feed<'_, '_, 'de>, bytes: &'de [u8]) -> Result<Value, JsonError> {
+    // Checking the whole file's UTF-8 at once is far cheaper than string by
+    // string; a file that fails it is read from bytes, so its error (and
+    // position) is the one serde_json gives there.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_from(feed, serde_json::Deserializer::from_str(text)),
+        Err(_) => parse_from(feed, serde_json::Deserializer::from_slice(bytes)),
+    }
+}
+
+fn parse_from<'de, R: serde_json::de::Read<'de>>(
+    feed: &mut Feed<'_, '_, 'de>,
+    mut de: serde_json::Deserializer<R>,
+) -> Result<Value, JsonError> {
+    TopSeed { b: &mut *feed }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| json_error(&e));
-    skeleton
+        .map_err(|e| json_error(&e))
 }
 
 /// One step of building a trace, in document order.
-enum Op {
+enum Op<'de> {
     Reset(Which),
     NotAnArray(Which),
     /// Items of one array, the first of them at the given index.
-    Items(Which, usize, Vec<Value>),
+    Items(Which, usize, Vec<Item<'de>>),
     EventsDone,
 }
 
+/// One array item as read: already typed when it plainly meets its item
+/// schema (most do), else the JSON value for the schema engine.
+enum Item<'de> {
+    Event(RawEvent<'de>),
+    Edge(RawEdge<'de>),
+    Value(Value),
+}
+
+/// An event's fields, strings borrowed from the file where they hold no escapes.
+struct RawEvent<'de> {
+    id: Cow<'de, str>,
+    t: f64,
+    kind: EventKind,
+    agent: Cow<'de, str>,
+    from: Option<Cow<'de, str>>,
+    to: Option<Cow<'de, str>>,
+    trusted: Option<bool>,
+}
+
+/// An edge's fields.
+struct RawEdge<'de> {
+    src: Cow<'de, str>,
+    dst: Cow<'de, str>,
+    kind: EdgeKind,
+}
+
 /// Where the parser's steps go: straight into the builder, or to the checking thread.
-enum Feed<'a, 'v> {
+enum Feed<'a, 'v, 'de> {
     Direct(&'a mut Builder<'v>),
     Piped {
-        tx: std::sync::mpsc::SyncSender<Op>,
+        tx: std::sync::mpsc::SyncSender<Op<'de>>,
         /// Set when the checking thread has gone; it only goes by panicking,
         /// which `load` re-raises after the parse.
         failed: bool,
     },
 }
 
-impl Feed<'_, '_> {
-    fn send(&mut self, op: Op) {
+impl<'de> Feed<'_, '_, 'de> {
+    fn send(&mut self, op: Op<'de>) {
         match self {
             Feed::Direct(b) => b.apply(op),
             Feed::Piped { tx, failed } => {
@@ -248,19 +286,19 @@ struct Interner {
 }
 
 impl Interner {
-    fn intern(&mut self, name: String) -> u32 {
+    fn intern(&mut self, name: &str) -> u32 {
         let names = &self.names;
-        if let Some(i) = self.index.get(&name, |i| names.get(i)) {
+        if let Some(i) = self.index.get(name, |i| names.get(i)) {
             return i;
         }
         let i = self.names.len() as u32;
-        if !self.names.push(&name) {
+        if !self.names.push(name) {
             // Past 4 GiB of names (never within the size limits): the name
             // stays unknown rather than aliasing another.
             return u32::MAX;
         }
         let names = &self.names;
-        self.index.insert_new(&name, i, |i| names.get(i));
+        self.index.insert_new(name, i, |i| names.get(i));
         i
     }
 }
@@ -316,13 +354,26 @@ impl<'v> Builder<'v> {
     }
 
     /// Applies one step of the document, in order.
-    fn apply(&mut self, op: Op) {
+    fn apply(&mut self, op: Op<'_>) {
         match op {
             Op::Reset(which) => self.reset(which),
             Op::NotAnArray(which) => self.not_an_array(which),
             Op::Items(which, first, items) => {
                 for (k, item) in items.into_iter().enumerate() {
-                    self.item(which, first + k, item);
+                    match item {
+                        // Typed only after passing the item schema's keywords.
+                        Item::Event(e) => {
+                            if !self.push_raw_event(e) {
+                                self.unreadable(which, first + k);
+                            }
+                        }
+                        Item::Edge(e) => {
+                            if !self.push_raw_edge(e) {
+                                self.unreadable(which, first + k);
+                            }
+                        }
+                        Item::Value(v) => self.item(which, first + k, v),
+                    }
                 }
             }
             Op::EventsDone => {
@@ -388,11 +439,19 @@ impl<'v> Builder<'v> {
     }
 
     fn item(&mut self, which: Which, n: usize, value: Value) {
-        let (validator, prefix) = match which {
-            Which::Events => (&self.validators.event, "events"),
-            Which::Edges => (&self.validators.edge, "edges"),
+        let (validator, prefix, surely_valid) = match which {
+            Which::Events => (
+                &self.validators.event,
+                "events",
+                schema::event_surely_valid(&value),
+            ),
+            Which::Edges => (
+                &self.validators.edge,
+                "edges",
+                schema::edge_surely_valid(&value),
+            ),
         };
-        if !validator.is_valid(&value) {
+        if !surely_valid && !validator.is_valid(&value) {
             let findings = schema::findings(validator, &value, &format!("/{prefix}/{n}"));
             match which {
                 Which::Events => {
@@ -411,7 +470,18 @@ impl<'v> Builder<'v> {
             Which::Edges => self.push_edge(value),
         };
         if !ok {
-            // Only reachable if the schema and the typed form drift apart.
+            self.unreadable(which, n);
+        }
+    }
+
+    /// Records an item that passed its schema but could not be typed.
+    fn unreadable(&mut self, which: Which, n: usize) {
+        let prefix = match which {
+            Which::Events => "events",
+            Which::Edges => "edges",
+        };
+        {
+            // Only reachable if the schema and the typed form drift apart, or past 4 GiB of ids.
             let finding = Finding::error(
                 "trace-schema",
                 format!("/{prefix}/{n}"),
@@ -445,27 +515,39 @@ impl<'v> Builder<'v> {
             return false;
         };
         let mut name = |key: &str| match map.remove(key) {
-            Some(Value::String(s)) => Some(s),
+            Some(Value::String(s)) => Some(Cow::Owned(s)),
             _ => None,
         };
         let (from, to) = (name("from"), name("to"));
         let trusted = map.get("trusted").and_then(Value::as_bool);
+        self.push_raw_event(RawEvent {
+            id: Cow::Owned(id),
+            t,
+            kind,
+            agent: Cow::Owned(agent),
+            from,
+            to,
+            trusted,
+        })
+    }
+
+    fn push_raw_event(&mut self, e: RawEvent<'_>) -> bool {
         let index = self.events.len() as u32;
-        if !self.event_ids.push(&id) {
+        if !self.event_ids.push(&e.id) {
             return false;
         }
         let event = Event {
-            t,
-            kind,
-            agent: self.agents.intern(agent),
-            from: from.map(|s| self.agents.intern(s)).into(),
-            to: to.map(|s| self.agents.intern(s)).into(),
-            trusted,
+            t: e.t,
+            kind: e.kind,
+            agent: self.agents.intern(&e.agent),
+            from: e.from.map(|s| self.agents.intern(&s)).into(),
+            to: e.to.map(|s| self.agents.intern(&s)).into(),
+            trusted: e.trusted,
         };
         let ids = &self.event_ids;
-        match self.ids.get(&id, |i| ids.get(i)) {
+        match self.ids.get(&e.id, |i| ids.get(i)) {
             Some(first) => self.duplicate_ids.push((index, first)),
-            None => self.ids.insert_new(&id, index, |i| ids.get(i)),
+            None => self.ids.insert_new(&e.id, index, |i| ids.get(i)),
         }
         self.events.push(event);
         true
@@ -484,12 +566,20 @@ impl<'v> Builder<'v> {
         ) else {
             return false;
         };
+        self.push_raw_edge(RawEdge {
+            src: Cow::Owned(src),
+            dst: Cow::Owned(dst),
+            kind,
+        })
+    }
+
+    fn push_raw_edge(&mut self, e: RawEdge<'_>) -> bool {
         let mut edge = Edge {
             src: Slot::NONE,
             dst: Slot::NONE,
-            kind,
+            kind: e.kind,
         };
-        for (end, name) in [(End::Src, src), (End::Dst, dst)] {
+        for (end, name) in [(End::Src, e.src), (End::Dst, e.dst)] {
             let ids = &self.event_ids;
             let found = if self.events_done {
                 self.ids.get(&name, |i| ids.get(i))
@@ -504,7 +594,7 @@ impl<'v> Builder<'v> {
                 (None, _) => self.pending.push(Unresolved {
                     edge: self.edges.len() as u32,
                     end,
-                    name: name.into_boxed_str(),
+                    name: name.into_owned().into_boxed_str(),
                 }),
             }
         }
@@ -610,18 +700,18 @@ macro_rules! scalar_visits {
 }
 
 /// The top-level document.
-struct TopSeed<'a, 'f, 'v> {
-    b: &'a mut Feed<'f, 'v>,
+struct TopSeed<'a, 'f, 'v, 'de> {
+    b: &'a mut Feed<'f, 'v, 'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_, '_> {
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_, '_, 'de> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl TopSeed<'_, '_, '_> {
+impl TopSeed<'_, '_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
         self.b.send(Op::NotAnArray(Which::Events));
         self.b.send(Op::NotAnArray(Which::Edges));
@@ -629,7 +719,7 @@ impl TopSeed<'_, '_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed<'_, '_, '_> {
+impl<'de> Visitor<'de> for TopSeed<'_, '_, '_, 'de> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -666,12 +756,12 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_, '_> {
 use serde::Deserialize;
 
 /// The `events` or `edges` array, read one item at a time.
-struct ItemsSeed<'a, 'f, 'v> {
-    b: &'a mut Feed<'f, 'v>,
+struct ItemsSeed<'a, 'f, 'v, 'de> {
+    b: &'a mut Feed<'f, 'v, 'de>,
     which: Which,
 }
 
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_> {
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_, 'de> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         self.b.send(Op::Reset(self.which));
@@ -679,14 +769,14 @@ impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_> {
     }
 }
 
-impl ItemsSeed<'_, '_, '_> {
+impl ItemsSeed<'_, '_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
         self.b.send(Op::NotAnArray(self.which));
         Ok(v)
     }
 }
 
-impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_> {
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_, 'de> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -703,7 +793,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut n = 0usize;
         let mut batch = Vec::with_capacity(BATCH_ITEMS);
-        while let Some(item) = seq.next_element::<Value>()? {
+        while let Some(item) = seq.next_element_seed(ItemSeed { which: self.which })? {
             if n >= MAX_ITEMS {
                 return Err(de::Error::custom("too many items in one array"));
             }
@@ -722,6 +812,229 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_> {
             self.b.send(Op::EventsDone);
         }
         Ok(Value::Array(vec![Value::Null; n.min(PLACEHOLDER_ITEMS)]))
+    }
+}
+
+/// One item of `events` or `edges`, read without building a `Value` when it
+/// is an object whose properties plainly meet the item schema.
+struct ItemSeed {
+    which: Which,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemSeed {
+    type Value = Item<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Item<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl ItemSeed {
+    fn other<E: de::Error>(self, v: Value) -> Result<Item<'static>, E> {
+        Ok(Item::Value(v))
+    }
+}
+
+impl<'de> Visitor<'de> for ItemSeed {
+    type Value = Item<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Item<'de>, E> {
+        self.other(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Item<'de>, E> {
+        self.other(Value::from(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Item<'de>, E> {
+        self.other(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Item<'de>, E> {
+        self.other(Value::from(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Item<'de>, E> {
+        self.other(Value::String(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Item<'de>, E> {
+        self.other(Value::String(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Item<'de>, E> {
+        self.other(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Item<'de>, A::Error> {
+        Ok(Item::Value(Value::deserialize(
+            de::value::SeqAccessDeserializer::new(seq),
+        )?))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item<'de>, A::Error> {
+        // In document order, repeats included, so the `Value` can be rebuilt exactly.
+        let mut fields: Vec<(Cow<'de, str>, Field<'de>)> = Vec::with_capacity(8);
+        while let Some(key) = map.next_key_seed(TextSeed)? {
+            let value = map.next_value_seed(FieldSeed)?;
+            fields.push((key, value));
+        }
+        let seen = || fields.iter().map(|(k, v)| (&**k, v.seen()));
+        Ok(match self.which {
+            Which::Events if schema::event_fields_surely_valid(seen()) => {
+                Item::Event(raw_event(fields))
+            }
+            Which::Edges if schema::edge_fields_surely_valid(seen()) => {
+                Item::Edge(raw_edge(fields))
+            }
+            _ => {
+                let mut object = Map::new();
+                for (k, v) in fields {
+                    object.insert(k.into_owned(), v.into_value());
+                }
+                Item::Value(Value::Object(object))
+            }
+        })
+    }
+}
+
+/// An event's fields, once they have passed the item schema's keywords.
+fn raw_event<'de>(fields: Vec<(Cow<'de, str>, Field<'de>)>) -> RawEvent<'de> {
+    let mut e = RawEvent {
+        id: Cow::Borrowed(""),
+        t: 0.0,
+        kind: EventKind::Message,
+        agent: Cow::Borrowed(""),
+        from: None,
+        to: None,
+        trusted: None,
+    };
+    for (key, value) in fields {
+        match (&*key, value) {
+            ("id", Field::Str(s)) => e.id = s,
+            ("agent", Field::Str(s)) => e.agent = s,
+            ("from", Field::Str(s)) => e.from = Some(s),
+            ("to", Field::Str(s)) => e.to = Some(s),
+            ("type", Field::Str(s)) => e.kind = EventKind::from_name(&s).unwrap_or(e.kind),
+            ("t", Field::Other(v)) => e.t = v.as_f64().unwrap_or(e.t),
+            ("trusted", Field::Other(v)) => e.trusted = v.as_bool(),
+            _ => {}
+        }
+    }
+    e
+}
+
+/// An edge's fields, once they have passed the item schema's keywords.
+fn raw_edge<'de>(fields: Vec<(Cow<'de, str>, Field<'de>)>) -> RawEdge<'de> {
+    let mut e = RawEdge {
+        src: Cow::Borrowed(""),
+        dst: Cow::Borrowed(""),
+        kind: EdgeKind::Causal,
+    };
+    for (key, value) in fields {
+        match (&*key, value) {
+            ("src", Field::Str(s)) => e.src = s,
+            ("dst", Field::Str(s)) => e.dst = s,
+            ("type", Field::Str(s)) => e.kind = EdgeKind::from_name(&s).unwrap_or(e.kind),
+            _ => {}
+        }
+    }
+    e
+}
+
+/// A property value of an item: a string kept borrowed when it can be, anything else as a `Value`.
+enum Field<'de> {
+    Str(Cow<'de, str>),
+    Other(Value),
+}
+
+impl Field<'_> {
+    fn seen(&self) -> schema::Seen<'_> {
+        match self {
+            Field::Str(s) => schema::Seen::Str(s),
+            Field::Other(v) => schema::Seen::Other(v),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Field::Str(s) => Value::String(s.into_owned()),
+            Field::Other(v) => v,
+        }
+    }
+}
+
+/// Reads a string (a key), borrowing it from the file when it holds no escapes.
+struct TextSeed;
+
+impl<'de> DeserializeSeed<'de> for TextSeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TextSeed {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// Reads a property value as a [`Field`], exactly as `Value` would read it otherwise.
+struct FieldSeed;
+
+impl<'de> DeserializeSeed<'de> for FieldSeed {
+    type Value = Field<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Field<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldSeed {
+    type Value = Field<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Field<'de>, E> {
+        Ok(Field::Other(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Field<'de>, E> {
+        Ok(Field::Other(Value::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field<'de>, E> {
+        Ok(Field::Other(Value::from(v)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Field<'de>, E> {
+        Ok(Field::Other(Value::from(v)))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Field<'de>, E> {
+        Ok(Field::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Field<'de>, E> {
+        Ok(Field::Str(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Field<'de>, E> {
+        Ok(Field::Str(Cow::Owned(v)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Field<'de>, E> {
+        Ok(Field::Other(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Field<'de>, A::Error> {
+        Ok(Field::Other(Value::deserialize(
+            de::value::SeqAccessDeserializer::new(seq),
+        )?))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Field<'de>, A::Error> {
+        Ok(Field::Other(Value::deserialize(
+            de::value::MapAccessDeserializer::new(map),
+        )?))
     }
 }
 
@@ -822,6 +1135,67 @@ mod tests {
         assert_eq!(l.trace.events.len(), 2);
         assert_eq!(l.trace.edges[0].src.get(), Some(0));
         assert_eq!(l.trace.edges[0].dst.get(), Some(1));
+    }
+
+    #[test]
+    fn items_read_without_values_match_the_schema_engine() {
+        let doc = |events: &str, edges: &str| {
+            format!(
+                r#"{{"trace_id":"t","task_id":"k","events":[{events}],"edges":[{edges}],"rewards":{{}},"costs":{{"tokens":0,"wall_clock_s":0}}}}"#
+            )
+        };
+        // Escaped strings are read owned and still resolve.
+        let l = loaded(&doc(
+            r#"{"id":"\u0061","t":1,"type":"spawn","agent":"x\n","to":"y","x":{"deep":[1,{"a":null}]}},{"id":"b","t":2,"type":"return","agent":"y","from":"y","to":"x\n"}"#,
+            r#"{"src":"a","dst":"\u0062","type":"spawn"}"#,
+        ));
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.edges[0].src.get(), Some(0));
+        assert_eq!(l.trace.edges[0].dst.get(), Some(1));
+        assert_eq!(l.trace.events[1].to.get(), Some(0));
+        // A repeated property: the last one counts, as in serde_json's `Value`.
+        let l = loaded(&doc(
+            r#"{"id":"a","t":-1,"t":2,"type":"spawn","agent":"x"}"#,
+            "",
+        ));
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.events[0].t, 2.0);
+        let l = loaded(&doc(
+            r#"{"id":"a","t":2,"t":-1,"type":"spawn","agent":"x"}"#,
+            "",
+        ));
+        let pointers: Vec<_> = l.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/events/0/t"]);
+        let l = loaded(&doc(
+            r#"{"id":"a","t":2,"type":"spawn","agent":"x"}"#,
+            r#"{"src":"a","src":"a","dst":"a","type":"temporal","type":"bogus"}"#,
+        ));
+        let pointers: Vec<_> = l.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/edges/0/type"]);
+        // Items that are not objects go to the engine.
+        let l = loaded(&doc(
+            r#"{"id":"a","t":2,"type":"spawn","agent":"x"},[1],"e",null"#,
+            "3",
+        ));
+        let pointers: Vec<_> = l.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            ["/events/1", "/events/2", "/events/3", "/edges/0"]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_where_it_is() {
+        // Not UTF-8 as a whole: read from bytes, the error points at the bad string.
+        let e = load(b"{\"trace_id\": \"ok\",\n \"task_id\": \"a\xffb\"}").unwrap_err();
+        assert_eq!(e.message, "invalid JSON: invalid unicode code point");
+        assert_eq!((e.line, e.column), (2, 15));
+        // UTF-8 beyond ASCII is fine.
+        let l = loaded(
+            r#"{"trace_id":"é","task_id":"k","events":[{"id":"ü","t":1,"type":"spawn","agent":"日本"}],"edges":[],"rewards":{},"costs":{"tokens":0,"wall_clock_s":0}}"#,
+        );
+        assert!(l.findings.is_empty(), "{:?}", l.findings);
+        assert_eq!(l.trace.event_ids.get(0), "ü");
     }
 
     #[test]

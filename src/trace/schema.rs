@@ -16,7 +16,7 @@
 //! tests below check that this is still so, and compare both ways of
 //! validating on sample documents.
 
-use super::{escape_token, Finding};
+use super::{escape_token, EdgeKind, EventKind, Finding};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::Validator;
 use serde_json::{json, Value};
@@ -75,6 +75,120 @@ fn item_schema(schema: &Value, def: &str) -> Value {
         "$defs": schema.get("$defs").cloned().unwrap_or(Value::Null),
         "$ref": format!("#/$defs/{def}"),
     })
+}
+
+/// Properties `$defs/event` puts keywords on; the first four are required.
+const EVENT_KEYS: [&str; 10] = [
+    "id",
+    "agent",
+    "t",
+    "type",
+    "trusted",
+    "role",
+    "from",
+    "to",
+    "tool",
+    "content_ref",
+];
+
+/// Properties of `$defs/edge`, all required and no others allowed.
+const EDGE_KEYS: [&str; 3] = ["src", "dst", "type"];
+
+/// One property's value as the typed checks see it: strings may still be borrowed from the file.
+#[derive(Clone, Copy)]
+pub(crate) enum Seen<'a> {
+    Str(&'a str),
+    Other(&'a Value),
+}
+
+impl<'a> Seen<'a> {
+    fn of(value: &'a Value) -> Self {
+        match value {
+            Value::String(s) => Seen::Str(s),
+            other => Seen::Other(other),
+        }
+    }
+
+    fn non_empty(self) -> bool {
+        matches!(self, Seen::Str(s) if !s.is_empty())
+    }
+}
+
+/// Whether an item with these properties passes `$defs/event`, decided
+/// without the engine for the common case: running the generic validator on
+/// every one of a million events cost more than parsing them. `true` only
+/// when every keyword of the definition is met (tests below pin each one and
+/// compare with the engine); `false` means "ask the engine", which also words
+/// the findings. A repeated property is left to the engine too.
+pub(crate) fn event_fields_surely_valid<'a>(
+    fields: impl IntoIterator<Item = (&'a str, Seen<'a>)>,
+) -> bool {
+    let mut seen = 0u32;
+    for (key, value) in fields {
+        // additionalProperties: true
+        let Some(i) = EVENT_KEYS.iter().position(|k| *k == key) else {
+            continue;
+        };
+        let ok = match i {
+            0 | 1 => value.non_empty(),
+            2 => matches!(value, Seen::Other(v) if surely_non_negative(v)),
+            3 => matches!(value, Seen::Str(s) if EventKind::from_name(s).is_some()),
+            4 => matches!(value, Seen::Other(Value::Bool(_))),
+            _ => matches!(value, Seen::Str(_)),
+        };
+        if !ok || seen & (1 << i) != 0 {
+            return false;
+        }
+        seen |= 1 << i;
+    }
+    seen & 0b1111 == 0b1111
+}
+
+/// Whether an item with these properties passes `$defs/edge` (see [`event_fields_surely_valid`]).
+pub(crate) fn edge_fields_surely_valid<'a>(
+    fields: impl IntoIterator<Item = (&'a str, Seen<'a>)>,
+) -> bool {
+    let mut seen = 0u32;
+    for (key, value) in fields {
+        // additionalProperties: false
+        let Some(i) = EDGE_KEYS.iter().position(|k| *k == key) else {
+            return false;
+        };
+        let ok = match i {
+            0 | 1 => value.non_empty(),
+            _ => matches!(value, Seen::Str(s) if EdgeKind::from_name(s).is_some()),
+        };
+        if !ok || seen & (1 << i) != 0 {
+            return false;
+        }
+        seen |= 1 << i;
+    }
+    seen == 0b111
+}
+
+/// [`event_fields_surely_valid`] for a parsed value.
+pub(crate) fn event_surely_valid(item: &Value) -> bool {
+    match item {
+        Value::Object(map) => {
+            event_fields_surely_valid(map.iter().map(|(k, v)| (k.as_str(), Seen::of(v))))
+        }
+        _ => false,
+    }
+}
+
+/// [`edge_fields_surely_valid`] for a parsed value.
+pub(crate) fn edge_surely_valid(item: &Value) -> bool {
+    match item {
+        Value::Object(map) => {
+            edge_fields_surely_valid(map.iter().map(|(k, v)| (k.as_str(), Seen::of(v))))
+        }
+        _ => false,
+    }
+}
+
+/// A number that is `minimum: 0` beyond doubt; a float zero (maybe `-0.0`) goes to the engine.
+fn surely_non_negative(value: &Value) -> bool {
+    value.as_u64().is_some() || value.as_f64().is_some_and(|x| x > 0.0)
 }
 
 /// All schema errors of `instance`, with pointers prefixed by `prefix`.
@@ -246,6 +360,154 @@ mod tests {
             full.sort();
             assert_eq!(split, full, "{text}");
             assert_eq!(whole.is_valid(&doc), loaded.findings.is_empty(), "{text}");
+        }
+    }
+
+    /// Every keyword of `$defs/event` and `$defs/edge` is one the typed checks know.
+    #[test]
+    fn typed_item_checks_know_every_keyword() {
+        let schema: Value = serde_json::from_str(SCHEMA_TEXT).unwrap();
+        let event = &schema["$defs"]["event"];
+        assert_eq!(event["required"], json!(["id", "t", "type", "agent"]));
+        assert_eq!(event["additionalProperties"], json!(true));
+        let props = event["properties"].as_object().unwrap();
+        for (name, p) in props {
+            let mut keys: Vec<&str> = p.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.retain(|k| *k != "description");
+            keys.sort_unstable();
+            let want: Vec<&str> = match name.as_str() {
+                "id" | "agent" => vec!["minLength", "type"],
+                "t" => vec!["minimum", "type"],
+                "type" => vec!["enum", "type"],
+                "trusted" => vec!["type"],
+                n if EVENT_KEYS[5..].contains(&n) => vec!["type"],
+                n => panic!("event property {n} is unknown to event_surely_valid"),
+            };
+            assert_eq!(keys, want, "{name}");
+        }
+        assert_eq!(props["t"]["minimum"], json!(0));
+        assert_eq!(props["trusted"]["type"], json!("boolean"));
+        assert_eq!(props.len(), EVENT_KEYS.len());
+        for n in EVENT_KEYS[5..].iter().chain(&["id", "agent", "type"]) {
+            assert_eq!(props[*n]["type"], json!("string"), "{n}");
+        }
+        for n in ["id", "agent"] {
+            assert_eq!(props[n]["minLength"], json!(1));
+        }
+        let kinds: Vec<Value> = EventKind::ALL.iter().map(|k| json!(k.as_str())).collect();
+        assert_eq!(props["type"]["enum"], Value::Array(kinds));
+
+        let edge = &schema["$defs"]["edge"];
+        assert_eq!(edge["required"], json!(["src", "dst", "type"]));
+        assert_eq!(edge["additionalProperties"], json!(false));
+        let props = edge["properties"].as_object().unwrap();
+        assert_eq!(props.len(), EDGE_KEYS.len());
+        for n in ["src", "dst"] {
+            assert_eq!(props[n]["type"], json!("string"));
+            assert_eq!(props[n]["minLength"], json!(1));
+            assert_eq!(props[n].as_object().unwrap().len(), 3, "{n}");
+        }
+        let kinds: Vec<Value> = EdgeKind::ALL.iter().map(|k| json!(k.as_str())).collect();
+        assert_eq!(props["type"]["enum"], Value::Array(kinds));
+        assert_eq!(props["type"].as_object().unwrap().len(), 3);
+    }
+
+    /// The typed checks pass an item only when the engine does, one case per rule.
+    #[test]
+    fn typed_item_checks_never_pass_what_the_engine_rejects() {
+        let v = validators().unwrap();
+        let ok_event = json!({"id": "e", "t": 0, "type": "message", "agent": "a"});
+        let mut events = vec![
+            (ok_event.clone(), true),
+            (
+                json!({"id": "e", "t": 2.5, "type": "spawn", "agent": "a", "role": "r", "from": "f",
+                    "to": "t", "tool": "x", "content_ref": "c", "trusted": false, "extra": [1]}),
+                true,
+            ),
+            (
+                json!({"id": "é", "t": 1e300, "type": "safety_event", "agent": "ü"}),
+                true,
+            ),
+            (json!([1]), false),
+            (json!("event"), false),
+            (json!(null), false),
+        ];
+        let breaks: Vec<(&str, Option<Value>)> = vec![
+            ("id", None),
+            ("id", Some(json!(""))),
+            ("id", Some(json!(1))),
+            ("t", None),
+            ("t", Some(json!(-1))),
+            ("t", Some(json!(-0.5))),
+            ("t", Some(json!("0"))),
+            ("t", Some(json!(null))),
+            ("type", None),
+            ("type", Some(json!("teleport"))),
+            ("type", Some(json!("Message"))),
+            ("type", Some(json!(3))),
+            ("agent", None),
+            ("agent", Some(json!(""))),
+            ("agent", Some(json!(["a"]))),
+            ("role", Some(json!(1))),
+            ("from", Some(json!(null))),
+            ("to", Some(json!(true))),
+            ("tool", Some(json!({}))),
+            ("content_ref", Some(json!(2.5))),
+            ("trusted", Some(json!("yes"))),
+            ("trusted", Some(json!(1))),
+        ];
+        for (key, value) in breaks {
+            let mut e = ok_event.clone();
+            match value {
+                Some(x) => e[key] = x,
+                None => {
+                    e.as_object_mut().unwrap().remove(key);
+                }
+            }
+            events.push((e, false));
+        }
+        for (e, valid) in events {
+            assert_eq!(v.event.is_valid(&e), valid, "engine on {e}");
+            assert_eq!(event_surely_valid(&e), valid, "typed check on {e}");
+        }
+        // A float zero is left to the engine, which accepts it.
+        let zero = json!({"id": "e", "t": 0.0, "type": "message", "agent": "a"});
+        assert!(!event_surely_valid(&zero) && v.event.is_valid(&zero));
+
+        let ok_edge = json!({"src": "a", "dst": "b", "type": "causal"});
+        let mut edges = vec![
+            (ok_edge.clone(), true),
+            (json!({"src": "a", "dst": "a", "type": "temporal"}), true),
+            (json!([1]), false),
+            (
+                json!({"src": "a", "dst": "b", "type": "causal", "w": 1}),
+                false,
+            ),
+        ];
+        let breaks: Vec<(&str, Option<Value>)> = vec![
+            ("src", None),
+            ("src", Some(json!(""))),
+            ("src", Some(json!(1))),
+            ("dst", None),
+            ("dst", Some(json!(""))),
+            ("dst", Some(json!(null))),
+            ("type", None),
+            ("type", Some(json!("spawn_edge"))),
+            ("type", Some(json!(["causal"]))),
+        ];
+        for (key, value) in breaks {
+            let mut e = ok_edge.clone();
+            match value {
+                Some(x) => e[key] = x,
+                None => {
+                    e.as_object_mut().unwrap().remove(key);
+                }
+            }
+            edges.push((e, false));
+        }
+        for (e, valid) in edges {
+            assert_eq!(v.edge.is_valid(&e), valid, "engine on {e}");
+            assert_eq!(edge_surely_valid(&e), valid, "typed check on {e}");
         }
     }
 
