@@ -168,23 +168,12 @@ pub fn bar_chart_apart(title: &str, bars: &[Bar], apart: &[Bar]) -> String {
     })
 }
 
-/// Heat map: rows x columns grid, each cell shaded by its count and showing the count as text.
-/// `cells[r][c]` is the count for row r, column c.
+/// Heat map: rows x columns grid, each cell shaded by its count and showing
+/// the count as text (`cells[r][c]` is row r, column c). The row and column
+/// labelled `apart` (such as "not applicable"), if any, are drawn in neutral
+/// grey and left out of the colour scale, so their counts cannot wash out
+/// the taxonomy's cells.
 pub fn heat_map(
-    title: &str,
-    row_axis: &str,
-    col_axis: &str,
-    rows: &[String],
-    cols: &[String],
-    cells: &[Vec<u64>],
-) -> String {
-    heat_map_apart(title, row_axis, col_axis, rows, cols, cells, None)
-}
-
-/// A heat map in which the row and column labelled `apart` (such as "not
-/// applicable") are drawn in neutral grey and left out of the colour scale,
-/// so their counts cannot wash out the taxonomy's cells.
-pub fn heat_map_apart(
     title: &str,
     row_axis: &str,
     col_axis: &str,
@@ -594,6 +583,7 @@ mod tests {
             &h,
             &h,
             &[vec![1, 2], vec![3, 4]],
+            None,
         ));
     }
 
@@ -602,7 +592,7 @@ mod tests {
         let rows = strings(&["2019", "2020", "2021"]);
         let cols = strings(&["tool", "study", "benchmark"]);
         let cells = vec![vec![0, 3, 12], vec![5, 0, 1], vec![7, 8, 9]];
-        let svg = heat_map("Kinds by year", "year", "kind", &rows, &cols, &cells);
+        let svg = heat_map("Kinds by year", "year", "kind", &rows, &cols, &cells, None);
         let t = texts(&svg);
         for label in rows
             .iter()
@@ -635,8 +625,8 @@ mod tests {
 
     #[test]
     fn heat_map_handles_empty_ragged_and_wide_input() {
-        parse(&heat_map("", "", "", &[], &[], &[]));
-        parse(&heat_map("t", "r", "c", &strings(&["a"]), &[], &[]));
+        parse(&heat_map("", "", "", &[], &[], &[], None));
+        parse(&heat_map("t", "r", "c", &strings(&["a"]), &[], &[], None));
         let ragged = heat_map(
             "t",
             "r",
@@ -644,6 +634,7 @@ mod tests {
             &strings(&["a", "b"]),
             &strings(&["x", "y"]),
             &[vec![4]],
+            None,
         );
         assert_eq!(texts(&ragged).iter().filter(|s| *s == "0").count(), 3);
         let cols: Vec<String> = (0..40)
@@ -657,6 +648,7 @@ mod tests {
             &strings(&["only"]),
             &cols,
             &row,
+            None,
         ));
     }
 
@@ -667,8 +659,8 @@ mod tests {
         let b = bars(&[("one", 1), ("two", 2)]);
         assert_eq!(bar_chart("t", &b), bar_chart("t", &b));
         assert_eq!(
-            heat_map("t", "r", "c", &rows, &rows, &cells),
-            heat_map("t", "r", "c", &rows, &rows, &cells)
+            heat_map("t", "r", "c", &rows, &rows, &cells, None),
+            heat_map("t", "r", "c", &rows, &rows, &cells, None)
         );
     }
 
@@ -682,6 +674,7 @@ mod tests {
                 &strings(&["a"]),
                 &strings(&["b"]),
                 &[vec![1]],
+                None,
             );
         for size in svg.split("font-size=\"").skip(1) {
             let value = size.split('"').next().unwrap_or("");
@@ -711,7 +704,7 @@ mod tests {
         let rows = strings(&["shared", "NA"]);
         let cols = strings(&["agent", "NA"]);
         let cells = vec![vec![9, 0], vec![0, 32]];
-        let svg = heat_map_apart("t", "r", "c", &rows, &cols, &cells, Some("NA"));
+        let svg = heat_map("t", "r", "c", &rows, &cols, &cells, Some("NA"));
         let (top, _) = heat_colors(9, 9);
         let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
         let fills: Vec<String> = parse(&svg)

@@ -185,7 +185,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
             x.rows.iter().filter(|r| *r != na).count() * x.cols.iter().filter(|c| *c != na).count(),
             top.join(", ")
         );
-        let svg = charts::heat_map_apart(
+        let svg = charts::heat_map(
             title,
             "reward_type",
             "credit_granularity",
@@ -217,11 +217,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
         log.extend(t.rows.iter().map(|(v, n)| Bar {
             label: format!(
                 "added later: {}",
-                tax.screening
-                    .additions
-                    .iter()
-                    .find(|a| &a.id == v)
-                    .map_or(v.as_str(), |a| a.label.as_str())
+                crate::taxonomy::label_of(&tax.screening.additions, v)
             ),
             value: *n,
         }));

@@ -316,7 +316,7 @@ fn add_names(digest: &mut Digest, dir: &str, names: &[(String, PathBuf)]) {
 }
 
 /// Whether a name in a data folder is a data file `load` reads.
-fn is_data_file(name: &str) -> bool {
+pub fn is_data_file(name: &str) -> bool {
     !HOUSEKEEPING_FILES.contains(&name) && !name.starts_with('.') && name.ends_with(".yaml")
 }
 

@@ -16,7 +16,7 @@ use crate::model::{Entry, Exclusion};
 use crate::publish;
 use crate::render;
 use crate::stats;
-use crate::taxonomy::{Taxonomy, Value};
+use crate::taxonomy::{self, Taxonomy, Value};
 use serde::Serialize;
 
 /// The page template, under `templates/`.
@@ -335,14 +335,6 @@ fn http(url: &str) -> Option<String> {
     is_http_url(url).then(|| url.to_string())
 }
 
-fn label_of(values: &[Value], id: &str) -> String {
-    values
-        .iter()
-        .find(|v| v.id == id)
-        .map(|v| v.label.clone())
-        .unwrap_or_else(|| id.to_string())
-}
-
 fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
     let na = tax.na.as_str();
     let links: Vec<Link> = e
@@ -370,7 +362,7 @@ fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
         e.subdecisions
             .iter()
             .flatten()
-            .map(|s| label_of(&tax.subdecisions, s)),
+            .map(|s| taxonomy::label_of(&tax.subdecisions, s).to_string()),
     );
     let reward = match tax.family_of(&e.reward_type) {
         Some(f) => format!("{} ({})", e.reward_type, f.id),
@@ -409,7 +401,7 @@ fn record_row(tax: &Taxonomy, x: &Exclusion) -> RecordRow {
         source: x.source.clone(),
         query_family: x.query_family.clone(),
         date: x.date_screened.clone(),
-        stage: label_of(&tax.screening.stages, &x.stage),
+        stage: taxonomy::label_of(&tax.screening.stages, &x.stage).to_string(),
         reason: x.reason.clone(),
     }
 }

@@ -7,6 +7,14 @@ use crate::diag::Severity;
 use crate::filter::Filter;
 use serde::{Deserialize, Serialize};
 
+/// The display label of `id` among `values` (the id itself when unknown).
+pub fn label_of<'a>(values: &'a [Value], id: &'a str) -> &'a str {
+    values
+        .iter()
+        .find(|v| v.id == id)
+        .map_or(id, |v| v.label.as_str())
+}
+
 /// One allowed value of a vocabulary, with its display label.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -202,11 +210,7 @@ impl Taxonomy {
 
     /// Display label of a category id (the id itself when unknown).
     pub fn category_label<'a>(&'a self, id: &'a str) -> &'a str {
-        self.category
-            .iter()
-            .find(|c| c.id == id)
-            .map(|c| c.label.as_str())
-            .unwrap_or(id)
+        label_of(&self.category, id)
     }
 
     /// Maps trace reward channel names to reward family ids.

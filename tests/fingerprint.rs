@@ -227,6 +227,23 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
     full.corpus(&["build", "--check"]).assert_code(1);
 }
 
+/// Rewrites the record's key to the key of the tree as it is now, so the
+/// record (made for the tree before an edit) is believed for the edited tree.
+fn forge_record_for_this_tree(t: &Tree) {
+    let templates = corpus::generate::read_templates(t.root()).expect("templates");
+    let key = corpus::generate::fingerprint_key_unparsed(
+        t.root(),
+        corpus::load::LoadOptions::default(),
+        &templates,
+        corpus::generate::Part::All,
+    )
+    .expect("a key");
+    let text = t.read(FINGERPRINT);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("key {key:032x}");
+    t.write(FINGERPRINT, lines.join("\n") + "\n");
+}
+
 /// A copy of the shipped tree whose data yields warnings and no error (a
 /// stray file, a hidden one, an entry out of layout), built once.
 fn built_with_warnings() -> Tree {
@@ -321,18 +338,7 @@ fn a_fresh_record_lets_build_skip_parsing_and_checking() {
     // why only a build that found no error writes a record.
     let t = built();
     t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
-    let templates = corpus::generate::read_templates(t.root()).expect("templates");
-    let key = corpus::generate::fingerprint_key_unparsed(
-        t.root(),
-        corpus::load::LoadOptions::default(),
-        &templates,
-        corpus::generate::Part::All,
-    )
-    .expect("a key");
-    let text = t.read(FINGERPRINT);
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    lines[1] = format!("key {key:032x}");
-    t.write(FINGERPRINT, lines.join("\n") + "\n");
+    forge_record_for_this_tree(&t);
     let run = t.corpus(&["build"]);
     run.assert_code(0);
     assert!(run.stdout.starts_with("0 changed, "), "{}", run.stdout);
@@ -361,18 +367,7 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
     // without counting, where the full path counts 83.
     let t = built();
     t.remove("corpus/papers/agent-lightning.yaml");
-    let templates = corpus::generate::read_templates(t.root()).expect("templates");
-    let key = corpus::generate::fingerprint_key_unparsed(
-        t.root(),
-        corpus::load::LoadOptions::default(),
-        &templates,
-        corpus::generate::Part::All,
-    )
-    .expect("a key");
-    let text = t.read(FINGERPRINT);
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    lines[1] = format!("key {key:032x}");
-    t.write(FINGERPRINT, lines.join("\n") + "\n");
+    forge_record_for_this_tree(&t);
     let fast = t.corpus(&["stats", "--format", "json"]);
     fast.assert_code(0);
     assert!(fast.stdout.contains("\"retained\": 84"), "{}", fast.stdout);

@@ -151,20 +151,8 @@ fn broken_yaml_is_reported_and_left_alone() {
 #[test]
 fn import_writes_formatted_entries_and_records() {
     let t = Tree::valid();
-    let papers = t.corpus(&["export", "--format", "csv"]);
-    let records = t.corpus(&["export", "--format", "csv", "--exclusions"]);
-    t.write("in/papers.csv", &papers.stdout);
-    t.write("in/excluded.csv", &records.stdout);
     // Written over the fixture files, so every entry and record is the importer's.
-    t.corpus(&[
-        "import",
-        "--papers",
-        "in/papers.csv",
-        "--excluded",
-        "in/excluded.csv",
-        "--force",
-    ])
-    .assert_code(0);
+    t.export_and_reimport_csv();
     let run = t.corpus(&["fmt", "--check"]);
     run.assert_code(0);
     assert!(run.stdout.contains("0 would change"), "{}", run.stdout);

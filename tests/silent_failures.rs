@@ -1290,19 +1290,7 @@ fn class15_json_formats_print_only_json() {
 fn csv_round_trip(t: &Tree) -> (String, String) {
     let before = t.corpus(&["export", "--format", "json"]);
     before.assert_code(0);
-    let papers = t.corpus(&["export", "--format", "csv"]);
-    let records = t.corpus(&["export", "--format", "csv", "--exclusions"]);
-    t.write("in/papers.csv", &papers.stdout);
-    t.write("in/excluded.csv", &records.stdout);
-    t.corpus(&[
-        "import",
-        "--papers",
-        "in/papers.csv",
-        "--excluded",
-        "in/excluded.csv",
-        "--force",
-    ])
-    .assert_code(0);
+    t.export_and_reimport_csv();
     let after = t.corpus(&["export", "--format", "json"]);
     after.assert_code(0);
     (before.stdout, after.stdout)

@@ -22,8 +22,13 @@ fn targets(
         .iter()
         .filter_map(|d| root.join(d).canonicalize().ok())
         .collect();
+    // The files `load` reads: directly in a data folder, named as it expects.
     let is_data_file = |p: &Path| {
-        p.extension().is_some_and(|e| e == "yaml") && data_dirs.iter().any(|d| p.starts_with(d))
+        p.parent()
+            .is_some_and(|dir| data_dirs.iter().any(|d| d == dir))
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(load::is_data_file)
     };
     let walk = |dir: &Path| {
         crate::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
@@ -31,7 +36,7 @@ fn targets(
     let mut out = Vec::new();
     if paths.is_empty() {
         for d in &data_dirs {
-            out.extend(walk(d)?);
+            out.extend(walk(d)?.into_iter().filter(|f| is_data_file(f)));
         }
     }
     for given in paths {

@@ -248,6 +248,24 @@ impl Tree {
         self.write(rel, text);
     }
 
+    /// Exports the entries and records as CSV and imports both files back
+    /// over the tree (`--force`), as a curator round-tripping a spreadsheet.
+    pub fn export_and_reimport_csv(&self) {
+        let papers = self.corpus(&["export", "--format", "csv"]);
+        let records = self.corpus(&["export", "--format", "csv", "--exclusions"]);
+        self.write("in/papers.csv", &papers.stdout);
+        self.write("in/excluded.csv", &records.stdout);
+        self.corpus(&[
+            "import",
+            "--papers",
+            "in/papers.csv",
+            "--excluded",
+            "in/excluded.csv",
+            "--force",
+        ])
+        .assert_code(0);
+    }
+
     /// Renames a file below the root.
     pub fn rename(&self, from: &str, to: &str) {
         std::fs::rename(self.path(from), self.path(to))
