@@ -7,7 +7,7 @@
 //! (32 records per 84 entries), every file in the layout `corpus fmt` writes.
 //! Output is deterministic for a given N.
 
-use corpus::yaml_format::{formatted_or_same, Kind};
+use corpus_core::yaml::format::{formatted_or_same, Kind};
 use std::path::Path;
 
 /// A small deterministic generator, so runs are comparable without a crate.
@@ -72,7 +72,7 @@ fn main() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tax_text =
         std::fs::read_to_string(manifest.join("corpus/taxonomy.yaml")).expect("taxonomy");
-    let tax = corpus::taxonomy::Taxonomy::from_yaml(&tax_text).expect("valid taxonomy");
+    let tax = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax_text).expect("valid taxonomy");
     std::fs::create_dir_all(root.join("corpus/papers")).unwrap();
     std::fs::create_dir_all(root.join("exclusions")).unwrap();
     std::fs::create_dir_all(root.join("templates")).unwrap();

@@ -9,10 +9,12 @@ pub use crate::commands::export::ExportFormat;
 pub use crate::commands::list::ListFormat;
 pub use crate::commands::stats::StatsFormat;
 pub use crate::commands::{find_root, sources, Outcome, TableFormat};
-use crate::generate::Part;
-use crate::load::{self, LoadOptions};
-use crate::report::Format;
 use clap::{Args, Parser, Subcommand};
+use corpus_core::load::{self, LoadOptions};
+use corpus_core::network::links::{LinkFormat, LinksOptions};
+use corpus_core::network::verify::VerifyOptions;
+use corpus_core::publish::generate::Part;
+use corpus_diagnostics::report::Format;
 use std::path::{Path, PathBuf};
 
 /// Keeps a curated literature corpus as YAML and turns it into checked, counted, rendered output.
@@ -73,9 +75,9 @@ pub enum Command {
     #[command(subcommand)]
     Trace(TraceCommand),
     /// Check every link of the entries, records and README (dead, moved, timed out).
-    Links(crate::links::LinksArgs),
+    Links(LinksArgs),
     /// Compare entries' title, first author and year with their arXiv records.
-    Verify(crate::verify::VerifyArgs),
+    Verify(VerifyArgs),
 }
 
 /// The `corpus trace` subcommands.
@@ -96,8 +98,8 @@ pub struct TraceValidateArgs {
     #[arg(required = true, value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
     /// Size limit for trace files.
     #[command(flatten)]
     pub limit: TraceLimit,
@@ -107,7 +109,7 @@ pub struct TraceValidateArgs {
 #[derive(Debug, Args)]
 pub struct TraceLimit {
     /// Largest trace file to read, in bytes (traces are larger than data files, so they have their own limit).
-    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::DEFAULT_MAX_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = corpus_trace::DEFAULT_MAX_BYTES)]
     pub max_trace_size: u64,
 }
 
@@ -168,8 +170,8 @@ pub struct TraceImportArgs {
     #[arg(long, value_name = "TOPOLOGY", value_parser = topology_value)]
     pub topology: Option<String>,
     /// Format of the diagnostics, written to standard error.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
     /// Size limit for input files.
     #[command(flatten)]
     pub limit: TraceLimit,
@@ -214,7 +216,7 @@ pub struct NewArgs {
     #[arg(long, requires = "arxiv")]
     pub fetch: bool,
     /// The arXiv API endpoint used by --fetch.
-    #[arg(long, value_name = "URL", default_value = crate::arxiv::DEFAULT_API)]
+    #[arg(long, value_name = "URL", default_value = corpus_core::network::arxiv::DEFAULT_API)]
     pub arxiv_api: String,
 }
 
@@ -318,8 +320,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
 }
 
 /// Options of `corpus import`.
@@ -336,9 +338,150 @@ pub struct ImportArgs {
     pub force: bool,
 }
 
+/// Output format of diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// rustc-like text with source snippets.
+    #[default]
+    Human,
+    /// One JSON object per line.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+impl From<ReportFormat> for Format {
+    fn from(f: ReportFormat) -> Format {
+        match f {
+            ReportFormat::Human => Format::Human,
+            ReportFormat::Json => Format::Json,
+            ReportFormat::Github => Format::Github,
+        }
+    }
+}
+
+/// Output formats of `corpus links`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LinkFormatArg {
+    /// Problems with their file and line, then a summary.
+    #[default]
+    Human,
+    /// One JSON object per URL, one per line.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+    /// A Markdown report (for a job summary).
+    Markdown,
+}
+
+impl From<LinkFormatArg> for LinkFormat {
+    fn from(f: LinkFormatArg) -> LinkFormat {
+        match f {
+            LinkFormatArg::Human => LinkFormat::Human,
+            LinkFormatArg::Json => LinkFormat::Json,
+            LinkFormatArg::Github => LinkFormat::Github,
+            LinkFormatArg::Markdown => LinkFormat::Markdown,
+        }
+    }
+}
+
+/// Options of `corpus links`.
+#[derive(Debug, Clone, Args)]
+pub struct LinksArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LinkFormatArg::Human)]
+    pub format: LinkFormatArg,
+    /// Check only what needs no network: URL syntax, README anchors, arXiv id and link agreement.
+    #[arg(long)]
+    pub offline: bool,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    pub timeout: f64,
+    /// Results cache (JSON), relative to the working directory [default: <root>/.cache/corpus-links.json].
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Skip URLs that were checked successfully within this age (e.g. 36h, 7d; plain numbers are seconds).
+    #[arg(long, value_name = "AGE")]
+    pub max_age: Option<String>,
+    /// Report a link as failing only once it has failed on this many consecutive runs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub fail_after: u32,
+    /// Requests in flight at once, over all hosts.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: u32,
+    /// Requests in flight at once to one host.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub per_host: u32,
+    /// Retries of a 429 or 503 answer.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
+    /// Most seconds spent waiting on retries of one URL (a longer Retry-After ends them).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub max_wait: f64,
+    /// First backoff in seconds when a 429/503 gives no Retry-After (doubled per retry).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub backoff: f64,
+}
+
+impl LinksArgs {
+    /// The library's options for these arguments.
+    pub fn options(&self) -> LinksOptions {
+        LinksOptions {
+            format: self.format.into(),
+            offline: self.offline,
+            timeout: self.timeout,
+            cache: self.cache.clone(),
+            max_age: self.max_age.clone(),
+            fail_after: self.fail_after,
+            jobs: self.jobs,
+            per_host: self.per_host,
+            retries: self.retries,
+            max_wait: self.max_wait,
+            backoff: self.backoff,
+        }
+    }
+}
+
+/// Options of `corpus verify`.
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// Entries to verify (default: every entry with an arxiv_id).
+    #[arg(value_name = "KEY")]
+    pub keys: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+    /// Record today's date in `arxiv_verified_on` of each entry that agrees with arXiv.
+    #[arg(long)]
+    pub write: bool,
+    /// The arXiv API endpoint.
+    #[arg(long, value_name = "URL", default_value = corpus_core::network::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
+    /// Seconds between two API requests (at least 3 against the public API, as it asks).
+    #[arg(long, value_name = "SECONDS", default_value_t = corpus_core::network::arxiv::DEFAULT_PAUSE_SECS)]
+    pub pause: f64,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+}
+
+impl VerifyArgs {
+    /// The library's options for these arguments.
+    pub fn options(&self) -> VerifyOptions {
+        VerifyOptions {
+            keys: self.keys.clone(),
+            format: self.format.into(),
+            write: self.write,
+            arxiv_api: self.arxiv_api.clone(),
+            pause: self.pause,
+            timeout: self.timeout,
+        }
+    }
+}
+
 /// A `--topology` value: one the trace schema allows.
 fn topology_value(s: &str) -> Result<String, String> {
-    let allowed = crate::trace::topologies();
+    let allowed = corpus_trace::topologies();
     if allowed.iter().any(|t| t == s) {
         Ok(s.to_string())
     } else {
@@ -352,9 +495,9 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     // Text from data files must not drive the terminal: escape control and
     // bidirectional characters in everything meant for a human to read.
     // Machine formats and exported files are left byte for byte.
-    out.stderr = crate::visible::visible(&out.stderr).into_owned();
+    out.stderr = corpus_core::text::visible::visible(&out.stderr).into_owned();
     if human_stdout(&cli.command) {
-        out.stdout = crate::visible::visible(&out.stdout).into_owned();
+        out.stdout = corpus_core::text::visible::visible(&out.stdout).into_owned();
     }
     out
 }
@@ -363,7 +506,7 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
 /// Markdown) rather than for a program or a file.
 fn human_stdout(command: &Command) -> bool {
     match command {
-        Command::Check(a) => a.format == Format::Human,
+        Command::Check(a) => a.format == ReportFormat::Human,
         Command::Stats(a) => {
             a.write || matches!(a.format, StatsFormat::Table | StatsFormat::Markdown)
         }
@@ -371,14 +514,11 @@ fn human_stdout(command: &Command) -> bool {
         Command::List(a) => a.format != ListFormat::Json,
         Command::Diff(a) => a.format != DiffFormat::Json,
         Command::Agreement(a) => a.format == TableFormat::Table,
-        Command::Trace(TraceCommand::Validate(a)) => a.format == Format::Human,
+        Command::Trace(TraceCommand::Validate(a)) => a.format == ReportFormat::Human,
         Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
         Command::Trace(TraceCommand::Import(a)) => a.explain,
-        Command::Links(a) => matches!(
-            a.format,
-            crate::links::LinkFormat::Human | crate::links::LinkFormat::Markdown
-        ),
-        Command::Verify(a) => a.format == Format::Human,
+        Command::Links(a) => matches!(a.format, LinkFormatArg::Human | LinkFormatArg::Markdown),
+        Command::Verify(a) => a.format == ReportFormat::Human,
         Command::Export(_) | Command::Schema => false,
         Command::Build(_)
         | Command::Render(_)
@@ -393,7 +533,7 @@ fn human_stdout(command: &Command) -> bool {
 fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
     match t {
         TraceCommand::Validate(a) => {
-            commands::trace::validate(&a.paths, a.format, a.limit.max_trace_size, cwd)
+            commands::trace::validate(&a.paths, a.format.into(), a.limit.max_trace_size, cwd)
         }
         TraceCommand::Metrics(a) => commands::trace::metrics(
             &a.file,
@@ -405,7 +545,7 @@ fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
         TraceCommand::Import(a) if a.explain => Ok(commands::trace::explain()),
         TraceCommand::Import(a) => commands::trace::import(
             &a.files,
-            crate::trace::otlp::Options {
+            corpus_trace::otlp::Options {
                 orchestrator: a.orchestrator.clone(),
                 topology: a.topology.clone(),
             },
@@ -414,7 +554,7 @@ fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
                 out_dir: a.out_dir.as_deref(),
                 force: a.force,
                 trace_id: a.trace_id.as_deref(),
-                format: a.format,
+                format: a.format.into(),
             },
             a.limit.max_trace_size,
             cwd,
@@ -432,7 +572,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
         max_file_bytes: cli.max_file_size,
     };
     match &cli.command {
-        Command::Check(a) => commands::check::run(root, opts, a.strict, a.format),
+        Command::Check(a) => commands::check::run(root, opts, a.strict, a.format.into()),
         Command::Build(a) => commands::publish::run(root, opts, Part::All, a.check),
         Command::Render(a) => commands::publish::run(root, opts, Part::Readme, a.check),
         Command::Stats(a) if a.write => commands::publish::run(root, opts, Part::Stats, a.check),
@@ -476,7 +616,7 @@ fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
         Command::Agreement(a) => commands::agreement::run(root, opts, &a.file, a.format, cwd),
         Command::Site(a) => commands::site::run(root, opts, a.out.as_deref(), a.force, cwd),
         Command::Trace(t) => trace(cli, t, cwd),
-        Command::Links(a) => commands::links::run(root, opts, cwd, a),
-        Command::Verify(a) => commands::verify::run(root, opts, a),
+        Command::Links(a) => commands::links::run(root, opts, cwd, &a.options()),
+        Command::Verify(a) => commands::verify::run(root, opts, &a.options()),
     }
 }

@@ -209,7 +209,7 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
     // cache that is never committed.
     let t = built();
     t.append("README.md", "A hand-written line.\n");
-    let edited = corpus::digest::Digest::of(t.read("README.md").as_bytes());
+    let edited = corpus_io::digest::Digest::of(t.read("README.md").as_bytes());
     let text = t.read(FINGERPRINT);
     let resigned: String = text
         .lines()
@@ -230,12 +230,12 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
 /// Rewrites the record's key to the key of the tree as it is now, so the
 /// record (made for the tree before an edit) is believed for the edited tree.
 fn forge_record_for_this_tree(t: &Tree) {
-    let templates = corpus::generate::read_templates(t.root()).expect("templates");
-    let key = corpus::generate::fingerprint_key_unparsed(
+    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
+    let key = corpus_core::publish::generate::fingerprint_key_unparsed(
         t.root(),
-        corpus::load::LoadOptions::default(),
+        corpus_core::load::LoadOptions::default(),
         &templates,
-        corpus::generate::Part::All,
+        corpus_core::publish::generate::Part::All,
     )
     .expect("a key");
     let text = t.read(FINGERPRINT);
@@ -310,24 +310,27 @@ fn a_new_stray_or_hidden_file_is_seen() {
 
 #[test]
 fn the_key_before_parsing_is_the_loaders() {
-    let opts = corpus::load::LoadOptions::default();
+    let opts = corpus_core::load::LoadOptions::default();
     for t in [Tree::repo_copy(), built_with_warnings()] {
-        let loaded = corpus::load::load(t.root(), opts).expect("loads");
+        let loaded = corpus_core::load::load(t.root(), opts).expect("loads");
         assert_eq!(
-            corpus::load::source_digest(t.root(), opts),
+            corpus_core::load::source_digest(t.root(), opts),
             loaded.source_digest
         );
-        let examples = corpus::examples::read(t.root(), &loaded.taxonomy);
-        assert_eq!(corpus::examples::digest(t.root()), Some(examples.digest));
+        let examples = corpus_core::load::examples::read(t.root(), &loaded.taxonomy);
+        assert_eq!(
+            corpus_core::load::examples::digest(t.root()),
+            Some(examples.digest)
+        );
     }
     // Another size limit is another key.
     let t = Tree::repo_copy();
-    let small = corpus::load::LoadOptions {
+    let small = corpus_core::load::LoadOptions {
         max_file_bytes: 1 << 20,
     };
     assert_ne!(
-        corpus::load::source_digest(t.root(), small),
-        corpus::load::source_digest(t.root(), opts)
+        corpus_core::load::source_digest(t.root(), small),
+        corpus_core::load::source_digest(t.root(), opts)
     );
 }
 

@@ -78,7 +78,7 @@ fn the_workflow_is_weekly_and_on_demand_and_carries_the_cache() {
         .collect();
     assert_eq!(cache_paths.len(), 2, "restore and save");
     for p in cache_paths {
-        assert_eq!(p, corpus::links::default_cache());
+        assert_eq!(p, corpus_core::network::links::default_cache());
     }
     let runs: String = steps()
         .iter()

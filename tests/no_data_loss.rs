@@ -224,7 +224,7 @@ fn staging_never_writes_through_a_planted_symlink() {
     for name in &planted {
         std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
     }
-    corpus::files::write_atomic(&target, b"new\n").unwrap();
+    corpus_io::files::write_atomic(&target, b"new\n").unwrap();
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     for name in &planted {

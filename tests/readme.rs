@@ -407,12 +407,16 @@ fn a_javascript_url_never_becomes_a_link_even_when_rendering_unchecked_data() {
         "  - https://harbor.example.com/blog/agent-platform",
         "  - javascript:alert(1)\n  - https://harbor.example.com/blog/agent-platform",
     );
-    let corpus = corpus::load::load(t.root(), corpus::load::LoadOptions::default())
+    let corpus = corpus_core::load::load(t.root(), corpus_core::load::LoadOptions::default())
         .expect("the corpus loads");
-    let templates = corpus::generate::read_templates(t.root()).expect("templates");
-    let files =
-        corpus::generate::generate(&corpus, &templates, &[], corpus::generate::Part::Readme)
-            .expect("README renders");
+    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
+    let files = corpus_core::publish::generate::generate(
+        &corpus,
+        &templates,
+        &[],
+        corpus_core::publish::generate::Part::Readme,
+    )
+    .expect("README renders");
     let md = &files
         .iter()
         .find(|f| f.path == "README.md")
@@ -490,7 +494,7 @@ fn the_install_line_names_the_published_repository_and_the_hooks_exist() {
     let md = readme();
     let line = format!(
         "cargo install --locked --git {} corpus",
-        corpus::publish::repository_url()
+        corpus_core::publish::repository::repository_url()
     );
     assert!(md.contains(&line), "README lacks `{line}`");
     assert!(!md.contains("<clone URL"), "no placeholder in the README");

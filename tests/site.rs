@@ -214,7 +214,9 @@ fn a_file_it_did_not_write_is_never_overwritten_without_force() {
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
     assert_eq!(t.read("site/index.html"), "my own page");
     t.corpus(&["site", "--force"]).assert_code(0);
-    assert!(t.read("site/index.html").contains(corpus::site::GENERATOR));
+    assert!(t
+        .read("site/index.html")
+        .contains(corpus_core::publish::site::GENERATOR));
     // Its own page it replaces freely.
     t.corpus(&["site"]).assert_code(0);
 }

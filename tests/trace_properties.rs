@@ -15,13 +15,13 @@ fn families() -> BTreeMap<String, String> {
 
 /// Validates and, when the trace parses, replays it; both must return.
 fn exercise(bytes: &[u8]) {
-    let diags = corpus::trace::validate_bytes("t.json", bytes);
+    let diags = corpus_trace::validate_bytes("t.json", bytes);
     for d in &diags {
         assert!(d.rule.starts_with("trace-"), "{d:?}");
         assert_eq!(d.file, "t.json");
     }
-    if let Ok(t) = corpus::trace::parse("t.json", bytes) {
-        let m = corpus::trace::metrics(&t, &families());
+    if let Ok(t) = corpus_trace::parse("t.json", bytes) {
+        let m = corpus_trace::metrics(&t, &families());
         assert_eq!(m.events, t.events.len());
     }
 }
@@ -63,5 +63,5 @@ proptest! {
 
 #[test]
 fn the_valid_example_has_no_diagnostics() {
-    assert!(corpus::trace::validate_bytes("t.json", VALID.as_bytes()).is_empty());
+    assert!(corpus_trace::validate_bytes("t.json", VALID.as_bytes()).is_empty());
 }

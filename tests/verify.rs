@@ -336,14 +336,14 @@ fn batches_go_one_at_a_time_with_the_pause_between() {
     let server = api(BTreeMap::new());
     let ids: Vec<String> = (0..120).map(|i| format!("2501.{:05}", i + 1)).collect();
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let client = corpus::http::Client::new(corpus::http::Policy {
+    let client = corpus_core::network::http::Client::new(corpus_core::network::http::Policy {
         timeout: Duration::from_secs(5),
         ..Default::default()
     });
     let pauses = Arc::new(Mutex::new(Vec::new()));
     let p2 = pauses.clone();
     let sleep = move |d: Duration| p2.lock().unwrap().push(d);
-    let feed = corpus::arxiv::fetch(
+    let feed = corpus_core::network::arxiv::fetch(
         &client,
         &server.url("/api/query"),
         &refs,

@@ -1,9 +1,9 @@
 //! `corpus agreement`: a second annotator's tags compared with the corpus.
 
 use super::{json_text, load_corpus, Outcome, Result, TableFormat};
-use crate::agreement;
-use crate::load::LoadOptions;
-use crate::report::{self, Format, Sources};
+use corpus_core::exchange::agreement;
+use corpus_core::load::LoadOptions;
+use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::Path;
 
 /// Compares the annotations in `file` (relative to `cwd`) with the corpus at `root`.

@@ -2,12 +2,12 @@
 //! generated files; all problems reported at once.
 
 use super::{load_checked, sources, Outcome, Result};
-use crate::check;
-use crate::corpus::Corpus;
-use crate::diag::Diagnostic;
-use crate::generate::{self, Part};
-use crate::load::LoadOptions;
-use crate::report::{self, Format, Sources};
+use corpus_core::check;
+use corpus_core::load::LoadOptions;
+use corpus_core::model::corpus::Corpus;
+use corpus_core::publish::generate::{self, Part};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::Path;
 
 /// Renders check diagnostics, adding a summary line in human format.
@@ -44,7 +44,8 @@ fn from_fingerprint(
     format: Format,
 ) -> Option<Outcome> {
     let (_, c) = generate::fresh_unparsed(root, opts)?;
-    let texts = crate::load::data_texts(root, opts, c.diagnostics.iter().map(|d| d.file.as_str()))?;
+    let texts =
+        corpus_core::load::data_texts(root, opts, c.diagnostics.iter().map(|d| d.file.as_str()))?;
     let sources: Sources = texts
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))

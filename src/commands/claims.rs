@@ -1,10 +1,10 @@
 //! `corpus claims`: the claims ledger judged on the data.
 
 use super::{json_text, load_corpus, sources, Outcome, Result, TableFormat};
-use crate::claims::CLAIMS_PATH;
-use crate::diag::Diagnostic;
-use crate::load::LoadOptions;
-use crate::report::{self, Format};
+use corpus_core::load::LoadOptions;
+use corpus_core::model::claims::CLAIMS_PATH;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report::{self, Format};
 use std::path::Path;
 
 /// Prints each claim with its expected and actual count; fails when one does not hold.
@@ -35,7 +35,7 @@ pub fn run(root: &Path, opts: LoadOptions, verbose: bool, format: TableFormat) -
     }
     let verdicts = corpus.verdicts();
     let stdout = match format {
-        TableFormat::Table => crate::claims::table(verdicts, verbose),
+        TableFormat::Table => corpus_core::model::claims::table(verdicts, verbose),
         TableFormat::Json => json_text(verdicts),
     };
     Ok(Outcome::with_code(

@@ -2,7 +2,7 @@
 //! between an old root (or a git revision) and this one.
 
 use super::{json_text, Outcome, Result};
-use crate::load::{self, LoadOptions};
+use corpus_core::load::{self, LoadOptions};
 use std::path::Path;
 
 /// Output format of `corpus diff`.
@@ -37,7 +37,8 @@ pub fn run(
             p
         }
         (None, Some(rev)) => {
-            snapshot = crate::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+            snapshot = corpus_core::exchange::git::snapshot_at(root, rev)
+                .map_err(|e| Outcome::fail(2, e))?;
             snapshot.root()
         }
         (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),
@@ -47,14 +48,14 @@ pub fn run(
     };
     let old = load_one(old_root)?;
     let new = load_one(root)?;
-    let d = crate::diff::diff(&old, &new);
+    let d = corpus_core::exchange::diff::diff(&old, &new);
     let unreadable: usize = [&old, &new]
         .iter()
         .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
         .sum();
     let stdout = match format {
-        DiffFormat::Text => crate::diff::text(&d),
-        DiffFormat::Markdown => crate::diff::markdown(&d),
+        DiffFormat::Text => corpus_core::exchange::diff::text(&d),
+        DiffFormat::Markdown => corpus_core::exchange::diff::markdown(&d),
         DiffFormat::Json => json_text(&d),
     };
     // Files of the new side that fail to load make the diff incomplete: the

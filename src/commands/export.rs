@@ -2,8 +2,8 @@
 //! on standard output or into a new file.
 
 use super::{load_checked, Outcome, Result};
-use crate::check;
-use crate::load::LoadOptions;
+use corpus_core::check;
+use corpus_core::load::LoadOptions;
 use std::path::Path;
 
 /// Export formats.
@@ -35,10 +35,10 @@ pub fn run(
     }
     let (entries, records) = (corpus.entry_list(), corpus.exclusion_list());
     let text = match (format, exclusions) {
-        (ExportFormat::Csv, false) => crate::export::papers_csv(&entries),
-        (ExportFormat::Csv, true) => crate::export::exclusions_csv(&records),
-        (ExportFormat::Json, _) => crate::export::json(&entries, &records),
-        (ExportFormat::Bibtex, false) => crate::export::bibtex(&entries),
+        (ExportFormat::Csv, false) => corpus_core::exchange::export::papers_csv(&entries),
+        (ExportFormat::Csv, true) => corpus_core::exchange::export::exclusions_csv(&records),
+        (ExportFormat::Json, _) => corpus_core::exchange::export::json(&entries, &records),
+        (ExportFormat::Bibtex, false) => corpus_core::exchange::export::bibtex(&entries),
         (ExportFormat::Bibtex, true) => {
             return Err(Outcome::fail(2, "--exclusions goes with --format csv"))
         }
@@ -46,7 +46,7 @@ pub fn run(
     let Some(p) = out else {
         return Ok(Outcome::ok(text));
     };
-    crate::files::write_new_files(&[(cwd.join(p), text)], force)
+    corpus_io::files::write_new_files(&[(cwd.join(p), text)], force)
         .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code: 0,

@@ -2,8 +2,7 @@
 //! (with `--check`) listing the ones that would change.
 
 use super::{Outcome, Result};
-use crate::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
-use crate::yaml_format;
+use corpus_core::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
 use std::path::{Path, PathBuf};
 
 /// The data files to format: the given paths (entry or record files, or
@@ -31,7 +30,7 @@ fn targets(
                 .is_some_and(load::is_data_file)
     };
     let walk = |dir: &Path| {
-        crate::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
+        corpus_io::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
     };
     let mut out = Vec::new();
     if paths.is_empty() {
@@ -91,7 +90,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
                 continue;
             }
         };
-        let formatted = match yaml_format::format(&text, kind_of(&rel)) {
+        let formatted = match corpus_core::yaml::format::format(&text, kind_of(&rel)) {
             Ok(f) => f,
             Err(e) => {
                 failed += 1;
@@ -108,7 +107,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
         changed += 1;
         if check {
             res.stdout.push_str(&format!("would reformat {rel}\n"));
-        } else if let Err(e) = crate::files::write_atomic(path, formatted.as_bytes()) {
+        } else if let Err(e) = corpus_io::files::write_atomic(path, formatted.as_bytes()) {
             failed += 1;
             changed -= 1;
             res.stderr
@@ -129,10 +128,10 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
 }
 
 /// Kind of a data file from its folder (every target is in one of the two).
-fn kind_of(rel: &str) -> yaml_format::Kind {
+fn kind_of(rel: &str) -> corpus_core::yaml::format::Kind {
     if rel.starts_with(&format!("{EXCLUSIONS_DIR}/")) {
-        yaml_format::Kind::Record
+        corpus_core::yaml::format::Kind::Record
     } else {
-        yaml_format::Kind::Entry
+        corpus_core::yaml::format::Kind::Entry
     }
 }

@@ -2,9 +2,9 @@
 //! and per record, all rows validated before anything is written.
 
 use super::{Outcome, Result};
-use crate::import;
-use crate::load::{self, LoadOptions};
-use crate::report::{self, Format, Sources};
+use corpus_core::exchange::import;
+use corpus_core::load::{self, LoadOptions};
+use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
 /// Reads one CSV file, turning a failure into the outcome of a run that cannot start.
@@ -65,7 +65,7 @@ pub fn run(
             report::render(&diags, Format::Human, &Sources::new(), Some(&summary)),
         ));
     }
-    let n = crate::files::write_new_files(&files, force).map_err(|e| Outcome::fail(2, e))?;
+    let n = corpus_io::files::write_new_files(&files, force).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "imported {} entries and {} exclusion records ({n} files written)\n",
         counts.0, counts.1

@@ -2,13 +2,13 @@
 //! cache, checks every link, renders the report and saves the cache.
 
 use super::{load_corpus, Outcome, Result};
-use crate::http::Policy;
-use crate::links::{
-    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinksArgs, Local,
+use corpus_core::load::{Corpus, LoadOptions};
+use corpus_core::network::http::Policy;
+use corpus_core::network::links::{
+    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinksOptions, Local,
     Settings, HOSTS_PATH, README,
 };
-use crate::load::{Corpus, LoadOptions};
-use crate::reader::{self, ReadError};
+use corpus_io::reader::{self, ReadError};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -18,7 +18,7 @@ const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Checks the links of the corpus at `root`; `--cache` is relative to `cwd`.
-pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksArgs) -> Result {
+pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksOptions) -> Result {
     let corpus = load_corpus(root, opts, None)?;
     let (code, stdout, stderr) = command(root, cwd, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
@@ -41,7 +41,7 @@ fn command(
     root: &Path,
     cwd: &Path,
     corpus: &Corpus,
-    a: &LinksArgs,
+    a: &LinksOptions,
 ) -> std::result::Result<(i32, String, String), String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=86_400.0).contains(&v) {
@@ -79,7 +79,10 @@ fn command(
         Err(e) => return Err(format!("{HOSTS_PATH}: {e}")),
         Ok(text) => HostsConfig::from_yaml(&text).map_err(|e| format!("{HOSTS_PATH}: {e}"))?,
     };
-    let readme = match reader::read_text(&root.join(README), crate::generate::MAX_GENERATED_BYTES) {
+    let readme = match reader::read_text(
+        &root.join(README),
+        corpus_core::publish::generate::MAX_GENERATED_BYTES,
+    ) {
         Ok(t) => Some(t),
         Err(ReadError::Missing) => None,
         Err(e) => return Err(format!("{README}: {e}")),
@@ -115,7 +118,7 @@ fn command(
         anchors: &readme_anchors,
         hosts: &hosts,
     };
-    let run = crate::links::run(
+    let run = corpus_core::network::links::run(
         &links,
         local,
         cache,
@@ -126,7 +129,7 @@ fn command(
     let mut code = i32::from(run.results.iter().any(|r| r.fails));
     if let Some(c) = &run.cache {
         // The report is still worth printing; the exit code says the run did not finish.
-        if let Err(e) = crate::files::write_atomic(&cache_path, c.to_json().as_bytes()) {
+        if let Err(e) = corpus_io::files::write_atomic(&cache_path, c.to_json().as_bytes()) {
             stderr.push_str(&format!(
                 "error: cannot write the cache {}: {e}\n",
                 cache_path.display()

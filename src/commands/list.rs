@@ -1,9 +1,9 @@
 //! `corpus list`: entries or exclusion records matching `--where` conditions.
 
 use super::{json_text, load_corpus, Outcome, Result};
-use crate::fields;
-use crate::filter::{Condition, Filter};
-use crate::load::LoadOptions;
+use corpus_core::load::LoadOptions;
+use corpus_core::model::fields;
+use corpus_core::model::filter::{Condition, Filter};
 use std::path::Path;
 
 /// Output format of `corpus list`.
@@ -62,7 +62,7 @@ pub fn run(
         ));
     }
     let stdout = if exclusions {
-        let items: Vec<&crate::model::Exclusion> = corpus
+        let items: Vec<&corpus_core::model::Exclusion> = corpus
             .exclusion_list()
             .into_iter()
             .filter(|x| filter.matches(*x))
@@ -83,7 +83,7 @@ pub fn run(
             ),
         }
     } else {
-        let items: Vec<&crate::model::Entry> = corpus
+        let items: Vec<&corpus_core::model::Entry> = corpus
             .entry_list()
             .into_iter()
             .filter(|e| filter.matches(*e))

@@ -19,10 +19,10 @@ pub mod stats;
 pub mod trace;
 pub mod verify;
 
-use crate::corpus::Corpus;
-use crate::load::{self, LoadError, LoadOptions};
-use crate::report::{self, Format, Sources};
-use crate::trace::Metrics;
+use corpus_core::load::{self, LoadError, LoadOptions};
+use corpus_core::model::corpus::Corpus;
+use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_trace::Metrics;
 use std::path::{Path, PathBuf};
 
 /// What a command produced: exit code and the text for each stream.
@@ -158,7 +158,7 @@ pub fn load_checked(
     report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
     let mut corpus = load_corpus(root, opts, report)?;
-    let examples = crate::examples::read(root, &corpus.taxonomy);
+    let examples = corpus_core::load::examples::read(root, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
     corpus.examples_digest = Some(examples.digest);
     Ok((corpus, examples.metrics))

@@ -3,12 +3,12 @@
 //! compare them with the disk).
 
 use super::{load_checked, sources, Outcome, Result};
-use crate::check;
-use crate::diag::Diagnostic;
-use crate::fingerprint::Checked;
-use crate::generate::{self, Part};
-use crate::load::LoadOptions;
-use crate::report::{self, Format};
+use corpus_core::check;
+use corpus_core::load::LoadOptions;
+use corpus_core::publish::fingerprint::Checked;
+use corpus_core::publish::generate::{self, Part};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report::{self, Format};
 use std::path::Path;
 
 /// Checks the corpus at `root`, then writes the generated files of `part`
@@ -60,7 +60,7 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
     if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
         return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
-    let st = crate::stats::of_corpus(&corpus);
+    let st = corpus_core::stats::of_corpus(&corpus);
     let files = generate::generate_counted(&corpus, &st, &templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {

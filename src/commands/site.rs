@@ -2,10 +2,10 @@
 //! atomically, never over a file this command did not write.
 
 use super::{load_checked, Outcome, Result};
-use crate::check;
-use crate::generate;
-use crate::load::LoadOptions;
-use crate::site::{self, GENERATOR, PAGE, TEMPLATE};
+use corpus_core::check;
+use corpus_core::load::LoadOptions;
+use corpus_core::publish::generate;
+use corpus_core::publish::site::{self, GENERATOR, PAGE, TEMPLATE};
 use std::path::Path;
 
 /// Writes the page of a corpus without errors into `out` (relative to
@@ -46,7 +46,7 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
                 ),
             ));
         }
-        let ours = crate::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
+        let ours = corpus_io::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
             .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
         if !ours && !force {
             return Err(Outcome::fail(
@@ -59,7 +59,7 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
         }
     }
     std::fs::create_dir_all(&dir)
-        .and_then(|()| crate::files::write_atomic(&path, html.as_bytes()))
+        .and_then(|()| corpus_io::files::write_atomic(&path, html.as_bytes()))
         .map_err(|e| Outcome::fail(2, format!("cannot write {}: {e}", path.display())))?;
     Ok(Outcome {
         code: 0,

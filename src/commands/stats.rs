@@ -1,12 +1,11 @@
 //! `corpus stats`: the figures printed in one of four formats.
 
 use super::{load_checked, Outcome, Result};
-use crate::check;
-use crate::diag::Severity;
-use crate::generate;
-use crate::load::LoadOptions;
-use crate::stats::{self, Stats};
-use crate::stats_render;
+use corpus_core::check;
+use corpus_core::load::LoadOptions;
+use corpus_core::publish::generate;
+use corpus_core::stats::{self, Stats};
+use corpus_diagnostics::diag::Severity;
 use std::path::Path;
 
 /// Output format of `corpus stats`.
@@ -44,10 +43,10 @@ pub fn run(root: &Path, opts: LoadOptions, format: StatsFormat) -> Result {
 /// The figures `st` in `format`, with a warning when the data has `errors`.
 fn printed(st: &Stats, format: StatsFormat, errors: usize) -> Outcome {
     let stdout = match format {
-        StatsFormat::Table => stats_render::table(st),
-        StatsFormat::Markdown => stats_render::markdown(st),
-        StatsFormat::Json => stats_render::json_text(st),
-        StatsFormat::Csv => stats_render::csv_long(st),
+        StatsFormat::Table => corpus_core::stats::render::table(st),
+        StatsFormat::Markdown => corpus_core::stats::render::markdown(st),
+        StatsFormat::Json => corpus_core::stats::render::json_text(st),
+        StatsFormat::Csv => corpus_core::stats::render::csv_long(st),
     };
     let mut out = Outcome::ok(stdout);
     if errors > 0 {

@@ -4,9 +4,9 @@
 //! needs a corpus root. `-` reads standard input.
 
 use super::{find_root, json_text, Outcome, Result, TableFormat};
-use crate::load;
-use crate::report::{self, Format, Sources};
-use crate::trace;
+use corpus_core::load;
+use corpus_diagnostics::report::{self, Format, Sources};
+
 use std::path::{Path, PathBuf};
 
 /// The shipped taxonomy, for mapping trace reward channels outside a corpus root.
@@ -15,15 +15,15 @@ const BUILTIN_TAXONOMY: &str = include_str!("../../corpus/taxonomy.yaml");
 /// Validates the trace files found at `paths` (files, or folders searched for .json).
 pub fn validate(paths: &[PathBuf], format: Format, max: u64, cwd: &Path) -> Result {
     let paths: Vec<PathBuf> = paths.iter().map(|p| stdin_or(cwd, p)).collect();
-    let files = trace::collect_inputs(&paths).map_err(|e| Outcome::fail(2, e))?;
+    let files = corpus_trace::collect_inputs(&paths).map_err(|e| Outcome::fail(2, e))?;
     let mut diags = Vec::new();
     // Each file is read once; its text is kept for snippets only when it has located problems.
     let mut texts: Vec<(String, String)> = Vec::new();
     for f in &files {
         let label = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
-        let found = match trace::read_input(f, &label, max) {
+        let found = match corpus_trace::read_input(f, &label, max) {
             Ok(bytes) => {
-                let found = trace::validate_bytes(&label, &bytes);
+                let found = corpus_trace::validate_bytes(&label, &bytes);
                 if format == Format::Human && found.iter().any(|d| d.line.is_some()) {
                     texts.push((label, String::from_utf8_lossy(&bytes).into_owned()));
                 }
@@ -65,8 +65,8 @@ pub fn metrics(
         stdout: String::new(),
         stderr: text,
     };
-    let bytes = trace::read_input(&path, &label, max).map_err(|d| {
-        if path.is_file() || path == Path::new(trace::STDIN) {
+    let bytes = corpus_trace::read_input(&path, &label, max).map_err(|d| {
+        if path.is_file() || path == Path::new(corpus_trace::STDIN) {
             on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
         } else {
             Outcome::fail(2, d.message)
@@ -76,7 +76,7 @@ pub fn metrics(
     // a dangling parent, time running backwards) would be made up: refuse
     // with the diagnostics `trace validate` gives. A valid trace comes back
     // typed from the same pass, so the file is parsed once.
-    let (tr, problems) = trace::check_and_parse(&label, &bytes);
+    let (tr, problems) = corpus_trace::check_and_parse(&label, &bytes);
     let render = |summary: Option<&str>| {
         let text = String::from_utf8_lossy(&bytes);
         let mut src = Sources::new();
@@ -98,7 +98,7 @@ pub fn metrics(
     let (tax_label, tax_text) = match find_root(root, cwd) {
         Ok(root) => {
             let path = root.join(load::TAXONOMY_PATH);
-            let text = crate::reader::read_text(&path, max)
+            let text = corpus_io::reader::read_text(&path, max)
                 .map_err(|e| Outcome::fail(2, format!("{}: {e}", root.display())))?;
             (path.display().to_string(), text)
         }
@@ -107,16 +107,16 @@ pub fn metrics(
             BUILTIN_TAXONOMY.to_string(),
         ),
     };
-    let taxonomy = crate::taxonomy::Taxonomy::from_yaml(&tax_text)
+    let taxonomy = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax_text)
         .map_err(|e| Outcome::fail(2, format!("{tax_label}: {e}")))?;
-    let m = trace::metrics(&tr, &taxonomy.channel_families());
+    let m = corpus_trace::metrics(&tr, &taxonomy.channel_families());
     if let Some(d) = m.overflow(&label) {
         let summary = report::summary(std::slice::from_ref(&d), 0, "no metrics for this trace");
         let refusal = report::render(&[d], Format::Human, &Sources::new(), Some(&summary));
         return Err(on_stderr(warnings + &refusal));
     }
     let mut out = Outcome::ok(match format {
-        TableFormat::Table => trace::metrics_table(&m),
+        TableFormat::Table => corpus_trace::metrics_table(&m),
         TableFormat::Json => json_text(&m),
     });
     out.stderr = warnings;
@@ -125,7 +125,7 @@ pub fn metrics(
 
 /// `-` stays standard input; any other path is taken from the working directory.
 fn stdin_or(cwd: &Path, p: &Path) -> PathBuf {
-    if p == Path::new(trace::STDIN) {
+    if p == Path::new(corpus_trace::STDIN) {
         p.to_path_buf()
     } else {
         cwd.join(p)
@@ -134,7 +134,7 @@ fn stdin_or(cwd: &Path, p: &Path) -> PathBuf {
 
 /// The mapping from OpenTelemetry GenAI spans to trace events and edges.
 pub fn explain() -> Outcome {
-    Outcome::ok(trace::otlp::explain())
+    Outcome::ok(corpus_trace::otlp::explain())
 }
 
 /// Where and how `corpus trace import` writes.
@@ -156,20 +156,20 @@ pub struct ImportOutput<'a> {
 /// summary go to standard error, since standard output may carry the trace.
 pub fn import(
     files: &[PathBuf],
-    options: trace::otlp::Options,
+    options: corpus_trace::otlp::Options,
     output: &ImportOutput,
     max: u64,
     cwd: &Path,
 ) -> Result {
-    use trace::otlp;
+    use corpus_trace::otlp;
     let mut inputs = Vec::new();
     for f in files {
-        let label = if f == Path::new(trace::STDIN) {
+        let label = if f == Path::new(corpus_trace::STDIN) {
             "<stdin>".to_string()
         } else {
             f.display().to_string()
         };
-        let bytes = trace::read_input(&stdin_or(cwd, f), &label, max)
+        let bytes = corpus_trace::read_input(&stdin_or(cwd, f), &label, max)
             .map_err(|d| Outcome::fail(2, format!("{label}: {}", d.message)))?;
         inputs.push(otlp::Input { label, bytes });
     }

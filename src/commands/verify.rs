@@ -3,16 +3,16 @@
 //! date in the entries that agree.
 
 use super::{load_corpus, Outcome, Result};
-use crate::arxiv;
-use crate::http::{Client, Policy};
-use crate::load::{Corpus, LoadOptions};
-use crate::report;
-use crate::verify::{compare, not_found, with_date, VerifyArgs, FIELD};
+use corpus_core::load::{Corpus, LoadOptions};
+use corpus_core::network::arxiv;
+use corpus_core::network::http::{Client, Policy};
+use corpus_core::network::verify::{compare, not_found, with_date, VerifyOptions, FIELD};
+use corpus_diagnostics::report;
 use std::path::Path;
 use std::time::Duration;
 
 /// Verifies the entries of the corpus at `root` against the arXiv API.
-pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
+pub fn run(root: &Path, opts: LoadOptions, a: &VerifyOptions) -> Result {
     let corpus = load_corpus(root, opts, Some(a.format))?;
     let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
@@ -26,7 +26,7 @@ pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
 fn command(
     root: &Path,
     corpus: &Corpus,
-    a: &VerifyArgs,
+    a: &VerifyOptions,
 ) -> std::result::Result<(i32, String, String), String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=3600.0).contains(&v) {
@@ -50,7 +50,7 @@ fn command(
             return Err(format!("no entry has the key `{k}`"));
         }
     }
-    let chosen: Vec<&crate::load::LoadedEntry> = corpus
+    let chosen: Vec<&corpus_core::load::LoadedEntry> = corpus
         .entries
         .iter()
         .filter(|le| a.keys.is_empty() || a.keys.contains(&le.entry.key))
@@ -60,8 +60,8 @@ fn command(
     let mut ids: Vec<&str> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_some() {
-            ids.push(crate::ids::strip_version(id));
+        if corpus_core::model::ids::arxiv_year(id).is_some() {
+            ids.push(corpus_core::model::ids::strip_version(id));
         } else {
             diags.push(not_found(
                 corpus.file(le.file),
@@ -83,11 +83,11 @@ fn command(
     let mut agreeing: Vec<usize> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_none() {
+        if corpus_core::model::ids::arxiv_year(id).is_none() {
             continue;
         }
         let file = corpus.file(le.file);
-        let bare = crate::ids::strip_version(id);
+        let bare = corpus_core::model::ids::strip_version(id);
         let found = match feed.records.get(bare) {
             Some(r) => compare(file, &le.entry, r),
             None => {
@@ -106,10 +106,10 @@ fn command(
         }
         diags.extend(found);
     }
-    crate::diag::sort(&mut diags);
+    corpus_diagnostics::diag::sort(&mut diags);
     let mut stderr = String::new();
     if a.write && !agreeing.is_empty() {
-        let today = crate::http::today();
+        let today = corpus_core::network::http::today();
         let files: Vec<(std::path::PathBuf, String, Vec<u8>)> = agreeing
             .iter()
             .map(|&i| {
@@ -125,7 +125,7 @@ fn command(
             .iter()
             .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
             .collect();
-        let written = crate::files::write_all(&items)?;
+        let written = corpus_io::files::write_all(&items)?;
         stderr.push_str(&format!(
             "recorded {FIELD}: {today} in {} entr{}\n",
             written.len(),

@@ -1,0 +1,221 @@
+//! The data model: an entry of the paper pool and a record of the exclusion log.
+//!
+//! Field names follow the reference CSV so that import and export round-trip.
+
+pub mod claims;
+pub mod corpus;
+pub mod dates;
+pub mod fields;
+pub mod filter;
+pub mod ids;
+pub mod survey;
+pub mod taxonomy;
+
+use crate::model::filter::{FieldValue, Fields};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One retained paper (corpus/papers/<key>.yaml).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Entry {
+    /// Equals the file stem; lowercase letters, digits and '-'.
+    pub key: String,
+    /// Paper title.
+    pub title: String,
+    /// "Family, Given", or an organisation.
+    pub first_author: String,
+    /// First author's affiliation.
+    pub affiliation: String,
+    /// Publication year.
+    pub year: i64,
+    /// arXiv identifier, when the work has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_id: Option<String>,
+    /// Venue as published (or "arXiv").
+    pub venue: String,
+    /// Links, most canonical first.
+    pub urls: Vec<String>,
+    /// Taxonomy category.
+    pub category: String,
+    /// yes / partial / no.
+    pub is_rl: String,
+    /// Reward type (rolled up into families R1–R8), or NA.
+    pub reward_type: String,
+    /// Credit unit, or NA.
+    pub credit_granularity: String,
+    /// Orchestration form, or NA.
+    pub orchestration_form: String,
+    /// Scenario, or NA.
+    pub scenario: String,
+    /// core / supporting / case.
+    pub is_core: String,
+    /// yes / partial / no.
+    pub verified: String,
+    /// When `corpus verify` last found the entry agreeing with its arXiv record (YYYY-MM-DD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv_verified_on: Option<String>,
+    /// Further credit units beyond `credit_granularity`; None = not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_credit_units: Option<Vec<String>>,
+    /// Who judged `additional_credit_units`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub additional_credit_units_source: Vec<String>,
+    /// Orchestration sub-decisions the entry trains or designs; None = not judged, [] = judged: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subdecisions: Option<Vec<String>>,
+    /// Who judged `subdecisions`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subdecisions_source: Vec<String>,
+    /// Whether the credit is strict (an explicit estimator); None = not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict_credit: Option<bool>,
+    /// Who judged `strict_credit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict_credit_source: Option<String>,
+    /// The later screening round that added the entry; None = the main screening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added_in: Option<String>,
+    /// A one-sentence summary in the project's words.
+    pub one_liner: String,
+    /// Optional remarks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Acknowledged warnings: rule id -> reason.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waivers: BTreeMap<String, String>,
+}
+
+/// One screened-but-excluded record (exclusions/<record_id>.yaml).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Exclusion {
+    /// E001, E002, …; equals the file stem.
+    pub record_id: String,
+    /// Title as screened.
+    pub title: String,
+    /// arXiv:…, OpenReview:…, ACL:…, github:…, or an upper-case document id.
+    pub identifier: String,
+    /// Where the record can be read.
+    pub url: String,
+    /// Where it was found.
+    pub source: String,
+    /// Which query family found it.
+    pub query_family: String,
+    /// When it was screened (YYYY-MM-DD).
+    pub date_screened: String,
+    /// The screening stage that excluded it.
+    pub stage: String,
+    /// Why it was excluded, in the project's words.
+    pub reason: String,
+}
+
+/// How a filter sees a judged tag nobody has judged (`strict_credit=not_judged`).
+pub const NOT_JUDGED: &str = "not_judged";
+
+/// Tags the project adds beyond the reference CSV, each with the field that
+/// names who judged it: (tag, source field).
+pub const JUDGED_TAGS: [(&str, &str); 3] = [
+    ("additional_credit_units", "additional_credit_units_source"),
+    ("subdecisions", "subdecisions_source"),
+    ("strict_credit", "strict_credit_source"),
+];
+
+impl Entry {
+    /// The entry's sub-decisions (empty when not judged).
+    pub fn subdecision_list(&self) -> &[String] {
+        self.subdecisions.as_deref().unwrap_or(&[])
+    }
+
+    /// Additional credit units (empty when not judged).
+    pub fn additional_units(&self) -> &[String] {
+        self.additional_credit_units.as_deref().unwrap_or(&[])
+    }
+
+    /// Whether a judged tag (one of JUDGED_TAGS) has been judged on this entry.
+    pub fn is_judged(&self, tag: &str) -> bool {
+        match tag {
+            "additional_credit_units" => self.additional_credit_units.is_some(),
+            "subdecisions" => self.subdecisions.is_some(),
+            "strict_credit" => self.strict_credit.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Whether the entry assigns credit at this unit, as its primary or an additional unit.
+    pub fn has_credit_unit(&self, unit: &str) -> bool {
+        self.credit_granularity == unit || self.additional_units().iter().any(|u| u == unit)
+    }
+}
+
+fn optional(v: &Option<String>) -> FieldValue<'_> {
+    match v {
+        Some(s) => FieldValue::One(s.as_str().into()),
+        None => FieldValue::Many(&[]),
+    }
+}
+
+impl Fields for Entry {
+    fn field(&self, name: &str) -> Option<FieldValue<'_>> {
+        let one = |s: &str| Some(FieldValue::One(s.to_string().into()));
+        match name {
+            "key" => Some(FieldValue::One(self.key.as_str().into())),
+            "title" => Some(FieldValue::One(self.title.as_str().into())),
+            "first_author" => Some(FieldValue::One(self.first_author.as_str().into())),
+            "affiliation" => Some(FieldValue::One(self.affiliation.as_str().into())),
+            "year" => one(&self.year.to_string()),
+            "arxiv_id" => one(self.arxiv_id.as_deref().unwrap_or("")),
+            "venue" => Some(FieldValue::One(self.venue.as_str().into())),
+            "urls" => Some(FieldValue::Many(&self.urls)),
+            "category" => Some(FieldValue::One(self.category.as_str().into())),
+            "is_rl" => Some(FieldValue::One(self.is_rl.as_str().into())),
+            "reward_type" => Some(FieldValue::One(self.reward_type.as_str().into())),
+            "credit_granularity" => Some(FieldValue::One(self.credit_granularity.as_str().into())),
+            "orchestration_form" => Some(FieldValue::One(self.orchestration_form.as_str().into())),
+            "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
+            "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
+            "verified" => Some(FieldValue::One(self.verified.as_str().into())),
+            "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
+            "additional_credit_units" => Some(FieldValue::Many(
+                self.additional_credit_units.as_deref().unwrap_or(&[]),
+            )),
+            "additional_credit_units_source" => {
+                Some(FieldValue::Many(&self.additional_credit_units_source))
+            }
+            "subdecisions" => Some(FieldValue::Many(
+                self.subdecisions.as_deref().unwrap_or(&[]),
+            )),
+            "subdecisions_source" => Some(FieldValue::Many(&self.subdecisions_source)),
+            "strict_credit" => one(match self.strict_credit {
+                Some(true) => "true",
+                Some(false) => "false",
+                None => NOT_JUDGED,
+            }),
+            // An absent optional value holds nothing (rather than ""), so it
+            // is not counted and matches no value.
+            "strict_credit_source" => Some(optional(&self.strict_credit_source)),
+            "added_in" => Some(optional(&self.added_in)),
+            "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),
+            "notes" => Some(FieldValue::One(
+                self.notes.as_deref().unwrap_or_default().into(),
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl Fields for Exclusion {
+    fn field(&self, name: &str) -> Option<FieldValue<'_>> {
+        let v = match name {
+            "record_id" => &self.record_id,
+            "title" => &self.title,
+            "identifier" => &self.identifier,
+            "url" => &self.url,
+            "source" => &self.source,
+            "query_family" => &self.query_family,
+            "date_screened" => &self.date_screened,
+            "stage" => &self.stage,
+            "reason" => &self.reason,
+            _ => return None,
+        };
+        Some(FieldValue::One(v.as_str().into()))
+    }
+}
