@@ -10,7 +10,7 @@ use corpus_core::network::links::{
 };
 use corpus_io::reader::{self, ReadError};
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// Largest corpus/links.yaml read.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
@@ -26,13 +26,6 @@ pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksOptions) -> Resu
         stdout,
         stderr,
     })
-}
-
-fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 /// `corpus links`: checks, renders, saves the cache. Ok((exit code, stdout,
@@ -123,7 +116,7 @@ fn command(
         local,
         cache,
         &settings,
-        now_secs(),
+        corpus_core::model::dates::unix_now(),
         &std::thread::sleep,
     );
     let mut code = i32::from(run.results.iter().any(|r| r.fails));

@@ -109,7 +109,7 @@ fn command(
     corpus_diagnostics::diag::sort(&mut diags);
     let mut stderr = String::new();
     if a.write && !agreeing.is_empty() {
-        let today = corpus_core::network::http::today();
+        let today = corpus_core::model::dates::today();
         let files: Vec<(std::path::PathBuf, String, Vec<u8>)> = agreeing
             .iter()
             .map(|&i| {

@@ -288,30 +288,6 @@ pub fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     Some(when.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// Today's date in UTC as YYYY-MM-DD.
-pub fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    date_of(secs)
-}
-
-/// The UTC calendar date of a Unix time, as YYYY-MM-DD.
-pub fn date_of(unix_secs: u64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = (unix_secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,12 +324,5 @@ mod tests {
         assert_eq!(host_of("http://127.0.0.1:99/"), "127.0.0.1");
         assert_eq!(host_of("http://[::1]:80/"), "[::1]");
         assert_eq!(host_of("nonsense"), "");
-    }
-
-    #[test]
-    fn dates_of_unix_times() {
-        assert_eq!(date_of(0), "1970-01-01");
-        assert_eq!(date_of(951_782_400), "2000-02-29");
-        assert_eq!(date_of(1_796_083_200), "2026-12-01");
     }
 }
