@@ -108,6 +108,10 @@ impl From<RuleSeverity> for Severity {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Taxonomy {
+    /// The GitHub repository (`owner/name`) the list is published from; the
+    /// README and the site derive their addresses from it.
+    #[serde(default)]
+    pub repository: String,
     /// The "not applicable" marker allowed on tag fields.
     pub na: String,
     /// Categories in display order.

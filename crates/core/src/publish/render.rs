@@ -543,8 +543,8 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
-        pages_url: crate::publish::repository::pages_url(),
-        repository_url: crate::publish::repository::repository_url(),
+        pages_url: crate::publish::repository::pages_url(&tax.repository),
+        repository_url: crate::publish::repository::repository_url(&tax.repository),
     }
 }
 

@@ -1,21 +1,16 @@
-//! Where the project is published: its GitHub repository and the address
-//! GitHub Pages gives the page `corpus site` writes.
-//!
-//! The repository is stated once, here; the README and the page derive
-//! every address from it. It is the survey artifact's repository as the
-//! survey names it; a fork that publishes elsewhere changes this one line.
-
-/// The GitHub repository, `owner/name`.
-pub const REPOSITORY: &str = "xxzcc/awesome-llm-mas-rl";
+//! Where a list is published: the GitHub repository the taxonomy names
+//! (`repository: owner/name`) and the addresses derived from it, the
+//! repository's web page and the GitHub Pages address of the page
+//! `corpus site` writes.
 
 /// The repository's web address.
-pub fn repository_url() -> String {
-    format!("https://github.com/{REPOSITORY}")
+pub fn repository_url(repository: &str) -> String {
+    format!("https://github.com/{repository}")
 }
 
 /// The project page's address on GitHub Pages: `https://OWNER.github.io/NAME/`.
-pub fn pages_url() -> String {
-    let (owner, name) = REPOSITORY.split_once('/').unwrap_or((REPOSITORY, ""));
+pub fn pages_url(repository: &str) -> String {
+    let (owner, name) = repository.split_once('/').unwrap_or((repository, ""));
     format!("https://{}.github.io/{name}/", owner.to_lowercase())
 }
 
@@ -26,12 +21,12 @@ mod tests {
     #[test]
     fn pages_address_is_derived_from_the_repository() {
         assert_eq!(
-            pages_url(),
-            "https://xxzcc.github.io/awesome-llm-mas-rl/".to_string()
+            pages_url("Owner/some-list"),
+            "https://owner.github.io/some-list/".to_string()
         );
         assert_eq!(
-            repository_url(),
-            "https://github.com/xxzcc/awesome-llm-mas-rl"
+            repository_url("Owner/some-list"),
+            "https://github.com/Owner/some-list"
         );
     }
 }

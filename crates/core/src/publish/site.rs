@@ -556,7 +556,7 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("cutoff", &tax.screening.cutoff);
     ctx.insert(
         "repository_url",
-        &crate::publish::repository::repository_url(),
+        &crate::publish::repository::repository_url(&tax.repository),
     );
     ctx.insert("entry_facets", &entry_facets);
     ctx.insert("record_facets", &record_facets);
