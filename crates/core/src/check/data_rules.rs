@@ -1,5 +1,4 @@
-//! The rules the taxonomy defines as data (`when`/`require`), applied to
-//! one entry.
+//! The rules the taxonomy defines as data (`when`/`require`), applied to one entry.
 
 use super::sink::Sink;
 use crate::model::filter::Filter;

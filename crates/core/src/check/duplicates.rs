@@ -1,5 +1,4 @@
-//! The rules that compare files with each other: keys, arXiv ids, links
-//! and titles used twice, and records that are also entries.
+//! Rules across files: keys, arXiv ids, links and titles used twice, records also retained.
 
 use super::sink::Sink;
 use crate::model::corpus::Corpus;

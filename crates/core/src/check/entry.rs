@@ -1,5 +1,4 @@
-//! The checks of one entry file, one function per concern, in the order
-//! they report.
+//! The checks of one entry file, one function per concern, in the order they report.
 
 use super::data_rules::check_data_rules;
 use super::help::{arxiv_help, mismatch_help, stem};

@@ -1,5 +1,4 @@
-//! What the entry and record checks share about ids: the file stem a key
-//! must match, and the help for a mismatched key or a malformed arXiv id.
+//! What entry and record checks share: the file stem an id must match, help for wrong ids.
 
 use crate::model::ids::arxiv_year;
 

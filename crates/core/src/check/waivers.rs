@@ -1,5 +1,4 @@
-//! Waivers: warnings they acknowledge set apart, and waivers that waive
-//! nothing reported.
+//! Waivers: the warnings they acknowledge set apart, and those that waive nothing reported.
 
 use super::sink::Sink;
 use super::Report;

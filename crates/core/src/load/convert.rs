@@ -1,5 +1,4 @@
-//! Parsed mappings converted field by field into entries and records, each
-//! problem reported rather than the first one stopping the file.
+//! Parsed mappings converted field by field into entries and records, every problem reported.
 
 use super::diag;
 use crate::model::fields;

@@ -1,5 +1,4 @@
-//! One data file read, parsed and converted, and the corpus taking in what
-//! the files yield.
+//! One data file read, parsed and converted, and the corpus taking in what the files yield.
 
 use super::digest::file_digest;
 use super::{diag, read_text, LoadOptions};

@@ -1,6 +1,4 @@
-//! The source digest: what `load` adds as it reads, and the same digest
-//! (with the data files' texts) taken from the files' bytes alone for the
-//! build fingerprint.
+//! The source digest, as `load` builds it and as the fingerprint takes it from bytes alone.
 
 use super::data_file::FileLoad;
 use super::listing::is_data_file;

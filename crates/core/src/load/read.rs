@@ -1,5 +1,4 @@
-//! One data file read as text: a file too large, unreadable, not UTF-8,
-//! empty or nested too deep for the parser is refused with a diagnostic.
+//! One data file read as text; too large, unreadable, not UTF-8, empty or too deep is refused.
 
 use super::diag;
 use crate::model::taxonomy::Taxonomy;

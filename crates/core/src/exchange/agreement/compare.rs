@@ -1,5 +1,4 @@
-//! Annotations checked against the corpus and the taxonomy, then turned
-//! into figures field by field.
+//! Annotations checked against the corpus and taxonomy, then turned into figures per field.
 
 use super::{
     comparable_fields, error, is_comparable, unknown_field, Agreement, Annotation, Disagreement,

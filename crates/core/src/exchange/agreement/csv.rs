@@ -1,5 +1,4 @@
-//! The CSV layout of annotations: a `key` column and one `ann_<field>`
-//! column per annotated tag field.
+//! The CSV layout of annotations: a `key` column and one `ann_<field>` column per tag field.
 
 use super::{error, is_comparable, unknown_field, Annotation, PREFIX, RULE_INPUT};
 use corpus_diagnostics::diag::Diagnostic;

@@ -1,5 +1,4 @@
-//! The text table of an agreement: per-field figures, notes, then each
-//! disagreement.
+//! The text table of an agreement: per-field figures, notes, then each disagreement.
 
 use super::{Agreement, FieldAgreement};
 

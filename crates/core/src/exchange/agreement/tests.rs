@@ -1,5 +1,4 @@
-//! Unit tests of the agreement figures, worked through by hand on the
-//! fixtures the end-to-end tests load too.
+//! Unit tests of the agreement figures, worked by hand on the fixtures the CLI tests load.
 
 use super::*;
 use crate::model::taxonomy::Taxonomy;

@@ -1,5 +1,4 @@
-//! The YAML layout of annotations: a list of mappings, one per annotated
-//! entry, with lines found by our own scan of the text.
+//! The YAML layout of annotations: a list of mappings, with lines found by our own scan.
 
 use super::{
     comparable_fields, error, is_comparable, unknown_field, Annotation, PREFIX, RULE_INPUT,

@@ -1,5 +1,4 @@
-//! Where the URLs are: the entries' links, the records' links and the
-//! README's Markdown links and anchors.
+//! Where the URLs are: entry and record links, and the README's Markdown links and anchors.
 
 use super::{Link, Place, README};
 use crate::load::Corpus;

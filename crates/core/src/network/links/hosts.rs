@@ -1,5 +1,4 @@
-//! The host exceptions of `corpus/links.yaml`, and the ages they (and
-//! `--max-age`) are written in.
+//! The host exceptions of `corpus/links.yaml`, and the ages they and `--max-age` are written in.
 
 use serde::Deserialize;
 use std::time::Duration;

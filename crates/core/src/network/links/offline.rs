@@ -1,5 +1,4 @@
-//! The problems a link has that no request can change: README anchors and
-//! files, URL syntax, and arXiv links that disagree with the entry's id.
+//! Link problems no request changes: README anchors and files, URL syntax, arXiv id mismatch.
 
 use super::{arxiv_id_of_url, Link, Status, README};
 use std::path::Path;

@@ -1,5 +1,4 @@
-//! One URL on the network: HEAD, GET when HEAD is refused, redirects
-//! followed, and the host's accepted statuses.
+//! One URL on the network: HEAD, GET when refused, redirects followed, host exceptions applied.
 
 use super::{HostsConfig, Status, MAX_HOPS};
 use crate::network::http::{self, Client, Failure, Method};

@@ -1,5 +1,4 @@
-//! The report formats of a run: diagnostics (human and GitHub), JSON lines
-//! and Markdown, with the one-line summary.
+//! The report formats of a run: diagnostics (human, GitHub), JSON lines, Markdown, a summary.
 
 use super::{LinkFormat, LinkResult, Status, README};
 use crate::load::Corpus;

@@ -1,5 +1,4 @@
-//! The drawing primitives on an SVG canvas: the card, title, text,
-//! rectangles and lines, in integer pixel coordinates.
+//! Drawing primitives on an SVG canvas: card, title, text, rectangles and lines, in pixels.
 
 use super::style::{BG, BORDER, FG, FONT, MUTED, PAD, TEXT_SIZE, TITLE_SIZE};
 use plotters::backend::SVGBackend;

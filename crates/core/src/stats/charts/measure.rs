@@ -1,5 +1,4 @@
-//! Caller text made safe for the layout, and the sizes the layout derives
-//! from text and counts.
+//! Caller text made safe for the layout, and the sizes the layout derives from text and counts.
 
 /// Makes caller text safe and tidy: drops characters XML 1.0 forbids, collapses whitespace and
 /// cuts to `max` characters with an ellipsis so one long label cannot stretch the layout.

@@ -1,5 +1,4 @@
-//! Unit tests of the charts: valid SVG for any input, every label and
-//! count drawn, and the scale kept for the rows and cells it is for.
+//! Unit tests of the charts: valid SVG for any input, every label and count drawn, scales kept.
 
 use super::heat::heat_colors;
 use super::style::{APART_FILL, LABEL_MAX, WHITE_TEXT};

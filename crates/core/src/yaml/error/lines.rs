@@ -1,5 +1,4 @@
-//! The text around an error: its lines, their indentation and keys, and a
-//! value quoted as YAML writes it.
+//! The text around a parser error: its lines, their indentation and keys, and YAML quoting.
 
 /// Line `n` (1-based) of the text, without its line break.
 pub(super) fn line_of(text: &str, n: usize) -> &str {

@@ -1,5 +1,4 @@
-//! serde_yaml's message taken apart: the problem, its position, and the
-//! context libyaml adds.
+//! serde_yaml's error message taken apart: the problem, its position and libyaml's context.
 
 use regex::Regex;
 use std::sync::OnceLock;

@@ -1,5 +1,4 @@
-//! One top-level field of a file rewritten in the canonical layout, its
-//! comments kept where they are.
+//! One top-level field of a file rewritten in the canonical layout, its comments kept in place.
 
 use super::quoting::{
     double_quoted, is_scalar, keep_or_quote, reads_as_itself, scalar, scalar_value,

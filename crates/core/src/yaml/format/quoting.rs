@@ -1,5 +1,4 @@
-//! How a scalar is written: plain where YAML 1.1 and 1.2 readers read it
-//! back as the same string, else double-quoted.
+//! How a scalar is written: plain where YAML 1.1 and 1.2 read it back the same, else quoted.
 
 use serde_yaml::Value;
 
