@@ -13,6 +13,10 @@
 //! time while the file is streamed, then kept in a compact typed form
 //! ([`Trace`]) rather than as a `serde_json::Value` tree.
 
+// A diagnostic travels in `Err` only when a trace input cannot be read, so
+// its size costs nothing worth boxing for.
+#![allow(clippy::result_large_err)]
+
 mod graph;
 mod locate;
 mod metrics;
