@@ -7,7 +7,7 @@
 //! (32 records per 84 entries), every file in the layout `corpus fmt` writes.
 //! Output is deterministic for a given N.
 
-use corpus_core::yaml::format::{formatted_or_same, Kind};
+use corpus_core::model::format::{formatted_or_same, Kind};
 use std::path::Path;
 
 /// A small deterministic generator, so runs are comparable without a crate.

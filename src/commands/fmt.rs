@@ -90,7 +90,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
                 continue;
             }
         };
-        let formatted = match corpus_core::yaml::format::format(&text, kind_of(&rel)) {
+        let formatted = match corpus_core::model::format::format(&text, kind_of(&rel)) {
             Ok(f) => f,
             Err(e) => {
                 failed += 1;
@@ -128,10 +128,10 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
 }
 
 /// Kind of a data file from its folder (every target is in one of the two).
-fn kind_of(rel: &str) -> corpus_core::yaml::format::Kind {
+fn kind_of(rel: &str) -> corpus_core::model::format::Kind {
     if rel.starts_with(&format!("{EXCLUSIONS_DIR}/")) {
-        corpus_core::yaml::format::Kind::Record
+        corpus_core::model::format::Kind::Record
     } else {
-        corpus_core::yaml::format::Kind::Entry
+        corpus_core::model::format::Kind::Entry
     }
 }

@@ -60,8 +60,8 @@ fn command(
     let mut ids: Vec<&str> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if corpus_core::model::ids::arxiv_year(id).is_some() {
-            ids.push(corpus_core::model::ids::strip_version(id));
+        if corpus_core::text::ids::arxiv_year(id).is_some() {
+            ids.push(corpus_core::text::ids::strip_version(id));
         } else {
             diags.push(not_found(
                 corpus.file(le.file),
@@ -83,11 +83,11 @@ fn command(
     let mut agreeing: Vec<usize> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if corpus_core::model::ids::arxiv_year(id).is_none() {
+        if corpus_core::text::ids::arxiv_year(id).is_none() {
             continue;
         }
         let file = corpus.file(le.file);
-        let bare = corpus_core::model::ids::strip_version(id);
+        let bare = corpus_core::text::ids::strip_version(id);
         let found = match feed.records.get(bare) {
             Some(r) => compare(file, &le.entry, r),
             None => {

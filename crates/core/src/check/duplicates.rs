@@ -2,7 +2,7 @@
 
 use super::sink::Sink;
 use crate::model::corpus::Corpus;
-use crate::model::ids::{normalize_title, normalize_url, strip_version};
+use crate::text::ids::{normalize_title, normalize_url, strip_version};
 use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeSet, HashMap};
 

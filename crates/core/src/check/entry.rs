@@ -7,11 +7,11 @@ use super::values::{check_value, Vocab};
 use crate::model::dates::parse_date;
 use crate::model::fields::{self, MIN_YEAR, MODELINE};
 use crate::model::filter::{FieldValue, Fields};
-use crate::model::ids::{
+use crate::model::Entry;
+use crate::text::ids::{
     arxiv_link_id, arxiv_year, is_http_url, normalize_url, strip_version, suggest_key, valid_key,
     KEY_RULE,
 };
-use crate::model::Entry;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeSet;

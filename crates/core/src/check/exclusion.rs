@@ -6,11 +6,11 @@ use super::values::{check_value, Vocab};
 use crate::model::dates::parse_date;
 use crate::model::fields;
 use crate::model::filter::{FieldValue, Fields};
-use crate::model::ids::{
+use crate::model::Exclusion;
+use crate::text::ids::{
     arxiv_link_id, arxiv_year, is_http_url, strip_version, valid_identifier, valid_record_id,
     RECORD_ID_RULE,
 };
-use crate::model::Exclusion;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::rules::Rule;
 

@@ -1,6 +1,6 @@
 //! What entry and record checks share: the file stem an id must match, help for wrong ids.
 
-use crate::model::ids::arxiv_year;
+use crate::text::ids::arxiv_year;
 
 pub(super) fn arxiv_help(id: &str) -> String {
     let trimmed = id

@@ -3,8 +3,8 @@
 //! LaTeX escapes where the data should hold the UTF-8 text itself.
 
 use crate::model::corpus::Corpus;
+use crate::model::format::ambiguous_in_yaml11;
 use crate::model::taxonomy::Taxonomy;
-use crate::yaml::format::ambiguous_in_yaml11;
 use crate::yaml::source::{Layout, SourceFile};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -147,7 +147,7 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
 fn check_file(
     tax: &Taxonomy,
     file: &SourceFile,
-    kind: crate::yaml::format::Kind,
+    kind: crate::model::format::Kind,
     has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -166,9 +166,9 @@ fn check_file(
         (Some(l), _) => l,
         // A byte-order mark is kept aside by `format`, which parses the rest.
         (None, Some(_)) if file.text.starts_with('\u{feff}') => {
-            crate::yaml::format::layout_of_text(&file.text, kind)
+            crate::model::format::layout_of_text(&file.text, kind)
         }
-        (None, Some(v)) => crate::yaml::format::layout_of(&file.text, v, kind),
+        (None, Some(v)) => crate::model::format::layout_of(&file.text, v, kind),
         (None, None) => return,
     };
     let mut ambiguous = false;
@@ -196,7 +196,7 @@ fn check_file(
         };
         if ambiguous_in_yaml11(value) && is_text() {
             ambiguous = true;
-            let fixed = line.replacen(value, &crate::yaml::format::scalar(value), 1);
+            let fixed = line.replacen(value, &crate::model::format::scalar(value), 1);
             out.push(
                 diag(
                     tax,
@@ -269,15 +269,15 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
     let files = corpus
         .entries
         .iter()
-        .map(|e| (e.file, crate::yaml::format::Kind::Entry))
+        .map(|e| (e.file, crate::model::format::Kind::Entry))
         .chain(
             corpus
                 .exclusions
                 .iter()
-                .map(|x| (x.file, crate::yaml::format::Kind::Record)),
+                .map(|x| (x.file, crate::model::format::Kind::Record)),
         );
-    let files: Vec<(usize, crate::yaml::format::Kind)> = files.collect();
-    let run = |part: &[(usize, crate::yaml::format::Kind)]| {
+    let files: Vec<(usize, crate::model::format::Kind)> = files.collect();
+    let run = |part: &[(usize, crate::model::format::Kind)]| {
         let mut out = Vec::new();
         for &(idx, kind) in part {
             let file = corpus.file(idx);

@@ -45,7 +45,7 @@ fn write_csv(table: &'static [Field], rows: &mut dyn Iterator<Item = Vec<String>
     for row in rows {
         let _ = w.write_record(
             row.iter()
-                .map(|c| crate::exchange::csv_guard::guard(c).into_owned()),
+                .map(|c| crate::text::csv_guard::guard(c).into_owned()),
         );
     }
     csv_text(w)

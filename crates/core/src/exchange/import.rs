@@ -5,8 +5,8 @@
 //! file is written at all.
 
 use crate::model::fields::{self, Field, ENTRY, MODELINE, RECORD};
-use crate::model::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use crate::model::{Entry, Exclusion};
+use crate::text::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -151,7 +151,7 @@ fn read_rows(
                     .map(|(h, v)| {
                         (
                             h.to_string(),
-                            crate::exchange::csv_guard::unguard(v).to_string(),
+                            crate::text::csv_guard::unguard(v).to_string(),
                         )
                     })
                     .collect();
@@ -370,17 +370,17 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
 /// The YAML text of an entry file.
 pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
-    crate::yaml::format::formatted_or_same(
+    crate::model::format::formatted_or_same(
         format!("{MODELINE}\n{body}"),
-        crate::yaml::format::Kind::Entry,
+        crate::model::format::Kind::Entry,
     )
 }
 
 /// The YAML text of an exclusion record file.
 pub fn exclusion_yaml(x: &Exclusion) -> String {
-    crate::yaml::format::formatted_or_same(
+    crate::model::format::formatted_or_same(
         serde_yaml::to_string(x).unwrap_or_default(),
-        crate::yaml::format::Kind::Record,
+        crate::model::format::Kind::Record,
     )
 }
 

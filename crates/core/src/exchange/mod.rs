@@ -3,7 +3,6 @@
 //! among them), and the scaffold of a new entry.
 
 pub mod agreement;
-pub mod csv_guard;
 pub mod diff;
 pub mod export;
 pub mod git;

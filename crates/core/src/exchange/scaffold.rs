@@ -2,9 +2,9 @@
 //! the allowed values in comments, and the schema modeline for editors.
 
 use crate::model::fields::ENTRY;
-use crate::model::ids::{arxiv_year, valid_key};
 use crate::model::taxonomy::Taxonomy;
 use crate::network::arxiv::Record;
+use crate::text::ids::{arxiv_year, valid_key};
 
 /// Builds the scaffold text, or says why the arguments cannot make one.
 pub fn scaffold(
@@ -17,7 +17,7 @@ pub fn scaffold(
     if !valid_key(key) {
         return Err(format!(
             "key `{key}` must be {} (e.g. magrpo or wideseek-r1-2026)",
-            crate::model::ids::KEY_RULE
+            crate::text::ids::KEY_RULE
         ));
     }
     if let Some(id) = arxiv {
@@ -101,9 +101,9 @@ pub fn scaffold(
             out.push_str(&format!("{field}: {value}   # {optional}{hint}\n"));
         }
     }
-    Ok(crate::yaml::format::formatted_or_same(
+    Ok(crate::model::format::formatted_or_same(
         out,
-        crate::yaml::format::Kind::Entry,
+        crate::model::format::Kind::Entry,
     ))
 }
 

@@ -3,9 +3,9 @@
 use super::digest::file_digest;
 use super::{diag, read_text, LoadOptions};
 use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
+use crate::model::format::Kind;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::{Entry, Exclusion};
-use crate::yaml::format::Kind;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -138,7 +138,7 @@ pub(super) fn parse_file<T>(
         .as_ref()
         .filter(|_| whole && !file.text.starts_with('\u{feff}'))
     {
-        file.layout = Some(crate::yaml::format::layout_of(&file.text, v, kind));
+        file.layout = Some(crate::model::format::layout_of(&file.text, v, kind));
     }
     let item = map.map(|m| convert(m, &file, tax, &mut diagnostics));
     FileLoad {

@@ -22,8 +22,8 @@ pub use digest::{data_texts, source_digest};
 pub use listing::is_data_file;
 pub use read::{read_text, MAX_FLOW_DEPTH};
 
+use crate::model::format::Kind;
 use crate::model::taxonomy::Taxonomy;
-use crate::yaml::format::Kind;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;

@@ -1,4 +1,7 @@
-//! The data model: an entry of the paper pool and a record of the exclusion log.
+//! The data model: an entry of the paper pool and a record of the exclusion
+//! log, and beside them the field table, filters, the calendar, the
+//! taxonomy, the claims ledger, the survey's facts, the loaded corpus and the
+//! canonical layout of data files.
 //!
 //! Field names follow the reference CSV so that import and export round-trip.
 
@@ -7,7 +10,7 @@ pub mod corpus;
 pub mod dates;
 pub mod fields;
 pub mod filter;
-pub mod ids;
+pub mod format;
 pub mod survey;
 pub mod taxonomy;
 

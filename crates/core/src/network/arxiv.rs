@@ -103,7 +103,7 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
                 "an entry's id `{id_url}` is not an arXiv abstract link"
             ));
         };
-        let id = crate::model::ids::strip_version(raw_id).to_string();
+        let id = crate::text::ids::strip_version(raw_id).to_string();
         let version = raw_id[id.len()..]
             .strip_prefix('v')
             .and_then(|v| v.parse().ok());
@@ -196,11 +196,11 @@ pub fn fetch(
 
 /// Fetches one record (for `corpus new --fetch`), or says why there is none.
 pub fn fetch_one(api: &str, id: &str) -> Result<Record, String> {
-    if crate::model::ids::arxiv_year(id).is_none() {
+    if crate::text::ids::arxiv_year(id).is_none() {
         return Err(format!("`{id}` is not an arXiv id (e.g. 2508.04652)"));
     }
     let client = Client::new(crate::network::http::Policy::default());
-    let bare = crate::model::ids::strip_version(id);
+    let bare = crate::text::ids::strip_version(id);
     let feed = fetch(&client, api, &[bare], Duration::ZERO, &std::thread::sleep)?;
     match feed.records.get(bare) {
         Some(r) if r.withdrawn => Err(format!("arXiv {bare} has been withdrawn")),

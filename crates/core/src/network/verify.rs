@@ -63,9 +63,9 @@ fn family(name: &str) -> &str {
 /// Whether the entry's first author is arXiv's first author: every word of
 /// the family name appears in arXiv's name, ignoring case and punctuation.
 pub fn same_author(entry_author: &str, arxiv_author: &str) -> bool {
-    let theirs = crate::model::ids::normalize_title(arxiv_author);
+    let theirs = crate::text::ids::normalize_title(arxiv_author);
     let theirs: Vec<&str> = theirs.split(' ').collect();
-    let ours = crate::model::ids::normalize_title(family(entry_author));
+    let ours = crate::text::ids::normalize_title(family(entry_author));
     !ours.is_empty() && ours.split(' ').all(|w| theirs.contains(&w))
 }
 
@@ -86,8 +86,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             ),
         );
     }
-    if crate::model::ids::normalize_title(&e.title) != crate::model::ids::normalize_title(&r.title)
-    {
+    if crate::text::ids::normalize_title(&e.title) != crate::text::ids::normalize_title(&r.title) {
         out.push(
             diag(
                 "arxiv-title-mismatch",

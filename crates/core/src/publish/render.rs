@@ -25,7 +25,7 @@ pub fn display_author(a: &str) -> String {
 
 /// The label of a link: Paper, Blog, Docs or Project.
 pub fn link_label(url: &str) -> &'static str {
-    let u = crate::model::ids::normalize_url(url);
+    let u = crate::text::ids::normalize_url(url);
     let host = u.split('/').next().unwrap_or("");
     const PAPER_HOSTS: [&str; 6] = [
         "arxiv.org",

@@ -19,7 +19,7 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
     for f in &ENTRY {
         let field = f.name;
         let mut p = match field {
-            "key" => json!({"type": "string", "pattern": crate::model::ids::KEY_PATTERN}),
+            "key" => json!({"type": "string", "pattern": crate::text::ids::KEY_PATTERN}),
             "year" => json!({"type": "integer", "minimum": MIN_YEAR, "maximum": cutoff_year}),
             "arxiv_id" => {
                 json!({"type": "string", "pattern": "^(\\d{4}\\.\\d{4,5}|[a-z][a-z\\-]*(\\.[A-Z]{2})?/\\d{7})(v\\d+)?$"})

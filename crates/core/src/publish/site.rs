@@ -10,12 +10,12 @@
 
 use crate::exchange::export;
 use crate::model::corpus::Corpus;
-use crate::model::ids::is_http_url;
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
 use crate::publish::render;
 use crate::stats;
+use crate::text::ids::is_http_url;
 use serde::Serialize;
 
 /// The page template, under `templates/`.

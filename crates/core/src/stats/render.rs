@@ -129,7 +129,7 @@ fn record<S: AsRef<str>>(w: &mut csv::Writer<Vec<u8>>, cells: impl IntoIterator<
     let _ = w.write_record(
         cells
             .into_iter()
-            .map(|c| crate::exchange::csv_guard::guard(c.as_ref()).into_owned()),
+            .map(|c| crate::text::csv_guard::guard(c.as_ref()).into_owned()),
     );
 }
 

@@ -1,7 +1,7 @@
 //! Markdown as the generated files write it: data text escaped so it shows
 //! literally, inline code spans, safe link targets and GitHub heading anchors.
 
-use crate::model::ids::is_http_url;
+use crate::text::ids::is_http_url;
 
 /// Escapes text so Markdown shows it literally: no emphasis, links, tables,
 /// headings, list markers or raw HTML.

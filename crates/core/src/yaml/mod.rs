@@ -1,7 +1,5 @@
-//! The file format of entries and records: a file's text and field
-//! positions, the canonical layout `corpus fmt` writes, and parser errors in
-//! the tool's own words.
+//! YAML as text: a data file's text and the positions of its fields, and
+//! parser errors in the tool's own words.
 
 pub mod error;
-pub mod format;
 pub mod source;

@@ -192,7 +192,7 @@ pub fn arxiv_id_of_url(url: &str) -> Option<String> {
     }
     let id = id.split(['?', '#']).next().unwrap_or(id);
     let id = id.trim_end_matches('/').trim_end_matches(".pdf");
-    Some(crate::model::ids::strip_version(id).to_string())
+    Some(crate::text::ids::strip_version(id).to_string())
 }
 
 #[cfg(test)]

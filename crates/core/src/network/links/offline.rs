@@ -27,7 +27,7 @@ pub(super) fn offline_problem(
             )
         });
     }
-    if !crate::model::ids::is_http_url(&link.url) {
+    if !crate::text::ids::is_http_url(&link.url) {
         return Some((Status::Error, "not an absolute http(s) URL".to_string()));
     }
     if let Some(in_url) = arxiv_id_of_url(&link.url) {
@@ -38,7 +38,7 @@ pub(super) fn offline_problem(
                     format!("links to arXiv {in_url}, but the entry has no arxiv_id"),
                 ));
             }
-            if crate::model::ids::strip_version(id) != in_url {
+            if crate::text::ids::strip_version(id) != in_url {
                 return Some((
                     Status::Error,
                     format!("links to arXiv {in_url}, but the entry's arxiv_id is {id}"),
