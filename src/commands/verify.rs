@@ -2,8 +2,8 @@
 //! compares them, renders the diagnostics and, with `--write`, records the
 //! date in the entries that agree.
 
-use super::{load_corpus, Outcome, Result};
-use corpus_core::load::{Corpus, LoadOptions};
+use super::{load_corpus, Context, Outcome, ReportFormat, Result};
+use corpus_core::load::Corpus;
 use corpus_core::network::arxiv;
 use corpus_core::network::http::{Client, Policy};
 use corpus_core::network::verify::{compare, not_found, with_date, VerifyOptions, FIELD};
@@ -11,10 +11,49 @@ use corpus_diagnostics::report;
 use std::path::Path;
 use std::time::Duration;
 
-/// Verifies the entries of the corpus at `root` against the arXiv API.
-pub fn run(root: &Path, opts: LoadOptions, a: &VerifyOptions) -> Result {
-    let corpus = load_corpus(root, opts, Some(a.format))?;
-    let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
+/// Options of `corpus verify`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Entries to verify (default: every entry with an arxiv_id).
+    #[arg(value_name = "KEY")]
+    pub keys: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+    /// Record today's date in `arxiv_verified_on` of each entry that agrees with arXiv.
+    #[arg(long)]
+    pub write: bool,
+    /// The arXiv API endpoint.
+    #[arg(long, value_name = "URL", default_value = corpus_core::network::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
+    /// Seconds between two API requests (at least 3 against the public API, as it asks).
+    #[arg(long, value_name = "SECONDS", default_value_t = corpus_core::network::arxiv::DEFAULT_PAUSE_SECS)]
+    pub pause: f64,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+}
+
+impl Args {
+    /// The library's options for these arguments.
+    pub fn options(&self) -> VerifyOptions {
+        VerifyOptions {
+            keys: self.keys.clone(),
+            format: self.format.into(),
+            write: self.write,
+            arxiv_api: self.arxiv_api.clone(),
+            pause: self.pause,
+            timeout: self.timeout,
+        }
+    }
+}
+
+/// Verifies the entries of the corpus against the arXiv API.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let a = args.options();
+    let corpus = load_corpus(root, ctx.load, Some(a.format))?;
+    let (code, stdout, stderr) = command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code,
         stdout,
