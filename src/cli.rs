@@ -5,7 +5,7 @@
 
 use crate::commands::{
     agreement, check, claims, diff, export, fmt, import, links, list, new, publish, schema, site,
-    stats, trace, verify, Context, Outcome,
+    stats, trace, verify, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -84,9 +84,8 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     };
     let ctx = Context::new(cli.root.clone(), load, cwd);
     let mut out = dispatch(&cli.command, &ctx).unwrap_or_else(|stopped| stopped);
-    // Text from data files must not drive the terminal: escape control and
-    // bidirectional characters in everything meant for a human to read.
-    // Machine formats and exported files are left byte for byte.
+    // Text from data files must not drive the terminal (see `Audience`):
+    // stderr is always read by a person, stdout when the options say so.
     out.stderr = corpus_core::text::visible::visible(&out.stderr).into_owned();
     if human_stdout(&cli.command) {
         out.stdout = corpus_core::text::visible::visible(&out.stdout).into_owned();
@@ -94,35 +93,27 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
     out
 }
 
-/// Whether a command's standard output is meant for a human (text, tables,
-/// Markdown) rather than for a program or a file.
+/// Whether a command's standard output is meant for a human; its options say.
 fn human_stdout(command: &Command) -> bool {
-    use crate::commands::{
-        diff::DiffFormat, links::LinkFormatArg, list::ListFormat, stats::StatsFormat,
-        trace::TraceCommand, ReportFormat, TableFormat,
+    let args: &dyn Audience = match command {
+        Command::Check(a) => a,
+        Command::Build(a) | Command::Render(a) => a,
+        Command::Stats(a) => a,
+        Command::Claims(a) => a,
+        Command::List(a) => a,
+        Command::Diff(a) => a,
+        Command::Import(a) => a,
+        Command::New(a) => a,
+        Command::Fmt(a) => a,
+        Command::Schema(a) => a,
+        Command::Export(a) => a,
+        Command::Agreement(a) => a,
+        Command::Site(a) => a,
+        Command::Trace(a) => a,
+        Command::Links(a) => a,
+        Command::Verify(a) => a,
     };
-    match command {
-        Command::Check(a) => a.format == ReportFormat::Human,
-        Command::Stats(a) => {
-            a.write || matches!(a.format, StatsFormat::Table | StatsFormat::Markdown)
-        }
-        Command::Claims(a) => a.format == TableFormat::Table,
-        Command::List(a) => a.format != ListFormat::Json,
-        Command::Diff(a) => a.format != DiffFormat::Json,
-        Command::Agreement(a) => a.format == TableFormat::Table,
-        Command::Trace(TraceCommand::Validate(a)) => a.format == ReportFormat::Human,
-        Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
-        Command::Trace(TraceCommand::Import(a)) => a.explain,
-        Command::Links(a) => matches!(a.format, LinkFormatArg::Human | LinkFormatArg::Markdown),
-        Command::Verify(a) => a.format == ReportFormat::Human,
-        Command::Export(_) | Command::Schema(_) => false,
-        Command::Build(_)
-        | Command::Render(_)
-        | Command::Import(_)
-        | Command::New(_)
-        | Command::Site(_)
-        | Command::Fmt(_) => true,
-    }
+    args.stdout_is_for_humans()
 }
 
 /// Runs one command; `Err` is the outcome of a run that stopped early.

@@ -1,6 +1,6 @@
 //! `corpus agreement`: a second annotator's tags compared with the corpus.
 
-use super::{json_text, load_corpus, Context, Outcome, Result, TableFormat};
+use super::{json_text, load_corpus, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::exchange::agreement;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::PathBuf;
@@ -13,6 +13,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Compares the annotations in FILE (relative to the working directory) with the corpus.

@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{load_checked, sources, Context, Outcome, ReportFormat, Result};
+use super::{load_checked, sources, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
 use corpus_core::load::LoadOptions;
 use corpus_core::model::corpus::Corpus;
@@ -19,6 +19,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     pub format: ReportFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Renders check diagnostics, adding a summary line in human format.

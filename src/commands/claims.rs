@@ -1,6 +1,6 @@
 //! `corpus claims`: the claims ledger judged on the data.
 
-use super::{json_text, load_corpus, sources, Context, Outcome, Result, TableFormat};
+use super::{json_text, load_corpus, sources, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::model::claims::CLAIMS_PATH;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format};
@@ -14,6 +14,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Prints each claim with its expected and actual count; fails when one does not hold.

@@ -1,7 +1,7 @@
 //! `corpus diff`: what a change moves — entries, figures and claims —
 //! between an old root (or a git revision) and this one.
 
-use super::{json_text, Context, Outcome, Result};
+use super::{json_text, Audience, Context, Outcome, Result};
 use corpus_core::load;
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,13 @@ pub enum DiffFormat {
     Markdown,
     /// JSON.
     Json,
+}
+
+impl DiffFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self != DiffFormat::Json
+    }
 }
 
 /// Options of `corpus diff`.
@@ -33,6 +40,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Compares the corpus at OLD_ROOT (or as committed at `--base`) with this one.

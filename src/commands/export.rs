@@ -1,7 +1,7 @@
 //! `corpus export`: the corpus as CSV (the import layout), JSON or BibTeX,
 //! on standard output or into a new file.
 
-use super::{load_checked, Context, Outcome, Result};
+use super::{load_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use std::path::PathBuf;
 
@@ -31,6 +31,13 @@ pub struct Args {
     /// Overwrite --out if it exists.
     #[arg(long, requires = "out")]
     pub force: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // CSV, JSON or BibTeX, for other programs to read back.
+        false
+    }
 }
 
 /// Exports a corpus without errors; `--out` (relative to the working

@@ -1,7 +1,7 @@
 //! `corpus fmt`: which data files to format, and formatting them in place or
 //! (with `--check`) listing the ones that would change.
 
-use super::{Context, Outcome, Result};
+use super::{Audience, Context, Outcome, Result};
 use corpus_core::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,13 @@ pub struct Args {
     /// Entry or record files, or folders searched for .yaml files (default: all of them).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The files formatted, or that would be.
+        true
+    }
 }
 
 /// The data files to format: the given paths (entry or record files, or

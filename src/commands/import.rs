@@ -1,7 +1,7 @@
 //! `corpus import`: the reference CSV layout into one YAML file per entry
 //! and per record, all rows validated before anything is written.
 
-use super::{Context, Outcome, Result};
+use super::{Audience, Context, Outcome, Result};
 use corpus_core::exchange::import;
 use corpus_core::load::{self, LoadOptions};
 use corpus_diagnostics::report::{self, Format, Sources};
@@ -19,6 +19,13 @@ pub struct Args {
     /// Overwrite existing entry and record files.
     #[arg(long)]
     pub force: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // A count of what was imported, or the bad rows.
+        true
+    }
 }
 
 /// Reads one CSV file, turning a failure into the outcome of a run that cannot start.

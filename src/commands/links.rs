@@ -1,7 +1,7 @@
 //! `corpus links`: reads the host exceptions, the README and the results
 //! cache, checks every link, renders the report and saves the cache.
 
-use super::{load_corpus, Context, Outcome, Result};
+use super::{load_corpus, Audience, Context, Outcome, Result};
 use corpus_core::load::Corpus;
 use corpus_core::network::http::Policy;
 use corpus_core::network::links::{
@@ -29,6 +29,13 @@ pub enum LinkFormatArg {
     Github,
     /// A Markdown report (for a job summary).
     Markdown,
+}
+
+impl LinkFormatArg {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        matches!(self, LinkFormatArg::Human | LinkFormatArg::Markdown)
+    }
 }
 
 impl From<LinkFormatArg> for LinkFormat {
@@ -78,6 +85,12 @@ pub struct Args {
     /// First backoff in seconds when a 429/503 gives no Retry-After (doubled per retry).
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
     pub backoff: f64,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 impl Args {

@@ -1,6 +1,6 @@
 //! `corpus list`: entries or exclusion records matching `--where` conditions.
 
-use super::{json_text, load_corpus, Context, Outcome, Result};
+use super::{json_text, load_corpus, Audience, Context, Outcome, Result};
 use corpus_core::model::fields;
 use corpus_core::model::filter::{Condition, Filter};
 
@@ -16,6 +16,13 @@ pub enum ListFormat {
     Keys,
 }
 
+impl ListFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self != ListFormat::Json
+    }
+}
+
 /// Options of `corpus list`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -28,6 +35,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Parses `FIELD=VALUE` conditions against the fields a filter may use.

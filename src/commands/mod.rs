@@ -70,6 +70,15 @@ impl Outcome {
 /// A command's result; `Err` is the outcome of a run that stopped early.
 pub type Result = std::result::Result<Outcome, Outcome>;
 
+/// Whom a command writes its standard output for, which each command's
+/// options know: text from data files must not drive a terminal, so a
+/// person's text gets control and bidirectional characters escaped, while
+/// data for a program or a file must pass byte for byte.
+pub trait Audience {
+    /// Whether standard output is text for a person (reports, tables, Markdown).
+    fn stdout_is_for_humans(&self) -> bool;
+}
+
 /// Output format of tables that also come as JSON (claims, agreement, trace metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum TableFormat {
@@ -78,6 +87,13 @@ pub enum TableFormat {
     Table,
     /// JSON.
     Json,
+}
+
+impl TableFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self == TableFormat::Table
+    }
 }
 
 /// Output format of diagnostics.
@@ -90,6 +106,13 @@ pub enum ReportFormat {
     Json,
     /// GitHub Actions workflow annotations.
     Github,
+}
+
+impl ReportFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self == ReportFormat::Human
+    }
 }
 
 impl From<ReportFormat> for Format {

@@ -1,6 +1,6 @@
 //! `corpus new`: the scaffold of a new entry, written to corpus/papers/KEY.yaml.
 
-use super::{load_corpus, Context, Outcome, Result};
+use super::{load_corpus, Audience, Context, Outcome, Result};
 use corpus_core::load;
 
 /// Options of `corpus new`.
@@ -23,6 +23,13 @@ pub struct Args {
     /// The arXiv API endpoint used by --fetch.
     #[arg(long, value_name = "URL", default_value = corpus_core::network::arxiv::DEFAULT_API)]
     pub arxiv_api: String,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // Where the scaffold was written.
+        true
+    }
 }
 
 /// Writes the scaffold of entry KEY, never over an existing file unless

@@ -2,7 +2,7 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
-use super::{load_checked, sources, Context, Outcome, Result};
+use super::{load_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
@@ -16,6 +16,13 @@ pub struct Args {
     /// Write nothing; fail when a generated file is stale.
     #[arg(long)]
     pub check: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // Reports; the generated files themselves go to disk.
+        true
+    }
 }
 
 /// `corpus build`: every generated file.

@@ -1,7 +1,7 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
 //! atomically, never over a file this command did not write.
 
-use super::{load_checked, Context, Outcome, Result};
+use super::{load_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::publish::generate;
 use corpus_core::publish::site::{self, GENERATOR, PAGE, TEMPLATE};
@@ -16,6 +16,13 @@ pub struct Args {
     /// Replace an index.html that `corpus site` did not write.
     #[arg(long)]
     pub force: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The page goes to a file; only reports reach the terminal.
+        true
+    }
 }
 
 /// Writes the page of a corpus without errors into `--out` (relative to the

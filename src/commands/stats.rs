@@ -1,7 +1,7 @@
 //! `corpus stats`: the figures printed in one of four formats (or, with
 //! `--write`, written under stats/ as `corpus build` would).
 
-use super::{load_checked, publish, Context, Outcome, Result};
+use super::{load_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::stats::{self, Stats};
@@ -21,6 +21,13 @@ pub enum StatsFormat {
     Csv,
 }
 
+impl StatsFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        matches!(self, StatsFormat::Table | StatsFormat::Markdown)
+    }
+}
+
 /// Options of `corpus stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -33,6 +40,13 @@ pub struct Args {
     /// With --write: write nothing; fail when a file under stats/ is stale.
     #[arg(long, requires = "write")]
     pub check: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // With --write, the files written rather than the figures.
+        self.write || self.format.is_for_humans()
+    }
 }
 
 /// Prints the figures of the corpus; warns (but counts) when the data has errors.

@@ -2,7 +2,7 @@
 //! compares them, renders the diagnostics and, with `--write`, records the
 //! date in the entries that agree.
 
-use super::{load_corpus, Context, Outcome, ReportFormat, Result};
+use super::{load_corpus, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::load::Corpus;
 use corpus_core::network::arxiv;
 use corpus_core::network::http::{Client, Policy};
@@ -32,6 +32,12 @@ pub struct Args {
     /// Timeout of one request, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 impl Args {

@@ -1,7 +1,7 @@
 //! `corpus trace import`: OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
 
 use super::{stdin_or, TraceLimit};
-use crate::commands::{Context, Outcome, ReportFormat, Result};
+use crate::commands::{Audience, Context, Outcome, ReportFormat, Result};
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_trace::otlp;
 use std::path::{Path, PathBuf};
@@ -54,6 +54,13 @@ pub struct Args {
     /// Size limit for input files.
     #[command(flatten)]
     pub limit: TraceLimit,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // Otherwise the imported trace, JSON for programs; diagnostics go to stderr.
+        self.explain
+    }
 }
 
 /// Imports OTLP JSON files as orchestration traces (or, with `--explain`,

@@ -1,7 +1,7 @@
 //! `corpus trace metrics`: one trace replayed into orchestration metrics.
 
 use super::{stdin_or, TraceLimit};
-use crate::commands::{json_text, Context, Outcome, Result, TableFormat};
+use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::load;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
@@ -21,6 +21,12 @@ pub struct Args {
     /// Size limit for trace files.
     #[command(flatten)]
     pub limit: TraceLimit,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Replays one trace into orchestration metrics, mapping reward channels with

@@ -7,7 +7,7 @@ pub mod import;
 pub mod metrics;
 pub mod validate;
 
-use super::{Context, Result};
+use super::{Audience, Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The `corpus trace` subcommands.
@@ -19,6 +19,16 @@ pub enum TraceCommand {
     Metrics(metrics::Args),
     /// Import OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
     Import(import::Args),
+}
+
+impl Audience for TraceCommand {
+    fn stdout_is_for_humans(&self) -> bool {
+        match self {
+            TraceCommand::Validate(a) => a.stdout_is_for_humans(),
+            TraceCommand::Metrics(a) => a.stdout_is_for_humans(),
+            TraceCommand::Import(a) => a.stdout_is_for_humans(),
+        }
+    }
 }
 
 /// The size limit of trace files, shared by the trace subcommands.

@@ -1,7 +1,7 @@
 //! `corpus trace validate`: trace files checked against the trace schema and the graph rules.
 
 use super::{stdin_or, TraceLimit};
-use crate::commands::{Context, Outcome, ReportFormat, Result};
+use crate::commands::{Audience, Context, Outcome, ReportFormat, Result};
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::PathBuf;
 
@@ -17,6 +17,12 @@ pub struct Args {
     /// Size limit for trace files.
     #[command(flatten)]
     pub limit: TraceLimit,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Validates the trace files found at the given paths (files, or folders searched for .json).
