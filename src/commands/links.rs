@@ -116,13 +116,7 @@ impl Args {
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
-    let (code, stdout, stderr) =
-        command(root, &ctx.cwd, &corpus, &args.options()).map_err(|e| Outcome::fail(2, e))?;
-    Ok(Outcome {
-        code,
-        stdout,
-        stderr,
-    })
+    command(root, &ctx.cwd, &corpus, &args.options()).map_err(|e| Outcome::fail(2, e))
 }
 
 fn now_secs() -> u64 {
@@ -132,14 +126,14 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
-/// `corpus links`: checks, renders, saves the cache. Ok((exit code, stdout,
-/// stderr)), or Err when it could not run.
+/// `corpus links`: checks, renders, saves the cache; Err says why it could
+/// not run.
 fn command(
     root: &Path,
     cwd: &Path,
     corpus: &Corpus,
     a: &LinksOptions,
-) -> std::result::Result<(i32, String, String), String> {
+) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=86_400.0).contains(&v) {
             Ok(Duration::from_secs_f64(v))
@@ -234,9 +228,9 @@ fn command(
             code = 2;
         }
     }
-    Ok((
+    Ok(Outcome {
         code,
-        render(&run.results, a.format, corpus, readme.as_deref()),
+        stdout: render(&run.results, a.format, corpus, readme.as_deref()),
         stderr,
-    ))
+    })
 }

@@ -2,7 +2,7 @@
 //! compares them, renders the diagnostics and, with `--write`, records the
 //! date in the entries that agree.
 
-use super::{load_corpus, Audience, Context, Outcome, ReportFormat, Result};
+use super::{load_corpus, sources, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::load::Corpus;
 use corpus_core::network::arxiv;
 use corpus_core::network::http::{Client, Policy};
@@ -59,20 +59,16 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let a = args.options();
     let corpus = load_corpus(root, ctx.load, Some(a.format))?;
-    let (code, stdout, stderr) = command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))?;
-    Ok(Outcome {
-        code,
-        stdout,
-        stderr,
-    })
+    command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))
 }
 
-/// `corpus verify`: Ok((exit code, stdout, stderr)), or Err when it could not run.
+/// `corpus verify`: compares, renders, records the dates; Err says why it
+/// could not run.
 fn command(
     root: &Path,
     corpus: &Corpus,
     a: &VerifyOptions,
-) -> std::result::Result<(i32, String, String), String> {
+) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=3600.0).contains(&v) {
             Ok(Duration::from_secs_f64(v))
@@ -184,15 +180,9 @@ fn command(
         a.arxiv_api
     );
     let summary = report::summary(&diags, 0, &what);
-    let sources: report::Sources = corpus
-        .files
-        .iter()
-        .map(|f| (f.rel.as_str(), f.text.as_str()))
-        .collect();
-    let code = i32::from(!diags.is_empty());
-    Ok((
-        code,
-        report::render(&diags, a.format, &sources, Some(&summary)),
+    Ok(Outcome {
+        code: i32::from(!diags.is_empty()),
+        stdout: report::render(&diags, a.format, &sources(corpus), Some(&summary)),
         stderr,
-    ))
+    })
 }
