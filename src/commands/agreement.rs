@@ -2,7 +2,7 @@
 
 use super::{json_text, load_corpus, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::exchange::agreement;
-use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_diagnostics::report::{self, Sources};
 use std::path::PathBuf;
 
 /// Options of `corpus agreement`.
@@ -42,14 +42,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
                 "{} problem(s) in the annotations; nothing was compared",
                 diags.len()
             );
-            // With --format json every stdout line is JSON: one diagnostic per line.
-            let report_format = match args.format {
-                TableFormat::Table => Format::Human,
-                TableFormat::Json => Format::Json,
-            };
             Err(Outcome::with_code(
                 1,
-                report::render(&diags, report_format, &src, Some(&summary)),
+                report::render(&diags, args.format.report_format(), &src, Some(&summary)),
             ))
         }
     }

@@ -3,7 +3,7 @@
 use super::{json_text, load_corpus, sources, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::model::claims::CLAIMS_PATH;
 use corpus_diagnostics::diag::Diagnostic;
-use corpus_diagnostics::report::{self, Format};
+use corpus_diagnostics::report;
 
 /// Options of `corpus claims`.
 #[derive(Debug, clap::Args)]
@@ -38,14 +38,14 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
                 format!("no claims ledger at {CLAIMS_PATH}"),
             ));
         }
-        // With --format json every stdout line is JSON: one diagnostic per line.
-        let report_format = match args.format {
-            TableFormat::Table => Format::Human,
-            TableFormat::Json => Format::Json,
-        };
         return Err(Outcome::with_code(
             1,
-            report::render(&problems, report_format, &sources(&corpus), None),
+            report::render(
+                &problems,
+                args.format.report_format(),
+                &sources(&corpus),
+                None,
+            ),
         ));
     }
     let verdicts = corpus.verdicts();

@@ -94,6 +94,15 @@ impl TableFormat {
     pub fn is_for_humans(self) -> bool {
         self == TableFormat::Table
     }
+
+    /// The format of diagnostics printed in place of the table: with JSON,
+    /// every line of standard output stays JSON (one diagnostic per line).
+    pub fn report_format(self) -> Format {
+        match self {
+            TableFormat::Table => Format::Human,
+            TableFormat::Json => Format::Json,
+        }
+    }
 }
 
 /// Output format of diagnostics.
