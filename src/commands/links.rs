@@ -95,7 +95,7 @@ impl Audience for Args {
 
 impl Args {
     /// The library's options for these arguments.
-    pub fn options(&self) -> LinksOptions {
+    fn options(&self) -> LinksOptions {
         LinksOptions {
             format: self.format.into(),
             offline: self.offline,

@@ -25,12 +25,12 @@ impl Audience for Args {
     }
 }
 
-/// `corpus build`: every generated file.
+/// `corpus build`: checks, then regenerates every generated file.
 pub fn build(ctx: &Context, args: &Args) -> Result {
     run_part(ctx, Part::All, args.check)
 }
 
-/// `corpus render`: README.md only.
+/// `corpus render`: checks, then regenerates README.md only.
 pub fn render(ctx: &Context, args: &Args) -> Result {
     run_part(ctx, Part::Readme, args.check)
 }

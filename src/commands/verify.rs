@@ -42,7 +42,7 @@ impl Audience for Args {
 
 impl Args {
     /// The library's options for these arguments.
-    pub fn options(&self) -> VerifyOptions {
+    fn options(&self) -> VerifyOptions {
         VerifyOptions {
             keys: self.keys.clone(),
             format: self.format.into(),
