@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{load_checked, sources, Outcome, Result};
+use super::{load_checked, sources, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
 use corpus_core::load::LoadOptions;
 use corpus_core::model::corpus::Corpus;
@@ -9,6 +9,23 @@ use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::Path;
+
+/// Options of `corpus check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Fail on unwaived warnings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
 
 /// Renders check diagnostics, adding a summary line in human format.
 pub fn render_report(
@@ -61,12 +78,14 @@ fn from_fingerprint(
     Some(Outcome::with_code(i32::from(fails), stdout))
 }
 
-/// Checks the corpus at `root`; fails on errors (and, with `strict`, on unwaived warnings).
-pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Result {
-    if let Some(out) = from_fingerprint(root, opts, strict, format) {
+/// Checks the corpus; fails on errors (and, with `--strict`, on unwaived warnings).
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let format = Format::from(args.format);
+    if let Some(out) = from_fingerprint(root, ctx.load, args.strict, format) {
         return Ok(out);
     }
-    let (corpus, examples) = load_checked(root, opts, Some(format))?;
+    let (corpus, examples) = load_checked(root, ctx.load, Some(format))?;
     let mut rep = check::check(&corpus);
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
@@ -84,5 +103,8 @@ pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Resu
     if waiting && deferred && format == Format::Human {
         stdout.push_str(&format!("note: {}\n", check::DERIVED_WAIT));
     }
-    Ok(Outcome::with_code(i32::from(rep.fails(strict)), stdout))
+    Ok(Outcome::with_code(
+        i32::from(rep.fails(args.strict)),
+        stdout,
+    ))
 }

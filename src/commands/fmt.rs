@@ -1,9 +1,27 @@
 //! `corpus fmt`: which data files to format, and formatting them in place or
 //! (with `--check`) listing the ones that would change.
 
-use super::{Outcome, Result};
+use super::{Audience, Context, Outcome, Result};
 use corpus_core::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
 use std::path::{Path, PathBuf};
+
+/// Options of `corpus fmt`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write nothing; list the files that would change and fail if any would.
+    #[arg(long)]
+    pub check: bool,
+    /// Entry or record files, or folders searched for .yaml files (default: all of them).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The files formatted, or that would be.
+        true
+    }
+}
 
 /// The data files to format: the given paths (entry or record files, or
 /// folders searched for them), or every entry and record file under the root.
@@ -73,16 +91,17 @@ fn targets(
     Ok(out)
 }
 
-/// Formats the given data files (or all of them); with `check`, writes nothing
-/// and lists the files that would change.
-pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Path) -> Result {
-    let files = targets(root, paths, cwd).map_err(|e| Outcome::fail(2, e))?;
+/// Formats the given data files (or all of them); with `--check`, writes
+/// nothing and lists the files that would change.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let files = targets(root, &args.paths, &ctx.cwd).map_err(|e| Outcome::fail(2, e))?;
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut res = Outcome::default();
     let (mut changed, mut unchanged, mut failed) = (0usize, 0usize, 0usize);
     for path in &files {
         let rel = load::rel_path(&canon_root, path);
-        let text = match load::read_text(path, &rel, max_bytes, None) {
+        let text = match load::read_text(path, &rel, ctx.load.max_file_bytes, None) {
             Ok(t) => t,
             Err(d) => {
                 failed += 1;
@@ -105,7 +124,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
             continue;
         }
         changed += 1;
-        if check {
+        if args.check {
             res.stdout.push_str(&format!("would reformat {rel}\n"));
         } else if let Err(e) = corpus_io::files::write_atomic(path, formatted.as_bytes()) {
             failed += 1;
@@ -116,14 +135,18 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
             res.stdout.push_str(&format!("formatted {rel}\n"));
         }
     }
-    let verb = if check { "would change" } else { "changed" };
+    let verb = if args.check {
+        "would change"
+    } else {
+        "changed"
+    };
     res.stdout.push_str(&format!(
         "{changed} {verb}, {unchanged} unchanged, {failed} could not be formatted\n"
     ));
-    if check && changed > 0 {
+    if args.check && changed > 0 {
         res.stdout.push_str("run `corpus fmt` to format them\n");
     }
-    res.code = i32::from(failed > 0 || (check && changed > 0));
+    res.code = i32::from(failed > 0 || (args.check && changed > 0));
     Ok(res)
 }
 

@@ -1,15 +1,15 @@
 //! `corpus links`: reads the host exceptions, the README and the results
 //! cache, checks every link, renders the report and saves the cache.
 
-use super::{load_corpus, Outcome, Result};
-use corpus_core::load::{Corpus, LoadOptions};
+use super::{load_corpus, Audience, Context, Outcome, Result};
+use corpus_core::load::Corpus;
 use corpus_core::network::http::Policy;
 use corpus_core::network::links::{
-    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinksOptions, Local,
-    Settings, HOSTS_PATH, README,
+    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinkFormat,
+    LinksOptions, Local, Settings, HOSTS_PATH, README,
 };
 use corpus_io::reader::{self, ReadError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Largest corpus/links.yaml read.
@@ -17,25 +17,116 @@ const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 /// Largest results cache read.
 const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
-/// Checks the links of the corpus at `root`; `--cache` is relative to `cwd`.
-pub fn run(root: &Path, opts: LoadOptions, cwd: &Path, a: &LinksOptions) -> Result {
-    let corpus = load_corpus(root, opts, None)?;
-    let (code, stdout, stderr) = command(root, cwd, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
-    Ok(Outcome {
-        code,
-        stdout,
-        stderr,
-    })
+/// Output formats of `corpus links`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LinkFormatArg {
+    /// Problems with their file and line, then a summary.
+    #[default]
+    Human,
+    /// One JSON object per URL, one per line.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+    /// A Markdown report (for a job summary).
+    Markdown,
 }
 
-/// `corpus links`: checks, renders, saves the cache. Ok((exit code, stdout,
-/// stderr)), or Err when it could not run.
+impl LinkFormatArg {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        matches!(self, LinkFormatArg::Human | LinkFormatArg::Markdown)
+    }
+}
+
+impl From<LinkFormatArg> for LinkFormat {
+    fn from(f: LinkFormatArg) -> LinkFormat {
+        match f {
+            LinkFormatArg::Human => LinkFormat::Human,
+            LinkFormatArg::Json => LinkFormat::Json,
+            LinkFormatArg::Github => LinkFormat::Github,
+            LinkFormatArg::Markdown => LinkFormat::Markdown,
+        }
+    }
+}
+
+/// Options of `corpus links`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LinkFormatArg::Human)]
+    pub format: LinkFormatArg,
+    /// Check only what needs no network: URL syntax, README anchors, arXiv id and link agreement.
+    #[arg(long)]
+    pub offline: bool,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    pub timeout: f64,
+    /// Results cache (JSON), relative to the working directory [default: <root>/.cache/corpus-links.json].
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Skip URLs that were checked successfully within this age (e.g. 36h, 7d; plain numbers are seconds).
+    #[arg(long, value_name = "AGE")]
+    pub max_age: Option<String>,
+    /// Report a link as failing only once it has failed on this many consecutive runs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub fail_after: u32,
+    /// Requests in flight at once, over all hosts.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: u32,
+    /// Requests in flight at once to one host.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub per_host: u32,
+    /// Retries of a 429 or 503 answer.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
+    /// Most seconds spent waiting on retries of one URL (a longer Retry-After ends them).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub max_wait: f64,
+    /// First backoff in seconds when a 429/503 gives no Retry-After (doubled per retry).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub backoff: f64,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
+impl Args {
+    /// The library's options for these arguments.
+    fn options(&self) -> LinksOptions {
+        LinksOptions {
+            format: self.format.into(),
+            offline: self.offline,
+            timeout: self.timeout,
+            cache: self.cache.clone(),
+            max_age: self.max_age.clone(),
+            fail_after: self.fail_after,
+            jobs: self.jobs,
+            per_host: self.per_host,
+            retries: self.retries,
+            max_wait: self.max_wait,
+            backoff: self.backoff,
+        }
+    }
+}
+
+/// Checks the links of the corpus; `--cache` is relative to the working directory.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let corpus = load_corpus(root, ctx.load, None)?;
+    command(root, &ctx.cwd, &corpus, &args.options()).map_err(|e| Outcome::fail(2, e))
+}
+
+/// `corpus links`: checks, renders, saves the cache; Err says why it could
+/// not run.
 fn command(
     root: &Path,
     cwd: &Path,
     corpus: &Corpus,
     a: &LinksOptions,
-) -> std::result::Result<(i32, String, String), String> {
+) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=86_400.0).contains(&v) {
             Ok(Duration::from_secs_f64(v))
@@ -130,9 +221,9 @@ fn command(
             code = 2;
         }
     }
-    Ok((
+    Ok(Outcome {
         code,
-        render(&run.results, a.format, corpus, readme.as_deref()),
+        stdout: render(&run.results, a.format, corpus, readme.as_deref()),
         stderr,
-    ))
+    })
 }

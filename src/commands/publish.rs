@@ -2,25 +2,50 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
-use super::{load_checked, sources, Outcome, Result};
+use super::{load_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
-use corpus_core::load::LoadOptions;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format};
 use std::path::Path;
 
-/// Checks the corpus at `root`, then writes the generated files of `part`
-/// (or, with `check_only`, fails when one of them is stale).
-pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
+/// Options of `corpus build` and `corpus render`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write nothing; fail when a generated file is stale.
+    #[arg(long)]
+    pub check: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // Reports; the generated files themselves go to disk.
+        true
+    }
+}
+
+/// `corpus build`: checks, then regenerates every generated file.
+pub fn build(ctx: &Context, args: &Args) -> Result {
+    run_part(ctx, Part::All, args.check)
+}
+
+/// `corpus render`: checks, then regenerates README.md only.
+pub fn render(ctx: &Context, args: &Args) -> Result {
+    run_part(ctx, Part::Readme, args.check)
+}
+
+/// Checks the corpus, then writes the generated files of `part` (or, with
+/// `check_only`, fails when one of them is stale).
+pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
+    let root = ctx.root()?;
     // Only a whole build is recorded (see below), so only it can be fresh.
     if part == Part::All {
-        if let Some((paths, _)) = generate::fresh_unparsed(root, opts) {
+        if let Some((paths, _)) = generate::fresh_unparsed(root, ctx.load) {
             return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
         }
     }
-    let (corpus, examples) = load_checked(root, opts, None)?;
+    let (corpus, examples) = load_checked(root, ctx.load, None)?;
     let rep = check::check(&corpus);
     let mut checked = Checked {
         entries: corpus.entries.len(),

@@ -1,21 +1,39 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
 //! atomically, never over a file this command did not write.
 
-use super::{load_checked, Outcome, Result};
+use super::{load_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
-use corpus_core::load::LoadOptions;
 use corpus_core::publish::generate;
 use corpus_core::publish::site::{self, GENERATOR, PAGE, TEMPLATE};
-use std::path::Path;
+use std::path::PathBuf;
 
-/// Writes the page of a corpus without errors into `out` (relative to
-/// `cwd`; default `site/` under the root).
+/// Options of `corpus site`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Folder to write index.html into (default: site/ under the corpus root).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace an index.html that `corpus site` did not write.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The page goes to a file; only reports reach the terminal.
+        true
+    }
+}
+
+/// Writes the page of a corpus without errors into `--out` (relative to the
+/// working directory; default `site/` under the root).
 ///
 /// An existing page is replaced only when this command wrote it (it carries
-/// [`GENERATOR`]) or with `force`; anything other than a regular file at the
-/// page's path is refused, and so is a corpus with errors.
-pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd: &Path) -> Result {
-    let (corpus, _) = load_checked(root, opts, None)?;
+/// [`GENERATOR`]) or with `--force`; anything other than a regular file at
+/// the page's path is refused, and so is a corpus with errors.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let (corpus, _) = load_checked(root, ctx.load, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
@@ -31,8 +49,8 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
         ));
     };
     let html = site::page(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
-    let dir = match out {
-        Some(p) => cwd.join(p),
+    let dir = match &args.out {
+        Some(p) => ctx.cwd.join(p),
         None => root.join(site::DEFAULT_OUT),
     };
     let path = dir.join(PAGE);
@@ -48,7 +66,7 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
         }
         let ours = corpus_io::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
             .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
-        if !ours && !force {
+        if !ours && !args.force {
             return Err(Outcome::fail(
                 2,
                 format!(
