@@ -6,8 +6,6 @@ use corpus_core::load;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
-/// The shipped taxonomy, for mapping trace reward channels outside a corpus root.
-const BUILTIN_TAXONOMY: &str = include_str!("../../../corpus/taxonomy.yaml");
 
 /// Options of `corpus trace metrics`.
 #[derive(Debug, clap::Args)]
@@ -31,7 +29,8 @@ impl Audience for Args {
 
 /// Replays one trace into orchestration metrics, mapping reward channels with
 /// the taxonomy of the corpus root (`--root`, or around the working
-/// directory), else the shipped one.
+/// directory). Outside a corpus there is no taxonomy, and channels keep
+/// their own names: the tool carries no list's vocabulary of its own.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let max = args.limit.max_trace_size;
     let path = stdin_or(&ctx.cwd, &args.file);
@@ -72,21 +71,18 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     // The replay needs only the typed trace; the file's bytes go before it runs.
     drop(bytes);
-    let (tax_label, tax_text) = match ctx.root() {
+    let families = match ctx.root() {
         Ok(root) => {
             let path = root.join(load::TAXONOMY_PATH);
             let text = corpus_io::reader::read_text(&path, max)
                 .map_err(|e| Outcome::fail(2, format!("{}: {e}", root.display())))?;
-            (path.display().to_string(), text)
+            corpus_core::model::taxonomy::Taxonomy::from_yaml(&text)
+                .map_err(|e| Outcome::fail(2, format!("{}: {e}", path.display())))?
+                .channel_families()
         }
-        Err(_) => (
-            "built-in taxonomy".to_string(),
-            BUILTIN_TAXONOMY.to_string(),
-        ),
+        Err(_) => Default::default(),
     };
-    let taxonomy = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax_text)
-        .map_err(|e| Outcome::fail(2, format!("{tax_label}: {e}")))?;
-    let m = corpus_trace::metrics(&tr, &taxonomy.channel_families());
+    let m = corpus_trace::metrics(&tr, &families);
     if let Some(d) = m.overflow(&label) {
         let summary = report::summary(std::slice::from_ref(&d), 0, "no metrics for this trace");
         let refusal = report::render(&[d], Format::Human, &Sources::new(), Some(&summary));
