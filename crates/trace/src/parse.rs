@@ -9,8 +9,10 @@
 //! placeholders) is checked against the root schema at the end; see
 //! `schema` for why that split is exact.
 
+use super::finding::Finding;
+use super::model::{End, IdTable, Unresolved};
 use super::schema::{self, Validators};
-use super::{Edge, EdgeKind, End, Event, EventKind, Finding, IdTable, Slot, Trace, Unresolved};
+use super::{Edge, EdgeKind, Event, EventKind, Slot, Trace};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
