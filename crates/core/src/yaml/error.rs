@@ -660,6 +660,22 @@ pub fn not_a_mapping(text: &str, is_list: bool) -> Explained {
     .at_line(first)
 }
 
+impl Explained {
+    /// Gives a diagnostic the place, field and help of this parser error.
+    pub fn place(
+        &self,
+        mut d: corpus_diagnostics::diag::Diagnostic,
+    ) -> corpus_diagnostics::diag::Diagnostic {
+        d.line = self.line;
+        d.column = self.line.and(self.column);
+        if self.field.is_some() {
+            d.field = self.field.clone();
+        }
+        d.help = Some(self.help.clone());
+        d
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -689,21 +705,5 @@ mod tests {
         let x = explain_text(r);
         assert!(!x.message.starts_with("did not"), "{x:?}");
         assert!(x.line.is_some());
-    }
-}
-
-impl Explained {
-    /// Gives a diagnostic the place, field and help of this parser error.
-    pub fn place(
-        &self,
-        mut d: corpus_diagnostics::diag::Diagnostic,
-    ) -> corpus_diagnostics::diag::Diagnostic {
-        d.line = self.line;
-        d.column = self.line.and(self.column);
-        if self.field.is_some() {
-            d.field = self.field.clone();
-        }
-        d.help = Some(self.help.clone());
-        d
     }
 }
