@@ -8,7 +8,9 @@
 //! a message names `from` and `to`; declared tool-call and message counts
 //! match the events. Each rule is linear in the size of the trace.
 
-use super::{End, EventKind, Finding, Trace};
+use super::finding::Finding;
+use super::model::End;
+use super::{EventKind, Trace};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

@@ -16,7 +16,8 @@
 //! tests below check that this is still so, and compare both ways of
 //! validating on sample documents.
 
-use super::{escape_token, EdgeKind, EventKind, Finding};
+use super::finding::Finding;
+use super::{EdgeKind, EventKind};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::Validator;
 use serde_json::{json, Value};
@@ -242,6 +243,24 @@ fn truncate(mut s: String) -> String {
         s.push('…');
     }
     s
+}
+
+/// The `topology` values the trace schema allows, in its order.
+pub fn topologies() -> Vec<String> {
+    let schema: serde_json::Value = serde_json::from_str(SCHEMA_TEXT).unwrap_or_default();
+    schema["properties"]["topology"]["enum"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Escapes one JSON pointer token (RFC 6901).
+fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

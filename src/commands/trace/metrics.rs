@@ -6,7 +6,6 @@ use corpus_core::load;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
-
 /// Options of `corpus trace metrics`.
 #[derive(Debug, clap::Args)]
 pub struct Args {

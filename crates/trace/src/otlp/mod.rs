@@ -4,25 +4,25 @@
 //!
 //! `decode` reads OTLP JSON into compact spans, `mapping` holds the table of
 //! what each span becomes, `build` turns one trace id's spans into a trace.
-//! This module ties them together, locates every problem in its input (file,
-//! line, column, JSON pointer, span id) and writes the requested outputs.
+//! `problems` caps and locates every problem in its input (file, line,
+//! column, JSON pointer, span id), `imported` is what an import produced and
+//! `deliver` writes the requested outputs. This module ties them together.
 
 mod build;
 mod decode;
+mod deliver;
+mod imported;
 mod mapping;
+mod problems;
 
 pub use build::Options;
+pub use deliver::Destination;
+pub use imported::{Imported, ImportedTrace};
 pub use mapping::explain;
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use problems::{cap, locate, Pending, MAX_PER_RULE};
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
-
-/// Diagnostics of one rule in one input shown at most; the rest are counted.
-const MAX_PER_RULE: usize = 50;
-
-/// Depth of a span in a document: resourceSpans/i/scopeSpans/j/spans/k.
-const SPAN_DEPTH: usize = 6;
 
 /// One input: its label for messages and its bytes.
 pub struct Input {
@@ -30,93 +30,6 @@ pub struct Input {
     pub label: String,
     /// The OTLP JSON.
     pub bytes: Vec<u8>,
-}
-
-/// One imported trace.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ImportedTrace {
-    /// Hex trace id (also the trace's `trace_id`).
-    pub trace_id: String,
-    /// The trace, as JSON text.
-    pub text: String,
-    /// Events in it.
-    pub events: usize,
-    /// Edges in it.
-    pub edges: usize,
-}
-
-/// What an import produced.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Imported {
-    /// Traces that imported cleanly and validate, by trace id.
-    pub traces: Vec<ImportedTrace>,
-    /// Every problem, located.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Trace ids seen.
-    pub trace_ids: usize,
-    /// Spans read.
-    pub spans: usize,
-    /// Spans that map to no event, by operation (or span name).
-    pub unmapped: BTreeMap<String, usize>,
-    /// Links to spans of other traces.
-    pub cross_trace_links: usize,
-    /// Events that carry the error of a failed tool run or agent invocation.
-    pub errors: usize,
-}
-
-impl Imported {
-    /// One line saying what was read and what it became.
-    pub fn summary(&self) -> String {
-        let events: usize = self.traces.iter().map(|t| t.events).sum();
-        let edges: usize = self.traces.iter().map(|t| t.edges).sum();
-        let mut s = format!(
-            "imported {} of {} trace(s) from {} span(s): {events} events, {edges} edges",
-            self.traces.len(),
-            self.trace_ids,
-            self.spans
-        );
-        let skipped: usize = self.unmapped.values().sum();
-        if skipped > 0 {
-            let mut by_count: Vec<(&String, &usize)> = self.unmapped.iter().collect();
-            by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-            let shown: Vec<String> = by_count
-                .iter()
-                .take(10)
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            let more = if by_count.len() > 10 {
-                format!(", {} more kinds", by_count.len() - 10)
-            } else {
-                String::new()
-            };
-            s.push_str(&format!(
-                "; {skipped} span(s) map to no event ({}{more})",
-                shown.join(", ")
-            ));
-        }
-        if self.errors > 0 {
-            s.push_str(&format!(
-                "; {} failed span(s) kept as `error` on their events",
-                self.errors
-            ));
-        }
-        if self.cross_trace_links > 0 {
-            s.push_str(&format!(
-                "; {} link(s) to other traces not carried over",
-                self.cross_trace_links
-            ));
-        }
-        s
-    }
-}
-
-/// A problem before it is located: input index, position of the span (if
-/// any), an extra pointer suffix, and the diagnostic without a location.
-struct Pending {
-    input: u32,
-    pos: Option<decode::Pos>,
-    suffix: String,
-    diag: Diagnostic,
 }
 
 /// Imports every input; traces are returned sorted by trace id.
@@ -273,174 +186,6 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
     out.diagnostics = locate(inputs, cap(pending));
     corpus_diagnostics::diag::sort(&mut out.diagnostics);
     out
-}
-
-/// Keeps at most MAX_PER_RULE diagnostics per (input, rule) and says how many more there were.
-fn cap(pending: Vec<Pending>) -> Vec<Pending> {
-    let mut seen: HashMap<(u32, String), usize> = HashMap::new();
-    let mut kept = Vec::new();
-    for p in pending {
-        let n = seen.entry((p.input, p.diag.rule.clone())).or_insert(0);
-        *n += 1;
-        if *n <= MAX_PER_RULE {
-            kept.push(p);
-        }
-    }
-    let mut over: Vec<((u32, String), usize)> = seen
-        .into_iter()
-        .filter(|(_, n)| *n > MAX_PER_RULE)
-        .collect();
-    over.sort();
-    for ((input, rule), n) in over {
-        let severity = kept
-            .iter()
-            .find(|p| p.input == input && p.diag.rule == rule)
-            .map_or(Severity::Error, |p| p.diag.severity);
-        let file = kept
-            .iter()
-            .find(|p| p.input == input)
-            .map_or(String::new(), |p| p.diag.file.clone());
-        kept.push(Pending {
-            input,
-            pos: None,
-            suffix: String::new(),
-            diag: Diagnostic::new(
-                rule.clone(),
-                severity,
-                file,
-                format!(
-                    "{} more `{rule}` problem(s) like the ones above",
-                    n - MAX_PER_RULE
-                ),
-            ),
-        });
-    }
-    kept
-}
-
-/// Gives every span diagnostic its line, column and JSON pointer.
-fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic> {
-    // Group pointers by document so each document is scanned once.
-    let mut by_doc: BTreeMap<(u32, usize), Vec<usize>> = BTreeMap::new();
-    for (k, p) in pending.iter().enumerate() {
-        if let Some(pos) = p.pos {
-            by_doc.entry((p.input, pos.doc_start)).or_default().push(k);
-        }
-    }
-    let mut places: Vec<Option<(usize, usize)>> = vec![None; pending.len()];
-    let mut pointers: Vec<Option<String>> = vec![None; pending.len()];
-    for ((input, start), ks) in by_doc {
-        let bytes = &inputs[input as usize].bytes;
-        let Some(doc) = bytes.get(start..) else {
-            continue;
-        };
-        let ptrs: Vec<String> = ks
-            .iter()
-            .map(|&k| {
-                let p = &pending[k];
-                let pos = p.pos.expect("grouped by position");
-                format!("{}{}", pos.pointer(), p.suffix)
-            })
-            .collect();
-        let refs: Vec<&str> = ptrs.iter().map(String::as_str).collect();
-        // Index down to the spans arrays: pointers into one large array cost one scan of it.
-        let found = crate::locate::locate_indexed(doc, &refs, SPAN_DEPTH);
-        // The first line of a document may start mid-line.
-        let line_start = bytes[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let lead = String::from_utf8_lossy(&bytes[line_start..start])
-            .chars()
-            .count();
-        for ((&k, place), ptr) in ks.iter().zip(found).zip(ptrs) {
-            let doc_line = pending[k].pos.map_or(1, |p| p.doc_line);
-            places[k] = place.map(|(l, c)| {
-                let col = if l == 1 { c + lead } else { c };
-                (doc_line + l - 1, col)
-            });
-            pointers[k] = Some(ptr);
-        }
-    }
-    pending
-        .into_iter()
-        .zip(places.into_iter().zip(pointers))
-        .map(|(p, (place, ptr))| {
-            let mut d = p.diag;
-            if let Some(ptr) = ptr {
-                d = d.field(ptr);
-            }
-            if let Some((l, c)) = place {
-                d = d.at(l, c);
-            }
-            d
-        })
-        .collect()
-}
-
-/// Where `corpus trace import` writes its traces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Destination {
-    /// Standard output: one trace.
-    Stdout,
-    /// One file: one trace.
-    File(PathBuf),
-    /// A folder: `<trace_id>.json` per trace.
-    Dir(PathBuf),
-}
-
-impl Imported {
-    /// Keeps only the trace with this id (any case); an error names what is there.
-    pub fn select(&mut self, trace_id: &str) -> Result<(), String> {
-        let want = trace_id.to_ascii_lowercase();
-        let before = self.traces.len();
-        self.traces.retain(|t| t.trace_id == want);
-        if self.traces.is_empty() && before > 0 {
-            return Err(format!(
-                "no imported trace has id {want}; --trace-id takes one of the 32-digit hex ids in the input"
-            ));
-        }
-        Ok(())
-    }
-
-    /// Writes the traces to `destination`; returns the text for standard
-    /// output (empty unless that is the destination), or why nothing was written.
-    pub fn deliver(&self, destination: &Destination, force: bool) -> Result<String, String> {
-        let n = self.traces.len();
-        let files: Vec<(PathBuf, String)> = match destination {
-            Destination::Stdout | Destination::File(_) if n > 1 => {
-                let ids: Vec<&str> = self
-                    .traces
-                    .iter()
-                    .take(10)
-                    .map(|t| t.trace_id.as_str())
-                    .collect();
-                return Err(format!(
-                    "the input holds {n} traces ({}{}); pick one with --trace-id, or write them all with --out-dir DIR",
-                    ids.join(", "),
-                    if n > 10 { ", …" } else { "" }
-                ));
-            }
-            Destination::Stdout => {
-                return Ok(self
-                    .traces
-                    .first()
-                    .map_or(String::new(), |t| t.text.clone()))
-            }
-            Destination::File(path) => self
-                .traces
-                .iter()
-                .map(|t| (path.clone(), t.text.clone()))
-                .collect(),
-            Destination::Dir(dir) => self
-                .traces
-                .iter()
-                .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
-                .collect(),
-        };
-        corpus_io::files::write_new_files(&files, force)?;
-        Ok(String::new())
-    }
 }
 
 #[cfg(test)]

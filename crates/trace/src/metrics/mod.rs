@@ -7,12 +7,21 @@
 //! Metrics never fail: a trace with graph-rule errors (cycles, dangling edges)
 //! still gets numbers, computed on the part of the graph that makes sense.
 
+mod critical_path;
+mod spawn_tree;
+mod table;
+mod untrusted;
+
 use super::graph::DepGraph;
 use super::{EventKind, Trace};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use critical_path::critical_steps;
 use serde::Serialize;
+use spawn_tree::spawn_tree;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use untrusted::untrusted;
+
+pub use table::metrics_table;
 
 /// The reward family whose sum is the team reward.
 pub const TEAM_FAMILY: &str = "R1";
@@ -22,9 +31,6 @@ pub const OVERFLOW_RULE: &str = "trace-overflow";
 
 /// Untrusted pairs listed in [`Metrics::untrusted_pairs`] at most (all are counted).
 pub const MAX_LISTED_PAIRS: usize = 1000;
-
-/// Work budget of the untrusted-flow analysis, in set entries built.
-const UNTRUSTED_BUDGET: usize = 1 << 24;
 
 /// Untrusted content (`trusted: false`) reaching a return or aggregate.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -182,235 +188,6 @@ pub fn metrics(trace: &Trace, channel_family: &BTreeMap<String, String>) -> Metr
     }
 }
 
-struct SpawnTree {
-    agents: usize,
-    spawned: usize,
-    depth: usize,
-    fan_out: usize,
-}
-
-/// The spawn tree: an agent's parent is the agent of its earliest spawn.
-fn spawn_tree(trace: &Trace) -> SpawnTree {
-    let n = trace.agent_count();
-    let mut present = vec![false; n];
-    let mut parent: Vec<Option<u32>> = vec![None; n];
-    let mut spawned = vec![false; n];
-    let mut spawns: Vec<usize> = Vec::new();
-    for (i, e) in trace.events.iter().enumerate() {
-        present[e.agent as usize] = true;
-        if e.kind == EventKind::Spawn {
-            if let Some(to) = e.to.get().filter(|&a| !trace.agent_name(a).is_empty()) {
-                present[to as usize] = true;
-                spawned[to as usize] = true;
-                spawns.push(i);
-            }
-        }
-    }
-    spawns.sort_by(|&a, &b| {
-        trace.events[a]
-            .t
-            .total_cmp(&trace.events[b].t)
-            .then(a.cmp(&b))
-    });
-    for &i in &spawns {
-        let e = &trace.events[i];
-        if let Some(to) = e.to.get() {
-            if parent[to as usize].is_none() && to != e.agent {
-                parent[to as usize] = Some(e.agent);
-            }
-        }
-    }
-    let mut children = vec![0usize; n];
-    for p in parent.iter().flatten() {
-        children[*p as usize] += 1;
-    }
-
-    // Depths by walking up to a known depth; a spawn cycle (no root) is cut
-    // where the walk meets itself, which is then treated as a root.
-    const UNKNOWN: usize = usize::MAX;
-    const ON_PATH: usize = usize::MAX - 1;
-    let mut depth = vec![UNKNOWN; n];
-    let mut path: Vec<u32> = Vec::new();
-    for start in 0..n as u32 {
-        let mut v = start;
-        let mut base = loop {
-            match depth[v as usize] {
-                UNKNOWN => {}
-                ON_PATH => break 0,
-                d => break d + 1,
-            }
-            match parent[v as usize] {
-                None => {
-                    depth[v as usize] = 0;
-                    break 1;
-                }
-                Some(p) => {
-                    depth[v as usize] = ON_PATH;
-                    path.push(v);
-                    v = p;
-                }
-            }
-        };
-        // Unwind: the node nearest the known part gets `base`, and so on outwards.
-        while let Some(u) = path.pop() {
-            depth[u as usize] = base;
-            base += 1;
-        }
-    }
-    let max_depth = (0..n)
-        .filter(|&a| spawned[a])
-        .map(|a| depth[a])
-        .max()
-        .unwrap_or(0);
-    SpawnTree {
-        agents: present.iter().filter(|&&p| p).count(),
-        spawned: spawned.iter().filter(|&&s| s).count(),
-        depth: max_depth,
-        fan_out: children.into_iter().max().unwrap_or(0),
-    }
-}
-
-/// Events on the longest dependency path; isolated events are paths of 1.
-fn critical_steps(graph: &DepGraph, order: &[u32]) -> usize {
-    let mut longest = vec![1usize; graph.len()];
-    let mut done = vec![false; graph.len()];
-    for &v in order {
-        let v = v as usize;
-        done[v] = true;
-        for &(d, _) in graph.successors(v) {
-            // On a cycle, edges back to finished nodes are ignored.
-            if !done[d as usize] {
-                longest[d as usize] = longest[d as usize].max(longest[v] + 1);
-            }
-        }
-    }
-    longest.into_iter().max().unwrap_or(0)
-}
-
-struct Flow {
-    count: usize,
-    listed: Vec<(u32, u32)>,
-    exact: bool,
-}
-
-/// Which untrusted events reach which returns and aggregates without a safety_event.
-///
-/// Each node gets the sorted set of untrusted events reaching it, pushed
-/// along dependency edges in topological order; a safety_event's set is empty,
-/// which is what blocks the flow. Nodes that cannot reach a return or
-/// aggregate without a safety_event are pruned first (one reverse pass), and a
-/// node with a single non-empty input shares its predecessor's set (`Rc`)
-/// instead of copying it, so chains cost nothing. Cost: O(V + E) plus the
-/// size of the sets merged at join points, which is bounded by
-/// `UNTRUSTED_BUDGET`; past it the analysis stops and reports `exact: false`.
-/// The count of pairs is the sum of the set sizes at returns/aggregates, so
-/// it is never enumerated beyond the listed pairs.
-fn untrusted(trace: &Trace, graph: &DepGraph, order: &[u32]) -> Flow {
-    let n = trace.events.len();
-    let kind = |v: usize| trace.events[v].kind;
-    let is_sink = |v: usize| matches!(kind(v), EventKind::Return | EventKind::Aggregate);
-    let is_safety = |v: usize| kind(v) == EventKind::SafetyEvent;
-
-    // useful[v]: v's content can reach a sink without passing a safety_event.
-    let mut useful = vec![false; n];
-    for &v in order.iter().rev() {
-        let v = v as usize;
-        if is_safety(v) {
-            continue;
-        }
-        useful[v] = graph
-            .successors(v)
-            .iter()
-            .any(|&(d, _)| is_sink(d as usize) || useful[d as usize]);
-    }
-
-    let mut incoming: Vec<Option<Rc<Vec<u32>>>> = vec![None; n];
-    let mut done = vec![false; n];
-    let mut flow = Flow {
-        count: 0,
-        listed: Vec::new(),
-        exact: true,
-    };
-    let mut budget = UNTRUSTED_BUDGET;
-    for &v in order {
-        let v = v as usize;
-        done[v] = true;
-        let reaching = incoming[v].take();
-        if is_sink(v) {
-            if let Some(set) = &reaching {
-                flow.count += set.len();
-                for &s in set.iter() {
-                    if flow.listed.len() >= MAX_LISTED_PAIRS {
-                        break;
-                    }
-                    flow.listed.push((s, v as u32));
-                }
-            }
-        }
-        if is_safety(v) || !useful[v] {
-            continue;
-        }
-        let own = if trace.events[v].trusted == Some(false) {
-            let mut set = reaching.as_deref().cloned().unwrap_or_default();
-            if let Err(at) = set.binary_search(&(v as u32)) {
-                set.insert(at, v as u32);
-            }
-            budget = budget.saturating_sub(set.len());
-            Some(Rc::new(set))
-        } else {
-            reaching
-        };
-        let Some(own) = own else {
-            continue;
-        };
-        for &(d, _) in graph.successors(v) {
-            let d = d as usize;
-            if done[d] || !(useful[d] || is_sink(d)) {
-                continue;
-            }
-            incoming[d] = Some(match incoming[d].take() {
-                None => Rc::clone(&own),
-                Some(old) if Rc::ptr_eq(&old, &own) => old,
-                Some(old) => {
-                    let merged = union(&old, &own);
-                    budget = budget.saturating_sub(merged.len());
-                    Rc::new(merged)
-                }
-            });
-        }
-        if budget == 0 {
-            flow.exact = false;
-            break;
-        }
-    }
-    flow
-}
-
-fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
 impl Metrics {
     /// The figures that came out infinite or NaN (sums or ratios of values
     /// too large for a float). JSON cannot hold them and a table would print
@@ -470,117 +247,6 @@ impl Metrics {
     }
 }
 
-/// Render metrics as a comfy-table text table (comfy-table 7, default-features = false) fitting 80 columns.
-pub fn metrics_table(m: &Metrics) -> String {
-    use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
-    // Up to 4 decimals, without trailing zeros: 12000, 0.1, 1.1429.
-    let num = |x: f64| {
-        let s = format!("{x:.4}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        if s == "-0" {
-            "0".to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    let join = |pairs: Vec<String>| {
-        if pairs.is_empty() {
-            "none".to_string()
-        } else {
-            pairs.join("\n")
-        }
-    };
-    let mut rows: Vec<(String, String)> = vec![
-        ("trace".into(), m.trace_id.clone()),
-        ("task".into(), m.task_id.clone()),
-        (
-            "topology".into(),
-            m.topology.clone().unwrap_or_else(|| "-".into()),
-        ),
-        ("events".into(), m.events.to_string()),
-        ("edges".into(), m.edges.to_string()),
-        (
-            "events by type".into(),
-            m.events_by_type
-                .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        ("agents".into(), m.agents.to_string()),
-        ("spawned agents".into(), m.spawned_agents.to_string()),
-        ("spawn depth".into(), m.spawn_depth.to_string()),
-        ("max fan-out".into(), m.max_fan_out.to_string()),
-        ("makespan".into(), num(m.makespan)),
-        ("critical steps".into(), m.critical_steps.to_string()),
-        ("parallelism".into(), num(m.parallelism)),
-        (
-            "sub-decisions".into(),
-            m.sub_decisions
-                .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        (
-            "rewards by family".into(),
-            join(
-                m.rewards_by_family
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {}", num(*v)))
-                    .collect(),
-            ),
-        ),
-        (
-            "unmapped rewards".into(),
-            join(
-                m.unmapped_rewards
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {}", num(*v)))
-                    .collect(),
-            ),
-        ),
-        ("tokens".into(), num(m.tokens)),
-        (
-            "tokens / team reward".into(),
-            m.tokens_per_team_reward.map_or("none".into(), num),
-        ),
-    ];
-    const SHOWN: usize = 10;
-    let mut pairs: Vec<String> = m
-        .untrusted_pairs
-        .iter()
-        .take(SHOWN)
-        .map(|p| format!("{} -> {}", p.untrusted, p.reaches))
-        .collect();
-    if m.untrusted_pair_count > pairs.len() {
-        pairs.push(format!("… {} more", m.untrusted_pair_count - pairs.len()));
-    }
-    let lower = if m.untrusted_pairs_exact {
-        ""
-    } else {
-        " (at least)"
-    };
-    rows.push((
-        format!(
-            "untrusted reaching\nreturn/aggregate: {}{lower}",
-            m.untrusted_pair_count
-        ),
-        join(pairs),
-    ));
-
-    let mut table = Table::new();
-    table
-        .load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(80)
-        .set_header(vec!["metric", "value"]);
-    for (k, v) in rows {
-        table.add_row(vec![k, v]);
-    }
-    table.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,7 +275,7 @@ mod tests {
 
     /// The survey's reference example, with our own ids and names.
     fn reference_like() -> Value {
-        let text = include_str!("../../../tests/fixtures/traces/reference_equivalent.json");
+        let text = include_str!("../../../../tests/fixtures/traces/reference_equivalent.json");
         serde_json::from_str(text).unwrap()
     }
 
@@ -645,7 +311,7 @@ mod tests {
 
     #[test]
     fn reference_equivalent_is_valid() {
-        let text = include_str!("../../../tests/fixtures/traces/reference_equivalent.json");
+        let text = include_str!("../../../../tests/fixtures/traces/reference_equivalent.json");
         assert_eq!(crate::validate_bytes("r", text.as_bytes()), vec![]);
     }
 
@@ -701,7 +367,7 @@ mod tests {
 
     #[test]
     fn swarm_fan_out_and_depth() {
-        let text = include_str!("../../../traces/examples/swarm.json");
+        let text = include_str!("../../../../traces/examples/swarm.json");
         let trace = crate::parse("s", text.as_bytes()).unwrap();
         let m = metrics(&trace, &families());
         assert_eq!(m.max_fan_out, 8);
