@@ -492,9 +492,11 @@ fn every_chart_has_alt_text_that_says_what_it_shows() {
 #[test]
 fn the_install_line_names_the_published_repository_and_the_hooks_exist() {
     let md = readme();
+    let tax = std::fs::read_to_string(repo().join("corpus/taxonomy.yaml")).unwrap();
+    let tax = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax).unwrap();
     let line = format!(
         "cargo install --locked --git {} corpus",
-        corpus_core::publish::repository::repository_url()
+        corpus_core::publish::repository::repository_url(&tax.repository)
     );
     assert!(md.contains(&line), "README lacks `{line}`");
     assert!(!md.contains("<clone URL"), "no placeholder in the README");
