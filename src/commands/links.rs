@@ -210,7 +210,8 @@ fn command(
         corpus_core::model::dates::unix_now(),
         &std::thread::sleep,
     );
-    let mut code = i32::from(run.results.iter().any(|r| r.fails));
+    let diagnostics = corpus_core::network::links::diagnostics(&run.results, &corpus.taxonomy);
+    let mut code = i32::from(diagnostics.iter().any(|d| d.fails(false)));
     if let Some(c) = &run.cache {
         // The report is still worth printing; the exit code says the run did not finish.
         if let Err(e) = corpus_io::files::write_atomic(&cache_path, c.to_json().as_bytes()) {

@@ -147,6 +147,7 @@ fn command(
         }
         diags.extend(found);
     }
+    corpus.taxonomy.apply_severities(&mut diags);
     corpus_diagnostics::diag::sort(&mut diags);
     let mut stderr = String::new();
     if a.write && !agreeing.is_empty() {
@@ -181,7 +182,7 @@ fn command(
     );
     let summary = report::summary(&diags, 0, &what);
     Ok(Outcome {
-        code: i32::from(!diags.is_empty()),
+        code: i32::from(diags.iter().any(|d| d.fails(false))),
         stdout: report::render(&diags, a.format, &sources(corpus), Some(&summary)),
         stderr,
     })

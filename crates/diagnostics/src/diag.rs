@@ -3,6 +3,7 @@
 //! Checks produce [`Diagnostic`] values; renderers in `report` turn them into
 //! text. Nothing here prints.
 
+use crate::rules::Rule;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -58,8 +59,18 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic with no location inside the file yet.
+    /// A diagnostic of a registered rule, with no location inside the file yet.
     pub fn new(
+        rule: Rule,
+        severity: Severity,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic::custom(rule.id(), severity, file, message)
+    }
+
+    /// A diagnostic of a rule the taxonomy defines (`when`/`require`), known by its id alone.
+    pub fn custom(
         rule: impl Into<String>,
         severity: Severity,
         file: impl Into<String>,

@@ -181,10 +181,11 @@ pub fn summary(diags: &[Diagnostic], waived: usize, checked: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     fn d() -> Diagnostic {
         Diagnostic::new(
-            "unknown-value",
+            Rule::UnknownValue,
             Severity::Error,
             "corpus/papers/a.yaml",
             "`reward_type` has value `shard`",
@@ -210,7 +211,7 @@ mod tests {
         let line = format!("{}BAD{}", "x".repeat(500), "y".repeat(500));
         let mut src = Sources::new();
         src.insert("t.json", line.as_str());
-        let d = Diagnostic::new("trace-schema", Severity::Error, "t.json", "bad").at(1, 501);
+        let d = Diagnostic::new(Rule::TraceSchema, Severity::Error, "t.json", "bad").at(1, 501);
         let out = human(&d, &src);
         let lines: Vec<&str> = out.lines().collect();
         let text = lines[3].split(" | ").nth(1).unwrap();

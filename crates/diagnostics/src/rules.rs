@@ -26,6 +26,10 @@ pub enum Family {
     Verify,
     /// `agreement`.
     Agreement,
+    /// `import`.
+    Import,
+    /// `build`, `render` and `site`: the templates.
+    Publish,
 }
 
 /// One row per rule: the variant, then its id, family, default severity and
@@ -160,9 +164,11 @@ registry! {
     ArxivYearMismatch = "arxiv-year-mismatch", Verify, Error, "A year that the arXiv record's first version does not allow.";
     AgreementInput = "agreement-input", Agreement, Error, "An annotations file that cannot be read as annotations.";
     AgreementUnknownField = "agreement-unknown-field", Agreement, Error, "An annotation of a field that is not a tag.";
-    AgreementUnknownKey = "agreement-unknown-key", Agreement, Warning, "An annotation of a key that is no entry.";
+    AgreementUnknownKey = "agreement-unknown-key", Agreement, Error, "An annotation of a key that is no entry.";
     AgreementUnknownValue = "agreement-unknown-value", Agreement, Error, "An annotated value the taxonomy does not list.";
     AgreementDuplicateKey = "agreement-duplicate-key", Agreement, Error, "An entry annotated twice.";
+    CsvRow = "csv-row", Import, Error, "A row of an imported CSV file that cannot become an entry or record.";
+    Template = "template", Publish, Error, "A template that cannot be read, parsed or rendered.";
 }
 
 impl Rule {
@@ -177,6 +183,20 @@ impl Rule {
             .iter()
             .copied()
             .filter(move |r| r.family() == family)
+    }
+}
+
+/// A diagnostic's rule (kept as its id) compares with the registry's rule.
+impl PartialEq<Rule> for String {
+    fn eq(&self, rule: &Rule) -> bool {
+        self == rule.id()
+    }
+}
+
+/// An id compares with the registry's rule.
+impl PartialEq<Rule> for &str {
+    fn eq(&self, rule: &Rule) -> bool {
+        *self == rule.id()
     }
 }
 

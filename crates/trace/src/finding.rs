@@ -1,11 +1,12 @@
 //! Problems found by the schema and graph rules, and their placing in the file as diagnostics.
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 
 /// A problem before it is located in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Finding {
-    pub rule: &'static str,
+    pub rule: Rule,
     pub severity: Severity,
     pub pointer: String,
     pub message: String,
@@ -13,7 +14,7 @@ pub(crate) struct Finding {
 }
 
 impl Finding {
-    pub(crate) fn error(rule: &'static str, pointer: String, message: String) -> Self {
+    pub(crate) fn error(rule: Rule, pointer: String, message: String) -> Self {
         Finding {
             rule,
             severity: Severity::Error,

@@ -11,6 +11,7 @@
 use super::finding::Finding;
 use super::model::End;
 use super::{EventKind, Trace};
+use corpus_diagnostics::rules::Rule;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -152,7 +153,7 @@ fn duplicate_ids(trace: &Trace, out: &mut Vec<Finding>) {
     for &(dup, first) in &trace.duplicate_ids {
         out.push(
             Finding::error(
-                "trace-duplicate-id",
+                Rule::TraceDuplicateId,
                 format!("/events/{dup}/id"),
                 format!(
                     "event id \"{}\" is already used by /events/{first}",
@@ -168,7 +169,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
     for u in &trace.unresolved {
         out.push(
             Finding::error(
-                "trace-dangling-edge",
+                Rule::TraceDanglingEdge,
                 format!("/edges/{}/{}", u.edge, u.end.key()),
                 format!("edge {} \"{}\" names no event", u.end.key(), u.name),
             )
@@ -213,7 +214,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
             let (s, _) = names(k);
             out.push(
                 Finding::error(
-                    "trace-self-loop",
+                    Rule::TraceSelfLoop,
                     format!("/edges/{k}"),
                     format!("{} edge from \"{s}\" to itself", e.kind.as_str()),
                 )
@@ -226,7 +227,7 @@ fn edges(trace: &Trace, out: &mut Vec<Finding>) {
             if ts > td {
                 out.push(
                     Finding::error(
-                        "trace-time-order",
+                        Rule::TraceTimeOrder,
                         format!("/edges/{k}"),
                         format!(
                             "{} edge {} -> {} goes back in time (t={} -> t={})",
@@ -270,7 +271,7 @@ fn cycle(trace: &Trace, out: &mut Vec<Finding>) {
     path.push_str(id(cycle[0]));
     out.push(
         Finding::error(
-            "trace-cycle",
+            Rule::TraceCycle,
             format!("/edges/{}", cycle[0]),
             format!("dependency edges form a cycle: {path}"),
         )
@@ -292,7 +293,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
             }
             None => out.push(
                 Finding::error(
-                    "trace-spawn-target",
+                    Rule::TraceSpawnTarget,
                     if e.to.is_some() {
                         format!("/events/{i}/to")
                     } else {
@@ -312,7 +313,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
             if e.t < ts {
                 out.push(
                     Finding::error(
-                        "trace-act-before-spawn",
+                        Rule::TraceActBeforeSpawn,
                         format!("/events/{i}/agent"),
                         format!(
                             "agent \"{}\" acts at t={} (event \"{}\") before it is spawned at t={}",
@@ -340,7 +341,7 @@ fn spawns(trace: &Trace, out: &mut Vec<Finding>) {
             if let Some(problem) = problem {
                 out.push(
                     Finding::error(
-                        "trace-despawn-unknown",
+                        Rule::TraceDespawnUnknown,
                         format!("/events/{i}/{key}"),
                         format!(
                             "despawn event \"{}\" stops agent \"{}\" {problem}",
@@ -368,7 +369,7 @@ fn messages(trace: &Trace, out: &mut Vec<Finding>) {
         if !missing.is_empty() {
             out.push(
                 Finding::error(
-                    "trace-message-endpoints",
+                    Rule::TraceMessageEndpoints,
                     format!("/events/{i}"),
                     format!(
                         "message event \"{}\" lacks {}",
@@ -398,7 +399,7 @@ fn costs(trace: &Trace, out: &mut Vec<Finding>) {
         if declared != counted as f64 {
             out.push(
                 Finding::error(
-                    "trace-cost-mismatch",
+                    Rule::TraceCostMismatch,
                     format!("/costs/{key}"),
                     format!(
                         "costs.{key} is {} but the trace has {counted} {} events",

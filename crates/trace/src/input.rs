@@ -1,6 +1,7 @@
 //! Reading trace inputs: standard input or a file under a size limit, and the files that FILE|DIR arguments name.
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use std::path::{Path, PathBuf};
 
 /// Largest trace file read by default (256 MiB); larger files are refused unread.
@@ -16,14 +17,14 @@ pub fn read_input(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, D
     }
     corpus_io::reader::read_stdin(max_bytes).map_err(|e| match e {
         corpus_io::reader::ReadError::TooLarge { .. } => Diagnostic::new(
-            "trace-too-large",
+            Rule::TraceTooLarge,
             Severity::Error,
             label,
             format!("standard input is over the limit of {max_bytes} bytes"),
         )
         .help("split the input, or raise the size limit with --max-trace-size"),
         e => Diagnostic::new(
-            "trace-unreadable",
+            Rule::TraceUnreadable,
             Severity::Error,
             label,
             format!("cannot read standard input: {e}"),
@@ -42,7 +43,7 @@ pub fn read_limited(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>,
                 |n| format!("{n} bytes"),
             );
             Diagnostic::new(
-                "trace-too-large",
+                Rule::TraceTooLarge,
                 Severity::Error,
                 label,
                 format!("the file is {size}, over the limit of {max_bytes} bytes; it was not read"),
@@ -50,7 +51,7 @@ pub fn read_limited(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>,
             .help("split the trace, or raise the size limit if the machine has the memory")
         }
         e => Diagnostic::new(
-            "trace-unreadable",
+            Rule::TraceUnreadable,
             Severity::Error,
             label,
             format!("cannot read the file: {e}"),

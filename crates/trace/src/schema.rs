@@ -18,6 +18,7 @@
 
 use super::finding::Finding;
 use super::{EdgeKind, EventKind};
+use corpus_diagnostics::rules::Rule;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::Validator;
 use serde_json::{json, Value};
@@ -202,7 +203,7 @@ pub(crate) fn findings(validator: &Validator, instance: &Value, prefix: &str) ->
             for name in unexpected {
                 out.push(
                     Finding::error(
-                        "trace-schema",
+                        Rule::TraceSchema,
                         format!("{path}/{}", escape_token(name)),
                         format!("property \"{name}\" is not allowed here"),
                     )
@@ -232,7 +233,7 @@ pub(crate) fn findings(validator: &Validator, instance: &Value, prefix: &str) ->
             ValidationErrorKind::Minimum { .. } => "times and costs cannot be negative".to_string(),
             _ => "see traces/trace.schema.json".to_string(),
         };
-        out.push(Finding::error("trace-schema", path, truncate(message)).help(help));
+        out.push(Finding::error(Rule::TraceSchema, path, truncate(message)).help(help));
     }
     out
 }

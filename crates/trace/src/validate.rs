@@ -4,20 +4,21 @@ use crate::finding::locate_findings;
 use crate::input::read_input;
 use crate::model::Trace;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use std::path::Path;
 
 /// Diagnostics for input that is not a JSON document we can read at all.
 fn refuse_early(file: &str, bytes: &[u8]) -> Option<Diagnostic> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Some(
-            Diagnostic::new("trace-empty", Severity::Error, file, "the file is empty")
+            Diagnostic::new(Rule::TraceEmpty, Severity::Error, file, "the file is empty")
                 .help("a trace is a JSON object; see traces/examples/"),
         );
     }
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         return Some(
             Diagnostic::new(
-                "trace-json",
+                Rule::TraceJson,
                 Severity::Error,
                 file,
                 "the file starts with a UTF-8 byte-order mark, which JSON does not allow",
@@ -30,7 +31,7 @@ fn refuse_early(file: &str, bytes: &[u8]) -> Option<Diagnostic> {
 }
 
 fn json_diagnostic(file: &str, e: &crate::parse::JsonError) -> Diagnostic {
-    let d = Diagnostic::new("trace-json", Severity::Error, file, e.message.clone());
+    let d = Diagnostic::new(Rule::TraceJson, Severity::Error, file, e.message.clone());
     let d = if e.line > 0 {
         d.at(e.line, e.column.max(1))
     } else {

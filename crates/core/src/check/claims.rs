@@ -42,7 +42,7 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         };
         out.push(
             Diagnostic::new(
-                Rule::ClaimBroken.id(),
+                Rule::ClaimBroken,
                 severity,
                 CLAIMS_PATH,
                 format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),

@@ -2,7 +2,7 @@
 
 use crate::model::taxonomy::Taxonomy;
 use crate::yaml::source::SourceFile;
-use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 
 /// Collects diagnostics for one file, locating fields through its spans.
@@ -25,7 +25,11 @@ impl Sink<'_> {
         msg: impl Into<String>,
     ) -> Diagnostic {
         let severity = self.tax.severity_of(rule);
-        Self::locate(rule.id(), severity, file, field, msg)
+        Self::locate(
+            Diagnostic::new(rule, severity, file.rel.clone(), msg),
+            file,
+            field,
+        )
     }
 
     /// A diagnostic of a rule the taxonomy defines (`when`/`require`).
@@ -36,17 +40,11 @@ impl Sink<'_> {
         field: &str,
         msg: String,
     ) -> Diagnostic {
-        Self::locate(&rule.id, rule.severity.into(), file, field, msg)
+        let d = Diagnostic::custom(&rule.id, rule.severity.into(), file.rel.clone(), msg);
+        Self::locate(d, file, field)
     }
 
-    fn locate(
-        rule: &str,
-        severity: Severity,
-        file: &SourceFile,
-        field: &str,
-        msg: impl Into<String>,
-    ) -> Diagnostic {
-        let mut d = Diagnostic::new(rule, severity, file.rel.clone(), msg);
+    fn locate(mut d: Diagnostic, file: &SourceFile, field: &str) -> Diagnostic {
         if !field.is_empty() {
             d = d.field(field.split('[').next().unwrap_or(field));
         }

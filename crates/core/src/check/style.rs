@@ -121,7 +121,7 @@ pub fn latex_to_utf8(s: &str) -> String {
 }
 
 fn diag(tax: &Taxonomy, rule: Rule, file: &SourceFile, msg: String) -> Diagnostic {
-    Diagnostic::new(rule.id(), tax.severity_of(rule), file.rel.clone(), msg)
+    Diagnostic::new(rule, tax.severity_of(rule), file.rel.clone(), msg)
 }
 
 /// The plain value of a `key: value` or `- value` line and its 1-based column,

@@ -6,10 +6,11 @@ use crate::model::corpus::Corpus;
 use crate::model::survey::{FigureField, FIGURE_SOURCE, SURVEY_PATH};
 use crate::model::Entry;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeMap;
 
 fn invalid(msg: String) -> Diagnostic {
-    Diagnostic::new("survey-reference", Severity::Error, SURVEY_PATH, msg)
+    Diagnostic::new(Rule::SurveyReference, Severity::Error, SURVEY_PATH, msg)
 }
 
 fn line_of(text: &str, needle: &str) -> Option<usize> {
@@ -132,7 +133,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         let e = &le.entry;
         let file = corpus.file(le.file);
         let mut push = |field: &str, msg: String, help: String| {
-            let mut d = Diagnostic::new("survey-figure-membership", fsev, file.rel.clone(), msg)
+            let mut d = Diagnostic::new(Rule::SurveyFigureMembership, fsev, file.rel.clone(), msg)
                 .field(field)
                 .help(help);
             if let Some((l, c)) = file.spans().pos(field) {

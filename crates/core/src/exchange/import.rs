@@ -8,6 +8,7 @@ use crate::model::fields::{self, Field, ENTRY, MODELINE, RECORD};
 use crate::model::{Entry, Exclusion};
 use crate::text::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -40,7 +41,7 @@ fn split_list(cell: &str) -> Vec<String> {
 }
 
 fn row_diag(file: &str, line: u64, field: &str, msg: String) -> Diagnostic {
-    Diagnostic::new("csv-row", Severity::Error, file, msg)
+    Diagnostic::new(Rule::CsvRow, Severity::Error, file, msg)
         .at_line(Some(line as usize))
         .field(field)
 }

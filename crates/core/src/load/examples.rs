@@ -90,6 +90,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             }
         }
     }
+    tax.apply_severities(&mut out.diagnostics);
     out.digest = digest.value();
     out
 }
@@ -128,7 +129,7 @@ fn files_below(
     corpus_trace::collect_inputs(&[full]).unwrap_or_else(|e| {
         let severity = tax.severity_of(Rule::FileUnreadable);
         out.diagnostics
-            .push(Diagnostic::new(Rule::FileUnreadable.id(), severity, dir, e));
+            .push(Diagnostic::new(Rule::FileUnreadable, severity, dir, e));
         Vec::new()
     })
 }

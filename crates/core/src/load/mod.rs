@@ -81,7 +81,7 @@ impl Default for LoadOptions {
 
 fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
     let severity = tax.map_or(rule.default_severity(), |t| t.severity_of(rule));
-    Diagnostic::new(rule.id(), severity, file, msg)
+    Diagnostic::new(rule, severity, file, msg)
 }
 
 /// Loads taxonomy, entries and exclusions below `root`.

@@ -159,7 +159,7 @@ pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, text);
         vec![x.place(Diagnostic::new(
-            Rule::ClaimInvalid.id(),
+            Rule::ClaimInvalid,
             Rule::ClaimInvalid.default_severity(),
             CLAIMS_PATH,
             format!("the claims ledger cannot be read: {}", x.message),
@@ -269,7 +269,7 @@ pub fn validate(
         for p in problems {
             out.push(
                 Diagnostic::new(
-                    Rule::ClaimInvalid.id(),
+                    Rule::ClaimInvalid,
                     Rule::ClaimInvalid.default_severity(),
                     CLAIMS_PATH,
                     p,

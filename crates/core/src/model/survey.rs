@@ -4,6 +4,7 @@
 //! key; `survey_check` checks them against the entries.
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use serde::{Deserialize, Serialize};
 
 /// Where the survey facts live, relative to the root.
@@ -161,7 +162,7 @@ pub fn parse(text: &str) -> Result<Survey, Vec<Diagnostic>> {
     serde_yaml::from_str(text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, text);
         vec![x.place(Diagnostic::new(
-            "yaml-syntax",
+            Rule::YamlSyntax,
             Severity::Error,
             SURVEY_PATH,
             format!("the survey file cannot be read: {}", x.message),

@@ -4,7 +4,7 @@
 //! new value is a data change; this module only gives it types and lookups.
 
 use crate::model::filter::Filter;
-use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::diag::{Diagnostic, Severity};
 use serde::{Deserialize, Serialize};
 
 /// The display label of `id` among `values` (the id itself when unknown).
@@ -212,6 +212,21 @@ impl Taxonomy {
             .map_or(rule.default_severity(), |r| r.severity.into())
     }
 
+    /// Gives each diagnostic of a registered rule that the taxonomy
+    /// declares the declared severity in place of the rule's default. A
+    /// severity a command chose on purpose (a link not yet failing long
+    /// enough is a warning) is not a default and stays.
+    pub fn apply_severities(&self, diags: &mut [Diagnostic]) {
+        for d in diags {
+            let Some(rule) = corpus_diagnostics::rules::Rule::from_id(&d.rule) else {
+                continue;
+            };
+            if d.severity == rule.default_severity() {
+                d.severity = self.severity_of(rule);
+            }
+        }
+    }
+
     /// Display label of a category id (the id itself when unknown).
     pub fn category_label<'a>(&'a self, id: &'a str) -> &'a str {
         label_of(&self.category, id)
@@ -310,5 +325,46 @@ impl Taxonomy {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use corpus_diagnostics::rules::Rule as Registered;
+
+    fn shipped_with(extra_rules: &str) -> Taxonomy {
+        let text = include_str!("../../../../corpus/taxonomy.yaml");
+        Taxonomy::from_yaml(&text.replace("\nrules:\n", &format!("\nrules:\n{extra_rules}")))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_declared_severity_replaces_the_default_of_any_registered_rule() {
+        let tax = shipped_with(
+            "  - id: link-broken\n    severity: warning\n    sentence: Broken links are reviewed by hand.\n",
+        );
+        let at_default = Diagnostic::new(Registered::LinkBroken, Severity::Error, "README.md", "x");
+        let chosen = Diagnostic::new(Registered::LinkTimeout, Severity::Warning, "README.md", "y");
+        let mut diags = vec![at_default, chosen.clone()];
+        tax.apply_severities(&mut diags);
+        assert_eq!(
+            diags[0].severity,
+            Severity::Warning,
+            "declared in the taxonomy"
+        );
+        assert_eq!(diags[1], chosen, "not declared: left as the command chose");
+    }
+
+    #[test]
+    fn a_severity_the_command_chose_is_not_a_default_and_stays() {
+        let tax = shipped_with(
+            "  - id: link-broken\n    severity: error\n    sentence: Broken links fail the run.\n",
+        );
+        // A link not yet failing for --fail-after runs is reported as a warning on purpose.
+        let d = Diagnostic::new(Registered::LinkBroken, Severity::Warning, "README.md", "x");
+        let mut diags = vec![d.clone()];
+        tax.apply_severities(&mut diags);
+        assert_eq!(diags, [d]);
     }
 }

@@ -8,19 +8,10 @@ use crate::model::Entry;
 use crate::network::arxiv::{self, Record};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::report::Format;
+use corpus_diagnostics::rules::Rule;
 
 /// The field `--write` sets.
 pub const FIELD: &str = "arxiv_verified_on";
-/// The rules of `corpus verify`, all errors (they are not `corpus check`
-/// rules: they need the network), each with the sentence it enforces.
-pub const RULES: [(&str, &str); 5] = [
-    ("arxiv-not-found", "An entry's arxiv_id must name a record the arXiv API knows."),
-    ("arxiv-withdrawn", "An entry must not rest on a withdrawn arXiv record."),
-    ("arxiv-title-mismatch", "The title must be the arXiv record's title, ignoring case, punctuation and spacing."),
-    ("arxiv-author-mismatch", "The first author's family name must be that of the arXiv record's first author."),
-    ("arxiv-year-mismatch", "An arXiv preprint carries the year of its first version; a published paper a year up to two after it."),
-];
-
 /// The field after which `--write` adds [`FIELD`] when the entry has none yet.
 const AFTER: &str = "verified";
 
@@ -41,8 +32,7 @@ pub struct VerifyOptions {
     pub timeout: f64,
 }
 
-fn diag(rule: &str, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
-    debug_assert!(RULES.iter().any(|(id, _)| *id == rule));
+fn diag(rule: Rule, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
     let mut d = Diagnostic::new(rule, Severity::Error, &file.rel, msg).field(field);
     if let Some((l, c)) = file.spans().pos(field) {
         d = d.at(l, c);
@@ -52,7 +42,7 @@ fn diag(rule: &str, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
 
 /// An `arxiv-not-found` diagnostic at the entry's `arxiv_id`.
 pub fn not_found(file: &SourceFile, msg: String) -> Diagnostic {
-    diag("arxiv-not-found", file, "arxiv_id", msg)
+    diag(Rule::ArxivNotFound, file, "arxiv_id", msg)
 }
 
 /// The family name of a "Family, Given" author (or the whole name).
@@ -76,7 +66,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
     if r.withdrawn {
         out.push(
             diag(
-                "arxiv-withdrawn",
+                Rule::ArxivWithdrawn,
                 file,
                 "arxiv_id",
                 format!("arXiv {id} has been withdrawn"),
@@ -89,7 +79,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
     if crate::text::ids::normalize_title(&e.title) != crate::text::ids::normalize_title(&r.title) {
         out.push(
             diag(
-                "arxiv-title-mismatch",
+                Rule::ArxivTitleMismatch,
                 file,
                 "title",
                 format!("title differs from arXiv {id}, which has \"{}\"", r.title),
@@ -100,7 +90,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
     match r.authors.first() {
         Some(first) if !same_author(&e.first_author, first) => out.push(
             diag(
-                "arxiv-author-mismatch",
+                Rule::ArxivAuthorMismatch,
                 file,
                 "first_author",
                 format!("first author differs from arXiv {id}, which lists {first} first"),
@@ -111,7 +101,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             )),
         ),
         None => out.push(diag(
-            "arxiv-author-mismatch",
+            Rule::ArxivAuthorMismatch,
             file,
             "first_author",
             format!("arXiv {id} lists no author"),
@@ -133,7 +123,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             };
             out.push(
                 diag(
-                    "arxiv-year-mismatch",
+                    Rule::ArxivYearMismatch,
                     file,
                     "year",
                     format!(

@@ -80,7 +80,7 @@ pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> 
 }
 
 fn template_diag(file: &str, msg: String) -> Diagnostic {
-    Diagnostic::new("template", Severity::Error, file, msg)
+    Diagnostic::new(Rule::Template, Severity::Error, file, msg)
 }
 
 /// One generated chart: its file name, the SVG, and a sentence saying what it
@@ -538,7 +538,7 @@ pub fn stale_diagnostics(
         (part != Part::Stats && !templates.iter().any(|(n, _)| n == README_TEMPLATE)).then(|| {
             let rel = format!("{TEMPLATES_DIR}/{README_TEMPLATE}");
             Diagnostic::new(
-                Rule::StaleGenerated.id(),
+                Rule::StaleGenerated,
                 severity,
                 rel.clone(),
                 format!("`{rel}` is missing, so {README} can be neither generated nor checked"),
@@ -590,7 +590,7 @@ fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<D
     }
     Some(
         Diagnostic::new(
-            Rule::StaleGenerated.id(),
+            Rule::StaleGenerated,
             severity,
             first.to_string(),
             parts.join("; "),

@@ -15,6 +15,7 @@ mod untrusted;
 use super::graph::DepGraph;
 use super::{EventKind, Trace};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use critical_path::critical_steps;
 use serde::Serialize;
 use spawn_tree::spawn_tree;
@@ -27,7 +28,7 @@ pub use table::metrics_table;
 pub const TEAM_FAMILY: &str = "R1";
 
 /// Rule id of a trace whose figures overflow (come out infinite or NaN).
-pub const OVERFLOW_RULE: &str = "trace-overflow";
+pub const OVERFLOW_RULE: Rule = Rule::TraceOverflow;
 
 /// Untrusted pairs listed in [`Metrics::untrusted_pairs`] at most (all are counted).
 pub const MAX_LISTED_PAIRS: usize = 1000;

@@ -21,6 +21,7 @@ pub use imported::{Imported, ImportedTrace};
 pub use mapping::explain;
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use problems::{cap, locate, Pending, MAX_PER_RULE};
 use std::collections::{BTreeMap, HashMap};
 
@@ -44,7 +45,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                 input: k as u32,
                 pos: None,
                 suffix: String::new(),
-                diag: Diagnostic::new("otlp-json", Severity::Error, &input.label, p.message)
+                diag: Diagnostic::new(Rule::OtlpJson, Severity::Error, &input.label, p.message)
                     .at(p.line, p.column)
                     .help(p.help),
             });
@@ -55,7 +56,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                 pos: None,
                 suffix: String::new(),
                 diag: Diagnostic::new(
-                    "otlp-empty",
+                    Rule::OtlpEmpty,
                     Severity::Error,
                     &input.label,
                     "the input holds no OTLP document",
@@ -74,28 +75,28 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
         for p in &span.problems {
             let (rule, severity, suffix, message, help) = match p {
                 decode::SpanProblem::BadId { field, value } => (
-                    "otlp-span-id",
+                    Rule::OtlpSpanId,
                     Severity::Error,
                     format!("/{field}"),
                     format!("{field} \"{value}\" is not a non-zero hex id of the right length"),
                     "trace ids are 32 hex digits, span ids 16; the trace was not imported",
                 ),
                 decode::SpanProblem::BadRef { field, value } => (
-                    "otlp-span-id",
+                    Rule::OtlpSpanId,
                     Severity::Warning,
                     format!("/{field}"),
                     format!("{field} \"{value}\" is not a hex id of the right length; it is ignored"),
                     "trace ids are 32 hex digits, span ids 16",
                 ),
                 decode::SpanProblem::BadTime { field } => (
-                    "otlp-span-time",
+                    Rule::OtlpSpanTime,
                     Severity::Error,
                     format!("/{field}"),
                     format!("{field} is missing or not a positive integer of nanoseconds"),
                     "write times as decimal strings of nanoseconds since the epoch; the trace was not imported",
                 ),
                 decode::SpanProblem::AttrType { index, key, detail } => (
-                    "otlp-attribute-type",
+                    Rule::OtlpAttributeType,
                     Severity::Warning,
                     format!("/attributes/{index}/value"),
                     format!("attribute `{key}`: {detail}; the attribute is ignored"),
@@ -153,7 +154,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                         pos: None,
                         suffix: String::new(),
                         diag: Diagnostic::new(
-                            "otlp-invalid-result",
+                            Rule::OtlpInvalidResult,
                             Severity::Error,
                             &inputs[pos.input as usize].label,
                             format!(

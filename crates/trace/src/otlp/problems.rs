@@ -49,7 +49,8 @@ pub(super) fn cap(pending: Vec<Pending>) -> Vec<Pending> {
             input,
             pos: None,
             suffix: String::new(),
-            diag: Diagnostic::new(
+            // The same rule as the diagnostics it stands for, carried as their id.
+            diag: Diagnostic::custom(
                 rule.clone(),
                 severity,
                 file,

@@ -8,6 +8,7 @@ use crate::finding::Finding;
 use crate::model::{End, IdTable, Unresolved};
 use crate::schema::{self, Validators};
 use crate::{Edge, EdgeKind, Event, EventKind, Slot, Trace};
+use corpus_diagnostics::rules::Rule;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -179,7 +180,7 @@ impl<'v> Builder<'v> {
         {
             // Only reachable if the schema and the typed form drift apart, or past 4 GiB of ids.
             let finding = Finding::error(
-                "trace-schema",
+                Rule::TraceSchema,
                 format!("/{prefix}/{n}"),
                 "the item passed the schema but could not be read".to_string(),
             );

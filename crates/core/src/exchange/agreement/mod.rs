@@ -36,20 +36,21 @@ pub use table::table;
 
 use crate::text::closest::closest;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Rule id: the input cannot be read as annotations (syntax, layout, a row without key).
-pub const RULE_INPUT: &str = "agreement-input";
+pub const RULE_INPUT: Rule = Rule::AgreementInput;
 /// Rule id: a column or YAML field names no comparable tag field.
-pub const RULE_UNKNOWN_FIELD: &str = "agreement-unknown-field";
+pub const RULE_UNKNOWN_FIELD: Rule = Rule::AgreementUnknownField;
 /// Rule id: an annotated key is not an entry of the corpus.
-pub const RULE_UNKNOWN_KEY: &str = "agreement-unknown-key";
+pub const RULE_UNKNOWN_KEY: Rule = Rule::AgreementUnknownKey;
 /// Rule id: an annotated value is not in the taxonomy for its field.
-pub const RULE_UNKNOWN_VALUE: &str = "agreement-unknown-value";
+pub const RULE_UNKNOWN_VALUE: Rule = Rule::AgreementUnknownValue;
 /// Rule id: the same key is annotated more than once.
-pub const RULE_DUPLICATE_KEY: &str = "agreement-duplicate-key";
+pub const RULE_DUPLICATE_KEY: Rule = Rule::AgreementDuplicateKey;
 
 /// Prefix of annotation columns in the CSV layout (optional in YAML).
 pub const PREFIX: &str = "ann_";
@@ -137,7 +138,7 @@ fn is_comparable(field: &str) -> bool {
     comparable_fields().any(|f| f == field)
 }
 
-fn error(rule: &str, file: &str, line: Option<usize>, msg: impl Into<String>) -> Diagnostic {
+fn error(rule: Rule, file: &str, line: Option<usize>, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(rule, Severity::Error, file, msg).at_line(line)
 }
 

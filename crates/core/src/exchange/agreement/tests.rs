@@ -77,8 +77,8 @@ fn summary(d: &[Diagnostic]) -> Vec<(String, Option<usize>, Option<String>)> {
         .collect()
 }
 
-fn triple(rule: &str, line: usize, field: &str) -> (String, Option<usize>, Option<String>) {
-    (rule.to_string(), Some(line), Some(field.to_string()))
+fn triple(rule: Rule, line: usize, field: &str) -> (String, Option<usize>, Option<String>) {
+    (rule.id().to_string(), Some(line), Some(field.to_string()))
 }
 
 #[test]
@@ -293,10 +293,10 @@ fn bad_csv_headers_are_all_reported_before_any_row() {
     assert_eq!(
         rules,
         [
-            (RULE_INPUT, Some("header")),
-            (RULE_INPUT, Some("header")),
-            (RULE_UNKNOWN_FIELD, Some("ann_catgory")),
-            (RULE_UNKNOWN_FIELD, Some("ann_subdecisions")),
+            (RULE_INPUT.id(), Some("header")),
+            (RULE_INPUT.id(), Some("header")),
+            (RULE_UNKNOWN_FIELD.id(), Some("ann_catgory")),
+            (RULE_UNKNOWN_FIELD.id(), Some("ann_subdecisions")),
         ]
     );
     assert!(d.iter().all(|d| d.line == Some(1)));
@@ -325,7 +325,10 @@ fn a_csv_without_annotator_columns_suggests_the_prefix() {
 fn malformed_csv_rows_and_rows_without_key_are_reported_by_line() {
     let d = parse("malformed.csv", MALFORMED_CSV).unwrap_err();
     let lines: Vec<(Option<usize>, &str)> = d.iter().map(|d| (d.line, d.rule.as_str())).collect();
-    assert_eq!(lines, [(Some(3), RULE_INPUT), (Some(4), RULE_INPUT)]);
+    assert_eq!(
+        lines,
+        [(Some(3), RULE_INPUT.id()), (Some(4), RULE_INPUT.id())]
+    );
     assert!(
         d[0].message.starts_with("malformed row"),
         "{}",
@@ -383,7 +386,7 @@ fn yaml_keys_that_look_like_misspelt_tag_fields_are_errors_others_are_ignored() 
     assert_eq!(
         got[0],
         (
-            RULE_UNKNOWN_FIELD,
+            RULE_UNKNOWN_FIELD.id(),
             Some(2),
             Some("did you mean `category`?")
         )

@@ -2,20 +2,23 @@
 
 use super::{LinkFormat, LinkResult, Status, README};
 use crate::load::Corpus;
+use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeMap;
 
 /// The diagnostics of a run: failures as errors, redirects and failures not
-/// yet past `--fail-after` as warnings, one per place the URL is written.
-pub fn diagnostics(results: &[LinkResult]) -> Vec<Diagnostic> {
+/// yet past `--fail-after` as warnings, one per place the URL is written,
+/// with the severities the taxonomy declares.
+pub fn diagnostics(results: &[LinkResult], tax: &Taxonomy) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for r in results {
         let (rule, severity) = match r.status {
             Status::Ok | Status::Skipped => continue,
-            Status::Redirected => ("link-redirected", Severity::Warning),
-            Status::Broken => ("link-broken", Severity::Error),
-            Status::Timeout => ("link-timeout", Severity::Error),
-            Status::Error => ("link-error", Severity::Error),
+            Status::Redirected => (Rule::LinkRedirected, Severity::Warning),
+            Status::Broken => (Rule::LinkBroken, Severity::Error),
+            Status::Timeout => (Rule::LinkTimeout, Severity::Error),
+            Status::Error => (Rule::LinkError, Severity::Error),
         };
         let severity = if r.fails { severity } else { Severity::Warning };
         for p in &r.places {
@@ -30,6 +33,7 @@ pub fn diagnostics(results: &[LinkResult]) -> Vec<Diagnostic> {
             out.push(d);
         }
     }
+    tax.apply_severities(&mut out);
     corpus_diagnostics::diag::sort(&mut out);
     out
 }
@@ -124,7 +128,7 @@ pub fn render(
         LinkFormat::Json => json_lines(results),
         LinkFormat::Markdown => markdown(results),
         LinkFormat::Github => corpus_diagnostics::report::render(
-            &diagnostics(results),
+            &diagnostics(results, &corpus.taxonomy),
             corpus_diagnostics::report::Format::Github,
             &corpus_diagnostics::report::Sources::new(),
             None,
@@ -139,7 +143,7 @@ pub fn render(
                 sources.insert(README, t);
             }
             corpus_diagnostics::report::render(
-                &diagnostics(results),
+                &diagnostics(results, &corpus.taxonomy),
                 corpus_diagnostics::report::Format::Human,
                 &sources,
                 Some(&summary(results)),

@@ -6,6 +6,7 @@ use super::{reporter, Problem, NONE};
 use crate::otlp::decode::{Pos, Span};
 use crate::EdgeKind;
 use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
 
 /// Adds the message edges of the spans' links; returns how many links
 /// point into other traces.
@@ -41,7 +42,7 @@ pub(super) fn link(
             let Some(&j) = by_id.get(&l.span) else {
                 problem(
                     global(i),
-                    "otlp-link-dropped",
+                    Rule::OtlpLinkDropped,
                     Severity::Warning,
                     format!(
                         "span {:016x} links to span {:016x}, which is not in the input",
@@ -77,7 +78,7 @@ pub(super) fn link(
             if let Some(reason) = reason {
                 problem(
                     global(i),
-                    "otlp-link-dropped",
+                    Rule::OtlpLinkDropped,
                     Severity::Warning,
                     format!(
                         "the link from span {:016x} to span {:016x} carries over as no edge: {reason}",

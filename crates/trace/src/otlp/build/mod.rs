@@ -21,6 +21,7 @@ use super::decode::{Pos, Span};
 use super::mapping;
 use crate::EventKind;
 use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeMap, HashMap};
 
 /// Choices the conventions leave open, made by the user.
@@ -36,7 +37,7 @@ pub struct Options {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Problem {
     pub span: Option<u32>,
-    pub rule: &'static str,
+    pub rule: Rule,
     pub severity: Severity,
     pub message: String,
     pub help: &'static str,
@@ -127,7 +128,7 @@ struct Mapped {
 /// Records the problems of one trace as they are found.
 fn reporter(
     problems: &mut Vec<Problem>,
-) -> impl FnMut(Option<u32>, &'static str, Severity, String, &'static str) + '_ {
+) -> impl FnMut(Option<u32>, Rule, Severity, String, &'static str) + '_ {
     move |i, rule, severity, message, help| {
         problems.push(Problem {
             span: i,
@@ -175,7 +176,7 @@ pub(crate) fn build(
                 early = true;
                 problem(
                     global(e.local as usize),
-                    "otlp-act-before-create",
+                    Rule::OtlpActBeforeCreate,
                     Severity::Error,
                     format!(
                         "agent \"{}\" acts in span {:016x} {} ns before the create_agent span that creates it",
@@ -195,7 +196,7 @@ pub(crate) fn build(
     if events.is_empty() {
         problem(
             global(tree.roots[0] as usize),
-            "otlp-no-events",
+            Rule::OtlpNoEvents,
             Severity::Warning,
             format!(
                 "trace {:032x} has {n} span(s) but none maps to a survey event; it was not written",

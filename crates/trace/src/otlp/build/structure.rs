@@ -5,6 +5,7 @@
 use super::{reporter, Problem, NONE};
 use crate::otlp::decode::{Pos, Span};
 use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
 use std::collections::HashMap;
 
 /// The span tree of one trace id, in local indices.
@@ -47,7 +48,7 @@ pub(super) fn check(
             let at = all[members[first] as usize].1.pointer();
             problem(
                 global(i),
-                "otlp-duplicate-span",
+                Rule::OtlpDuplicateSpan,
                 Severity::Error,
                 format!("span id {:016x} is already used by the span at {at}", s.id),
                 "every span of a trace needs its own spanId; the trace was not imported",
@@ -70,7 +71,7 @@ pub(super) fn check(
                 fatal = true;
                 problem(
                     global(i),
-                    "otlp-parent-cycle",
+                    Rule::OtlpParentCycle,
                     Severity::Error,
                     format!("span {:016x} is its own parent", span(i).id),
                     "a span's parentSpanId must name another span; the trace was not imported",
@@ -78,7 +79,7 @@ pub(super) fn check(
             }
             None => problem(
                 global(i),
-                "otlp-missing-parent",
+                Rule::OtlpMissingParent,
                 Severity::Warning,
                 format!(
                     "span {:016x} names parent {p:016x}, which is not in the input; it is imported as a root",
@@ -157,7 +158,7 @@ pub(super) fn check(
             ids.push(format!("{:016x}", span(cycle[0]).id));
             problem(
                 global(cycle[0]),
-                "otlp-parent-cycle",
+                Rule::OtlpParentCycle,
                 Severity::Error,
                 format!("parent ids run in a cycle: {}", ids.join(" -> ")),
                 "parentSpanId must point up a tree; the trace was not imported",
@@ -175,7 +176,7 @@ pub(super) fn check(
             fatal = true;
             problem(
                 global(i),
-                "otlp-clock",
+                Rule::OtlpClock,
                 Severity::Error,
                 format!(
                     "span {:016x} ends {} ns before it starts",
@@ -192,7 +193,7 @@ pub(super) fn check(
                 fatal = true;
                 problem(
                     global(i),
-                    "otlp-clock",
+                    Rule::OtlpClock,
                     Severity::Error,
                     format!(
                         "span {:016x} starts {} ns before its parent {:016x}",

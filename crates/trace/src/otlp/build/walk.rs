@@ -7,6 +7,7 @@ use crate::otlp::decode::{Pos, Span};
 use crate::otlp::mapping::{self, Role};
 use crate::{EdgeKind, EventKind};
 use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -158,7 +159,7 @@ pub(super) fn walk(
                             None => {
                                 problem(
                                     global(i),
-                                    "otlp-no-agent",
+                                    Rule::OtlpNoAgent,
                                     Severity::Warning,
                                     format!(
                                         "{} span {:016x} names no agent; it maps to no event",
@@ -216,7 +217,7 @@ pub(super) fn walk(
                         let tool = subject(s, op).unwrap_or_else(|| {
                             problem(
                                 global(i),
-                                "otlp-no-tool",
+                                Rule::OtlpNoTool,
                                 Severity::Warning,
                                 format!(
                                     "execute_tool span {:016x} names no tool; it is imported as `unnamed_tool`",
