@@ -22,6 +22,7 @@ mod common;
 
 use common::Tree;
 use corpus_core::exchange::import;
+use corpus_core::layout::Layout;
 use corpus_core::load::{self, LoadOptions};
 use corpus_core::model::taxonomy::Taxonomy;
 use corpus_core::model::Entry;
@@ -57,7 +58,7 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
 }
 
 fn taxonomy() -> Taxonomy {
-    let text = std::fs::read_to_string(common::repo().join(load::TAXONOMY_PATH)).unwrap();
+    let text = std::fs::read_to_string(common::repo().join(Layout::TAXONOMY)).unwrap();
     Taxonomy::from_yaml(&text).expect("the project's taxonomy parses")
 }
 
@@ -78,7 +79,7 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
     // The varied file either loaded (it is among the files read) or was
     // reported; it is never silently skipped.
     let read = corpus.files.iter().any(|f| f.rel == rel)
-        || (rel == corpus_core::model::claims::CLAIMS_PATH && corpus.claims.is_some());
+        || (rel == Layout::CLAIMS && corpus.claims.is_some());
     let reported = report
         .diagnostics
         .iter()
@@ -93,7 +94,7 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
             .exclusions
             .iter()
             .any(|x| corpus.file(x.file).rel == rel)
-        || (rel == corpus_core::model::claims::CLAIMS_PATH && corpus.claims.is_some());
+        || (rel == Layout::CLAIMS && corpus.claims.is_some());
     // Derived outputs can only differ from the fixture's when the varied
     // file made it into the corpus.
     if !loaded {
@@ -896,15 +897,15 @@ fn entry_yaml_loads_back_to_the_same_entry() {
     let tax = taxonomy();
     let t = Tree::empty();
     t.write(
-        load::TAXONOMY_PATH,
-        std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+        Layout::TAXONOMY,
+        std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
     );
     run(256, entries(&tax, 4), |entries| {
-        let dir = t.path(load::PAPERS_DIR);
+        let dir = t.path(Layout::PAPERS_DIR);
         let _ = std::fs::remove_dir_all(&dir);
         for e in &entries {
             t.write(
-                &format!("{}/{}.yaml", load::PAPERS_DIR, e.key),
+                &format!("{}/{}.yaml", Layout::PAPERS_DIR, e.key),
                 import::entry_yaml(e),
             );
         }
@@ -1014,12 +1015,12 @@ fn export_then_import_through_the_binary_gives_identical_files() {
     run(8, valid, |entries| {
         let src = Tree::empty();
         src.write(
-            load::TAXONOMY_PATH,
-            std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+            Layout::TAXONOMY,
+            std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
         );
         for e in &entries {
             src.write(
-                &format!("{}/{}.yaml", load::PAPERS_DIR, e.key),
+                &format!("{}/{}.yaml", Layout::PAPERS_DIR, e.key),
                 import::entry_yaml(e),
             );
         }
@@ -1036,8 +1037,8 @@ fn export_then_import_through_the_binary_gives_identical_files() {
         }
         let dst = Tree::empty();
         dst.write(
-            load::TAXONOMY_PATH,
-            std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+            Layout::TAXONOMY,
+            std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
         );
         let run = dst.corpus(&["import", "--papers", &csv_arg]);
         prop_assert_eq!(
@@ -1048,8 +1049,8 @@ fn export_then_import_through_the_binary_gives_identical_files() {
             run.stdout
         );
         prop_assert_eq!(
-            common::snapshot_tree(&src.path(load::PAPERS_DIR)),
-            common::snapshot_tree(&dst.path(load::PAPERS_DIR))
+            common::snapshot_tree(&src.path(Layout::PAPERS_DIR)),
+            common::snapshot_tree(&dst.path(Layout::PAPERS_DIR))
         );
         Ok(())
     });

@@ -1,7 +1,8 @@
 //! `corpus claims`: the claims ledger judged on the data.
 
 use super::{json_text, load_corpus, sources, Audience, Context, Outcome, Result, TableFormat};
-use corpus_core::model::claims::CLAIMS_PATH;
+use corpus_core::layout::Layout;
+
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report;
 
@@ -29,13 +30,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         let problems: Vec<Diagnostic> = corpus
             .diagnostics
             .iter()
-            .filter(|d| d.file == CLAIMS_PATH)
+            .filter(|d| d.file == Layout::CLAIMS)
             .cloned()
             .collect();
         if problems.is_empty() {
             return Err(Outcome::fail(
                 2,
-                format!("no claims ledger at {CLAIMS_PATH}"),
+                format!("no claims ledger at {}", Layout::CLAIMS),
             ));
         }
         return Err(Outcome::with_code(

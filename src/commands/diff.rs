@@ -2,6 +2,7 @@
 //! between an old root (or a git revision) and this one.
 
 use super::{json_text, Audience, Context, Outcome, Result};
+use corpus_core::layout::Layout;
 use corpus_core::load;
 use std::path::{Path, PathBuf};
 
@@ -54,10 +55,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let snapshot;
     let old_root: &Path = match (args.old_root.as_deref(), args.base.as_deref()) {
         (Some(p), _) => {
-            if !p.join(load::TAXONOMY_PATH).is_file() {
+            if !p.join(Layout::TAXONOMY).is_file() {
                 return Err(Outcome::fail(
                     2,
-                    format!("{}: no {} there", p.display(), load::TAXONOMY_PATH),
+                    format!("{}: no {} there", p.display(), Layout::TAXONOMY),
                 ));
             }
             p

@@ -2,7 +2,8 @@
 //! (with `--check`) listing the ones that would change.
 
 use super::{Audience, Context, Outcome, Result};
-use corpus_core::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
+use corpus_core::layout::Layout;
+use corpus_core::load;
 use std::path::{Path, PathBuf};
 
 /// Options of `corpus fmt`.
@@ -35,7 +36,7 @@ fn targets(
     paths: &[PathBuf],
     cwd: &Path,
 ) -> std::result::Result<Vec<PathBuf>, String> {
-    let data_dirs: Vec<PathBuf> = [PAPERS_DIR, EXCLUSIONS_DIR]
+    let data_dirs: Vec<PathBuf> = [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
         .iter()
         .filter_map(|d| root.join(d).canonicalize().ok())
         .collect();
@@ -64,9 +65,9 @@ fn targets(
         if canon.is_file() {
             if !is_data_file(&canon) {
                 return Err(format!(
-                    "{}: not an entry or record file; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    "{}: not an entry or record file; `corpus fmt` formats the YAML files in {}/ and {}/", 
                     given.display()
-                ));
+                , Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR));
             }
             out.push(canon);
         } else if canon.is_dir() {
@@ -77,9 +78,9 @@ fn targets(
                 .collect();
             if found.is_empty() {
                 return Err(format!(
-                    "{}: no entry or record files there; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    "{}: no entry or record files there; `corpus fmt` formats the YAML files in {}/ and {}/", 
                     given.display()
-                ));
+                , Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR));
             }
             out.extend(found);
         } else {
@@ -152,7 +153,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
 
 /// Kind of a data file from its folder (every target is in one of the two).
 fn kind_of(rel: &str) -> corpus_core::model::format::Kind {
-    if rel.starts_with(&format!("{EXCLUSIONS_DIR}/")) {
+    if rel.starts_with(&format!("{}/", Layout::EXCLUSIONS_DIR)) {
         corpus_core::model::format::Kind::Record
     } else {
         corpus_core::model::format::Kind::Entry

@@ -3,7 +3,8 @@
 
 use super::{Audience, Context, Outcome, Result};
 use corpus_core::exchange::import;
-use corpus_core::load::{self, LoadOptions};
+use corpus_core::layout::Layout;
+use corpus_core::load::LoadOptions;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
@@ -52,7 +53,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             Ok(entries) => {
                 counts.0 = entries.len();
                 for e in entries {
-                    let path = root.join(load::PAPERS_DIR).join(format!("{}.yaml", e.key));
+                    let path = root
+                        .join(Layout::PAPERS_DIR)
+                        .join(format!("{}.yaml", e.key));
                     files.push((path, import::entry_yaml(&e)));
                 }
             }
@@ -66,7 +69,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
                 counts.1 = records.len();
                 for x in records {
                     let path = root
-                        .join(load::EXCLUSIONS_DIR)
+                        .join(Layout::EXCLUSIONS_DIR)
                         .join(format!("{}.yaml", x.record_id));
                     files.push((path, import::exclusion_yaml(&x)));
                 }

@@ -1,12 +1,13 @@
-//! `corpus links`: reads the host exceptions, the README and the results
+//! `corpus links`: reads the host exceptions, the Layout::README and the results
 //! cache, checks every link, renders the report and saves the cache.
 
 use super::{load_corpus, Audience, Context, Outcome, Result};
+use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
 use corpus_core::network::http::Policy;
 use corpus_core::network::links::{
     anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinkFormat,
-    LinksOptions, Local, Settings, HOSTS_PATH, README,
+    LinksOptions, Local, Settings,
 };
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
@@ -55,7 +56,7 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = LinkFormatArg::Human)]
     pub format: LinkFormatArg,
-    /// Check only what needs no network: URL syntax, README anchors, arXiv id and link agreement.
+    /// Check only what needs no network: URL syntax, Layout::README anchors, arXiv id and link agreement.
     #[arg(long)]
     pub offline: bool,
     /// Timeout of one request, in seconds.
@@ -158,18 +159,20 @@ fn command(
         jobs: a.jobs as usize,
         per_host: a.per_host as usize,
     };
-    let hosts = match reader::read_text(&root.join(HOSTS_PATH), MAX_CONFIG_BYTES) {
+    let hosts = match reader::read_text(&root.join(Layout::LINK_HOSTS), MAX_CONFIG_BYTES) {
         Err(ReadError::Missing) => HostsConfig::default(),
-        Err(e) => return Err(format!("{HOSTS_PATH}: {e}")),
-        Ok(text) => HostsConfig::from_yaml(&text).map_err(|e| format!("{HOSTS_PATH}: {e}"))?,
+        Err(e) => return Err(format!("{}: {e}", Layout::LINK_HOSTS)),
+        Ok(text) => {
+            HostsConfig::from_yaml(&text).map_err(|e| format!("{}: {e}", Layout::LINK_HOSTS))?
+        }
     };
     let readme = match reader::read_text(
-        &root.join(README),
+        &root.join(Layout::README),
         corpus_core::publish::generate::MAX_GENERATED_BYTES,
     ) {
         Ok(t) => Some(t),
         Err(ReadError::Missing) => None,
-        Err(e) => return Err(format!("{README}: {e}")),
+        Err(e) => return Err(format!("{}: {e}", Layout::README)),
     };
     let readme_anchors = readme.as_deref().map(anchors).unwrap_or_default();
     let links = collect(corpus, readme.as_deref());

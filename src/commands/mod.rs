@@ -20,6 +20,7 @@ pub mod stats;
 pub mod trace;
 pub mod verify;
 
+use corpus_core::layout::Layout;
 use corpus_core::load::{self, LoadError, LoadOptions};
 use corpus_core::model::corpus::Corpus;
 use corpus_diagnostics::report::{self, Format, Sources};
@@ -186,23 +187,23 @@ fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf
             };
             return Err(format!("--root {}: {what}", r.display()));
         }
-        if !r.join(load::TAXONOMY_PATH).is_file() {
+        if !r.join(Layout::TAXONOMY).is_file() {
             return Err(format!(
                 "--root {}: no {} there",
                 r.display(),
-                load::TAXONOMY_PATH
+                Layout::TAXONOMY
             ));
         }
         return Ok(r.to_path_buf());
     }
     cwd.ancestors()
-        .find(|d| d.join(load::TAXONOMY_PATH).is_file())
+        .find(|d| d.join(Layout::TAXONOMY).is_file())
         .map(Path::to_path_buf)
         .ok_or_else(|| {
             format!(
                 "no corpus root: neither {} nor any parent holds {}; pass --root DIR",
                 cwd.display(),
-                load::TAXONOMY_PATH
+                Layout::TAXONOMY
             )
         })
 }

@@ -1,7 +1,7 @@
 //! `corpus new`: the scaffold of a new entry, written to corpus/papers/KEY.yaml.
 
 use super::{load_corpus, Audience, Context, Outcome, Result};
-use corpus_core::load;
+use corpus_core::layout::Layout;
 
 /// Options of `corpus new`.
 #[derive(Debug, clap::Args)]
@@ -37,7 +37,7 @@ impl Audience for Args {
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
-    let rel = format!("{}/{}.yaml", load::PAPERS_DIR, args.key);
+    let rel = format!("{}/{}.yaml", Layout::PAPERS_DIR, args.key);
     if args.fetch && !args.force && corpus_io::files::occupied(&root.join(&rel)) {
         // Say so before asking the network for anything.
         return Err(Outcome::fail(

@@ -4,6 +4,7 @@
 
 use super::{load_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
+use corpus_core::layout::Layout;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
@@ -77,7 +78,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
             2,
             format!(
                 "no {}/README.md.tera under {}",
-                generate::TEMPLATES_DIR,
+                Layout::TEMPLATES_DIR,
                 root.display()
             ),
         ));

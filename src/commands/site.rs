@@ -3,8 +3,9 @@
 
 use super::{load_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
+use corpus_core::layout::Layout;
 use corpus_core::publish::generate;
-use corpus_core::publish::site::{self, GENERATOR, PAGE, TEMPLATE};
+use corpus_core::publish::site::{self, GENERATOR};
 use std::path::PathBuf;
 
 /// Options of `corpus site`.
@@ -39,21 +40,22 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
     let templates = generate::read_templates(root).map_err(|d| Outcome::fail(2, d.message))?;
-    let Some((_, template)) = templates.iter().find(|(n, _)| n == TEMPLATE) else {
+    let Some((_, template)) = templates.iter().find(|(n, _)| n == Layout::SITE_TEMPLATE) else {
         return Err(Outcome::fail(
             2,
             format!(
-                "no page template: {}/{TEMPLATE} is missing",
-                generate::TEMPLATES_DIR
+                "no page template: {}/{} is missing",
+                Layout::TEMPLATES_DIR,
+                Layout::SITE_TEMPLATE
             ),
         ));
     };
     let html = site::page(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
     let dir = match &args.out {
         Some(p) => ctx.cwd.join(p),
-        None => root.join(site::DEFAULT_OUT),
+        None => root.join(Layout::SITE_DIR),
     };
-    let path = dir.join(PAGE);
+    let path = dir.join(Layout::SITE_PAGE);
     if let Ok(meta) = std::fs::symlink_metadata(&path) {
         if !meta.is_file() {
             return Err(Outcome::fail(

@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod exchange;
+pub mod layout;
 pub mod load;
 pub mod model;
 pub mod network;

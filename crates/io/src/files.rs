@@ -4,10 +4,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The root's folder of local caches (git-ignored, never committed): the
-/// links cache and the build fingerprint live there.
-pub const CACHE_DIR: &str = ".cache";
-
 /// Writes `bytes` to `path` through a temporary file in the same folder and a
 /// rename, so a reader never sees a half-written file; a path that holds
 /// anything but a regular file (a symlink, FIFO, device, folder) is refused.

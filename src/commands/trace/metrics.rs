@@ -2,7 +2,7 @@
 
 use super::{stdin_or, TraceLimit};
 use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
-use corpus_core::load;
+use corpus_core::layout::Layout;
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
@@ -72,7 +72,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     drop(bytes);
     let families = match ctx.root() {
         Ok(root) => {
-            let path = root.join(load::TAXONOMY_PATH);
+            let path = root.join(Layout::TAXONOMY);
             let text = corpus_io::reader::read_text(&path, max)
                 .map_err(|e| Outcome::fail(2, format!("{}: {e}", root.display())))?;
             corpus_core::model::taxonomy::Taxonomy::from_yaml(&text)

@@ -1,6 +1,6 @@
 //! The claims of the ledger that no longer hold.
 
-use crate::model::claims::CLAIMS_PATH;
+use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -44,7 +44,7 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
             Diagnostic::new(
                 Rule::ClaimBroken,
                 severity,
-                CLAIMS_PATH,
+                Layout::CLAIMS,
                 format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
             )
             .at_line(crate::model::claims::claim_line(text, &v.id))

@@ -2,15 +2,16 @@
 //! exists, cited benchmarks are benchmarks, representatives carry their
 //! value, and entries agree with the survey figures that name them.
 
+use crate::layout::Layout;
 use crate::model::corpus::Corpus;
-use crate::model::survey::{FigureField, FIGURE_SOURCE, SURVEY_PATH};
+use crate::model::survey::{FigureField, FIGURE_SOURCE};
 use crate::model::Entry;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeMap;
 
 fn invalid(msg: String) -> Diagnostic {
-    Diagnostic::new(Rule::SurveyReference, Severity::Error, SURVEY_PATH, msg)
+    Diagnostic::new(Rule::SurveyReference, Severity::Error, Layout::SURVEY, msg)
 }
 
 fn line_of(text: &str, needle: &str) -> Option<usize> {

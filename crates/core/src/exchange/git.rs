@@ -2,6 +2,7 @@
 //! copied into a temporary root by running `git`. This and `reader` are the
 //! only places the tool reads data from outside its own process.
 
+use crate::layout::Layout;
 use std::path::{Path, PathBuf};
 
 /// A temporary copy of the corpus data at a git revision; removed on drop.
@@ -116,11 +117,8 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
         }
         std::fs::write(&target, body).map_err(|e| e.to_string())?;
     }
-    if !dir.path().join(crate::load::TAXONOMY_PATH).is_file() {
-        return Err(format!(
-            "revision `{rev}` has no {}",
-            crate::load::TAXONOMY_PATH
-        ));
+    if !dir.path().join(Layout::TAXONOMY).is_file() {
+        return Err(format!("revision `{rev}` has no {}", Layout::TAXONOMY));
     }
     Ok(Snapshot { dir })
 }

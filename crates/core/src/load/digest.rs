@@ -3,8 +3,9 @@
 use super::data_file::FileLoad;
 use super::listing::is_data_file;
 use super::parallel::in_parallel;
-use super::{LoadOptions, EXCLUSIONS_DIR, PAPERS_DIR, TAXONOMY_PATH};
-use crate::model::claims::CLAIMS_PATH;
+use super::LoadOptions;
+use crate::layout::Layout;
+
 use corpus_io::digest::Digest;
 use corpus_io::reader;
 use std::collections::BTreeMap;
@@ -15,7 +16,7 @@ pub(super) fn digest_start(opts: LoadOptions, tax_text: &str) -> Digest {
     let mut digest = Digest::new();
     digest
         .add(&opts.max_file_bytes.to_le_bytes())
-        .add(TAXONOMY_PATH.as_bytes())
+        .add(Layout::TAXONOMY.as_bytes())
         .add(tax_text.as_bytes());
     digest
 }
@@ -37,9 +38,9 @@ pub(super) fn file_digest(rel: &str, text: &str) -> u128 {
 /// and tests/fingerprint.rs hold them to it).
 pub fn source_digest(root: &Path, opts: LoadOptions) -> Option<u128> {
     let max = opts.max_file_bytes;
-    let tax_text = reader::read_text(&root.join(TAXONOMY_PATH), max).ok()?;
+    let tax_text = reader::read_text(&root.join(Layout::TAXONOMY), max).ok()?;
     let mut digest = digest_start(opts, &tax_text);
-    for dir in [PAPERS_DIR, EXCLUSIONS_DIR] {
+    for dir in [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR] {
         let names = reader::list_dir(&root.join(dir)).ok()?.unwrap_or_default();
         add_names(&mut digest, dir, &names);
         let data: Vec<_> = names
@@ -56,7 +57,7 @@ pub fn source_digest(root: &Path, opts: LoadOptions) -> Option<u128> {
             digest.add(&d?.to_le_bytes());
         }
     }
-    for rel in [CLAIMS_PATH, crate::model::survey::SURVEY_PATH] {
+    for rel in [Layout::CLAIMS, Layout::SURVEY] {
         digest.add(rel.as_bytes());
         let path = root.join(rel);
         if path.exists() {
@@ -77,11 +78,13 @@ pub fn data_texts<'a>(
 ) -> Option<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     for rel in rels {
-        let is_data = [PAPERS_DIR, EXCLUSIONS_DIR].iter().any(|dir| {
-            rel.strip_prefix(dir)
-                .and_then(|r| r.strip_prefix('/'))
-                .is_some_and(|name| !name.contains('/') && is_data_file(name))
-        });
+        let is_data = [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
+            .iter()
+            .any(|dir| {
+                rel.strip_prefix(dir)
+                    .and_then(|r| r.strip_prefix('/'))
+                    .is_some_and(|name| !name.contains('/') && is_data_file(name))
+            });
         if is_data && !out.contains_key(rel) {
             let text = reader::read_text(&root.join(rel), opts.max_file_bytes).ok()?;
             out.insert(rel.to_string(), text);

@@ -4,6 +4,7 @@
 //! into the metrics the README shows. An example whose figures overflow is
 //! refused like an invalid one, so the README never prints `inf` or `NaN`.
 
+use crate::layout::Layout;
 use crate::load::rel_path;
 use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
@@ -12,15 +13,9 @@ use corpus_io::digest::Digest;
 use corpus_trace::{self, Metrics, Trace};
 use std::path::Path;
 
-/// Folder of example traces, relative to the root.
-pub const TRACE_EXAMPLES_DIR: &str = "traces/examples";
-
-/// Folder of OTLP examples, relative to the root; each is imported for the README.
-pub const OTLP_EXAMPLES_DIR: &str = "traces/otlp";
-
 /// Whether an example (by root-relative path) was imported from OTLP spans.
 pub fn is_imported(rel: &str) -> bool {
-    rel.starts_with(OTLP_EXAMPLES_DIR)
+    rel.starts_with(Layout::OTLP_EXAMPLES_DIR)
 }
 
 /// The valid example traces' metrics by root-relative path, and the problems of the others.
@@ -51,7 +46,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             None => out.metrics.push((rel, m)),
         }
     };
-    for f in files_below(root, TRACE_EXAMPLES_DIR, tax, &mut out) {
+    for f in files_below(root, Layout::TRACE_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
         let read = corpus_trace::read_limited(&f, &rel, corpus_trace::DEFAULT_MAX_BYTES);
         seen(&rel, read.as_deref().ok());
@@ -63,7 +58,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             Err(d) => out.diagnostics.extend(d),
         }
     }
-    for f in files_below(root, OTLP_EXAMPLES_DIR, tax, &mut out) {
+    for f in files_below(root, Layout::OTLP_EXAMPLES_DIR, tax, &mut out) {
         let rel = rel_path(root, &f);
         let bytes = match corpus_trace::read_limited(&f, &rel, corpus_trace::DEFAULT_MAX_BYTES) {
             Ok(b) => {
@@ -100,7 +95,7 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
 /// before anything is parsed. None when a folder or file cannot be read.
 pub fn digest(root: &Path) -> Option<u128> {
     let mut digest = Digest::new();
-    for dir in [TRACE_EXAMPLES_DIR, OTLP_EXAMPLES_DIR] {
+    for dir in [Layout::TRACE_EXAMPLES_DIR, Layout::OTLP_EXAMPLES_DIR] {
         let full = root.join(dir);
         if !full.is_dir() {
             continue;

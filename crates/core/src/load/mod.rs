@@ -22,6 +22,7 @@ pub use digest::{data_texts, source_digest};
 pub use listing::is_data_file;
 pub use read::{read_text, MAX_FLOW_DEPTH};
 
+use crate::layout::Layout;
 use crate::model::format::Kind;
 use crate::model::taxonomy::Taxonomy;
 use convert::{convert_entry, convert_exclusion};
@@ -36,15 +37,6 @@ use std::path::Path;
 
 /// Largest data file read by default (bytes); larger ones are refused.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
-
-pub use crate::model::claims::CLAIMS_PATH;
-
-/// Where the taxonomy lives, relative to the root.
-pub const TAXONOMY_PATH: &str = "corpus/taxonomy.yaml";
-/// Folder of entry files, relative to the root.
-pub const PAPERS_DIR: &str = "corpus/papers";
-/// Folder of exclusion records, relative to the root.
-pub const EXCLUSIONS_DIR: &str = "exclusions";
 
 /// Why a corpus could not be loaded at all.
 #[derive(Debug)]
@@ -86,20 +78,21 @@ fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) 
 
 /// Loads taxonomy, entries and exclusions below `root`.
 pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
-    let tax_path = root.join(TAXONOMY_PATH);
-    let tax_text = read_text(&tax_path, TAXONOMY_PATH, opts.max_file_bytes, None).map_err(|d| {
-        if tax_path.is_file() {
-            LoadError::Taxonomy(vec![d])
-        } else {
-            LoadError::Io(d.message)
-        }
-    })?;
+    let tax_path = root.join(Layout::TAXONOMY);
+    let tax_text =
+        read_text(&tax_path, Layout::TAXONOMY, opts.max_file_bytes, None).map_err(|d| {
+            if tax_path.is_file() {
+                LoadError::Taxonomy(vec![d])
+            } else {
+                LoadError::Io(d.message)
+            }
+        })?;
     let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, &tax_text);
         let d = x.place(diag(
             Rule::YamlSyntax,
             None,
-            TAXONOMY_PATH,
+            Layout::TAXONOMY,
             format!("the taxonomy cannot be read: {}", x.message),
         ));
         LoadError::Taxonomy(vec![d])
@@ -113,7 +106,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
                     diag(
                         Rule::FieldType,
                         None,
-                        TAXONOMY_PATH,
+                        Layout::TAXONOMY,
                         format!("taxonomy: {p}"),
                     )
                 })
@@ -125,13 +118,13 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
         .diagnostics
         .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
     let mut digest = digest_start(opts, &tax_text);
-    let papers = list_dir(root, PAPERS_DIR, &mut corpus, &mut digest);
+    let papers = list_dir(root, Layout::PAPERS_DIR, &mut corpus, &mut digest);
     let loaded = in_parallel(&papers, |(p, rel)| {
         load_one(p, rel, opts, &corpus.taxonomy, (Kind::Entry, convert_entry))
     });
     add_digests(&mut digest, &loaded);
     corpus.add_entries(loaded);
-    let records = list_dir(root, EXCLUSIONS_DIR, &mut corpus, &mut digest);
+    let records = list_dir(root, Layout::EXCLUSIONS_DIR, &mut corpus, &mut digest);
     let loaded = in_parallel(&records, |(p, rel)| {
         load_one(
             p,
@@ -161,7 +154,7 @@ fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
                     diag(
                         Rule::UnknownValue,
                         None,
-                        TAXONOMY_PATH,
+                        Layout::TAXONOMY,
                         format!("rule `{}` {part}: {p}", r.id),
                     )
                     .at_line(crate::model::claims::claim_line(text, &r.id))

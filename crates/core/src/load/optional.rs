@@ -1,19 +1,20 @@
 //! The optional files of a root: the claims ledger and the survey facts.
 
 use super::read_text;
-use crate::model::claims::CLAIMS_PATH;
+use crate::layout::Layout;
+
 use crate::model::corpus::Corpus;
 use corpus_io::digest::Digest;
 use std::path::Path;
 
 /// Reads the survey facts (`corpus/survey.yaml`), when the root has them.
 pub(super) fn load_survey(root: &Path, max: u64, corpus: &mut Corpus, digest: &mut Digest) {
-    let path = root.join(crate::model::survey::SURVEY_PATH);
-    digest.add(crate::model::survey::SURVEY_PATH.as_bytes());
+    let path = root.join(Layout::SURVEY);
+    digest.add(Layout::SURVEY.as_bytes());
     if !path.exists() {
         return;
     }
-    let parsed = read_text(&path, crate::model::survey::SURVEY_PATH, max, None)
+    let parsed = read_text(&path, Layout::SURVEY, max, None)
         .inspect(|text| {
             digest.add(text.as_bytes());
         })
@@ -28,12 +29,12 @@ pub(super) fn load_survey(root: &Path, max: u64, corpus: &mut Corpus, digest: &m
 /// Reads and validates the claims ledger, when the root has one; a ledger
 /// with problems is reported and left out, so no claim is judged on it.
 pub(super) fn load_claims(root: &Path, max: u64, corpus: &mut Corpus, digest: &mut Digest) {
-    let path = root.join(CLAIMS_PATH);
-    digest.add(CLAIMS_PATH.as_bytes());
+    let path = root.join(Layout::CLAIMS);
+    digest.add(Layout::CLAIMS.as_bytes());
     if !path.exists() {
         return;
     }
-    let parsed = read_text(&path, CLAIMS_PATH, max, None)
+    let parsed = read_text(&path, Layout::CLAIMS, max, None)
         .inspect(|text| {
             digest.add(text.as_bytes());
         })

@@ -2,6 +2,7 @@
 //! counts, written as filters with an expected result, and evaluated on every
 //! check so that a sentence cannot drift from the data unnoticed.
 
+use crate::layout::Layout;
 use crate::model::filter::{Fields, Filter};
 use crate::model::taxonomy::Taxonomy;
 use crate::model::{Entry, Exclusion};
@@ -9,9 +10,6 @@ use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-
-/// Where the ledger lives, relative to the root.
-pub const CLAIMS_PATH: &str = "corpus/claims.yaml";
 
 /// What a claim counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
@@ -161,7 +159,7 @@ pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
         vec![x.place(Diagnostic::new(
             Rule::ClaimInvalid,
             Rule::ClaimInvalid.default_severity(),
-            CLAIMS_PATH,
+            Layout::CLAIMS,
             format!("the claims ledger cannot be read: {}", x.message),
         ))]
     })
@@ -271,7 +269,7 @@ pub fn validate(
                 Diagnostic::new(
                     Rule::ClaimInvalid,
                     Rule::ClaimInvalid.default_severity(),
-                    CLAIMS_PATH,
+                    Layout::CLAIMS,
                     p,
                 )
                 .at_line(claim_line(text, &c.id))

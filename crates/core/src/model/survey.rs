@@ -3,12 +3,10 @@
 //! table, short names and chosen representatives. Entries are referenced by
 //! key; `survey_check` checks them against the entries.
 
+use crate::layout::Layout;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use serde::{Deserialize, Serialize};
-
-/// Where the survey facts live, relative to the root.
-pub const SURVEY_PATH: &str = "corpus/survey.yaml";
 
 /// The judgement source that stands for a survey figure.
 pub const FIGURE_SOURCE: &str = "survey_figure";
@@ -164,7 +162,7 @@ pub fn parse(text: &str) -> Result<Survey, Vec<Diagnostic>> {
         vec![x.place(Diagnostic::new(
             Rule::YamlSyntax,
             Severity::Error,
-            SURVEY_PATH,
+            Layout::SURVEY,
             format!("the survey file cannot be read: {}", x.message),
         ))]
     })

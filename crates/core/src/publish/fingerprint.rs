@@ -33,14 +33,13 @@
 //! holds the build's figures too (`Stats`), which `stats` prints in any
 //! format once their JSON text is found to be the fresh stats/stats.json.
 
+use crate::layout::Layout;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::digest::Digest;
-use corpus_io::files::CACHE_DIR;
+
 use corpus_io::reader;
 use std::path::{Path, PathBuf};
 
-/// The record's name in the root's cache folder.
-pub const FINGERPRINT: &str = "corpus-build.fingerprint";
 /// First line of a record; another format is ignored.
 const HEADER: &str = "corpus build fingerprint v4";
 /// Largest record read.
@@ -53,7 +52,7 @@ pub const BUILD_ID: &str = env!("CORPUS_BUILD_ID");
 
 /// Where the record of the corpus at `root` lives.
 pub fn path(root: &Path) -> PathBuf {
-    root.join(CACHE_DIR).join(FINGERPRINT)
+    root.join(Layout::CACHE_DIR).join(Layout::FINGERPRINT)
 }
 
 /// The key of a generation of `part` (a name for what is generated) from

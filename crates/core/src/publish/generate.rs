@@ -1,7 +1,8 @@
-//! The generated files — README.md and everything under stats/ — computed
+//! The generated files — Layout::README.md and everything under stats/ — computed
 //! from the corpus as `(path, content)` pairs, compared with the disk for the
 //! `stale-generated` rule, and written atomically by `corpus build`.
 
+use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::publish::fingerprint;
 use crate::publish::render;
@@ -13,30 +14,17 @@ use corpus_io::reader::{self, ReadError};
 use corpus_trace::Metrics;
 use std::path::Path;
 
-/// Folder of templates, relative to the root.
-pub const TEMPLATES_DIR: &str = "templates";
-/// Folder of generated statistics, relative to the root.
-pub const STATS_DIR: &str = "stats";
 /// Largest generated file or template read back for comparison.
 pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
-/// List of the files `build` generated under stats/, so it removes only its own.
-pub const MANIFEST: &str = "stats/.generated";
-
-/// The generated awesome list, relative to the root.
-pub const README: &str = "README.md";
-/// Its template, in the templates folder.
-pub const README_TEMPLATE: &str = "README.md.tera";
-/// The template of stats/STATS.md, in the templates folder.
-pub const STATS_TEMPLATE: &str = "STATS.md.tera";
 
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// README.md and stats/.
+    /// Layout::README.md and stats/.
     All,
     /// stats/ only (`corpus stats --write`).
     Stats,
-    /// README.md only (`corpus render`).
+    /// Layout::README.md only (`corpus render`).
     Readme,
 }
 
@@ -51,12 +39,12 @@ pub struct Generated {
 
 /// Reads `templates/*.tera` below the root, sorted by name.
 pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
-    let dir = root.join(TEMPLATES_DIR);
+    let dir = root.join(Layout::TEMPLATES_DIR);
     let names = match reader::list_dir(&dir) {
         Ok(names) => names.unwrap_or_default(),
         Err(e) => {
             return Err(template_diag(
-                TEMPLATES_DIR,
+                Layout::TEMPLATES_DIR,
                 format!("cannot list templates: {e}"),
             ))
         }
@@ -66,7 +54,7 @@ pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> 
         if !name.ends_with(".tera") {
             continue;
         }
-        let label = format!("{TEMPLATES_DIR}/{name}");
+        let label = format!("{}/{name}", Layout::TEMPLATES_DIR);
         let text = reader::read_text(&p, MAX_GENERATED_BYTES).map_err(|e| {
             let why = match e {
                 ReadError::NotUtf8 { .. } => "not UTF-8",
@@ -84,7 +72,7 @@ fn template_diag(file: &str, msg: String) -> Diagnostic {
 }
 
 /// One generated chart: its file name, the SVG, and a sentence saying what it
-/// shows (the SVG's `<desc>` and the README's alt text).
+/// shows (the SVG's `<desc>` and the Layout::README's alt text).
 #[derive(Debug, Clone)]
 pub struct Chart {
     /// File name under stats/.
@@ -212,7 +200,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
         })
         .collect();
     if let Some(t) = st.count("added_in") {
-        // The round's human label, as the README's screening table shows it.
+        // The round's human label, as the Layout::README's screening table shows it.
         log.extend(t.rows.iter().map(|(v, n)| Bar {
             label: format!(
                 "added later: {}",
@@ -239,7 +227,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
 }
 
 /// Computes the generated files of a part from a corpus, its templates
-/// and the metrics of its valid example traces (for the README).
+/// and the metrics of its valid example traces (for the Layout::README).
 pub fn generate(
     corpus: &Corpus,
     templates: &[(String, String)],
@@ -260,9 +248,9 @@ pub fn generate_counted(
 ) -> Result<Vec<Generated>, Diagnostic> {
     let mut files = Vec::new();
     let wanted: &[&str] = match part {
-        Part::All => &[README_TEMPLATE, STATS_TEMPLATE],
-        Part::Stats => &[STATS_TEMPLATE],
-        Part::Readme => &[README_TEMPLATE],
+        Part::All => &[Layout::README_TEMPLATE, Layout::STATS_TEMPLATE],
+        Part::Stats => &[Layout::STATS_TEMPLATE],
+        Part::Readme => &[Layout::README_TEMPLATE],
     };
     let tera = render::tera(templates, wanted).map_err(|e| {
         let msg = render::tera_error(&e);
@@ -271,8 +259,8 @@ pub fn generate_counted(
             .iter()
             .find(|(n, _)| msg.contains(&format!("'{n}'")))
             .map_or_else(
-                || TEMPLATES_DIR.to_string(),
-                |(n, _)| format!("{TEMPLATES_DIR}/{n}"),
+                || Layout::TEMPLATES_DIR.to_string(),
+                |(n, _)| format!("{}/{n}", Layout::TEMPLATES_DIR),
             );
         template_diag(&file, msg)
     })?;
@@ -289,33 +277,39 @@ pub fn generate_counted(
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)
-        .map_err(|e| template_diag(TEMPLATES_DIR, render::tera_error(&e)))?;
+        .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
-        tera.render(name, &ctx)
-            .map_err(|e| template_diag(&format!("{TEMPLATES_DIR}/{name}"), render::tera_error(&e)))
+        tera.render(name, &ctx).map_err(|e| {
+            template_diag(
+                &format!("{}/{name}", Layout::TEMPLATES_DIR),
+                render::tera_error(&e),
+            )
+        })
     };
     if part != Part::Readme {
-        if has(STATS_TEMPLATE) {
+        if has(Layout::STATS_TEMPLATE) {
             files.push(Generated {
-                path: format!("{STATS_DIR}/STATS.md"),
-                content: crate::publish::markdown_layout::layout(&render_one(STATS_TEMPLATE)?),
+                path: format!("{}/STATS.md", Layout::STATS_DIR),
+                content: crate::publish::markdown_layout::layout(&render_one(
+                    Layout::STATS_TEMPLATE,
+                )?),
             });
         }
         files.push(Generated {
-            path: format!("{STATS_DIR}/stats.json"),
+            path: format!("{}/stats.json", Layout::STATS_DIR),
             content: crate::stats::render::json_text(st),
         });
         for (stem, text) in crate::stats::render::csv_tables(st) {
             files.push(Generated {
-                path: format!("{STATS_DIR}/{stem}.csv"),
+                path: format!("{}/{stem}.csv", Layout::STATS_DIR),
                 content: text,
             });
         }
         for c in chart_files {
             files.push(Generated {
-                path: format!("{STATS_DIR}/{}", c.file),
+                path: format!("{}/{}", Layout::STATS_DIR, c.file),
                 content: c.svg,
             });
         }
@@ -326,20 +320,20 @@ pub fn generate_counted(
             .map(|p| format!("{p}\n"))
             .collect::<String>();
         files.push(Generated {
-            path: MANIFEST.to_string(),
+            path: Layout::MANIFEST.to_string(),
             content: text,
         });
     }
     if part == Part::All {
         files.push(Generated {
-            path: crate::publish::schema::ENTRY_SCHEMA_PATH.to_string(),
+            path: Layout::ENTRY_SCHEMA.to_string(),
             content: crate::publish::schema::entry_schema_text(&corpus.taxonomy),
         });
     }
-    if part != Part::Stats && has(README_TEMPLATE) {
+    if part != Part::Stats && has(Layout::README_TEMPLATE) {
         files.push(Generated {
-            path: README.to_string(),
-            content: crate::publish::markdown_layout::layout(&render_one(README_TEMPLATE)?),
+            path: Layout::README.to_string(),
+            content: crate::publish::markdown_layout::layout(&render_one(Layout::README_TEMPLATE)?),
         });
     }
     Ok(files)
@@ -349,7 +343,8 @@ pub fn generate_counted(
 /// a build left its manifest (then missing templates are a problem, not a
 /// data-only corpus).
 pub fn publishes(root: &Path) -> bool {
-    root.join(TEMPLATES_DIR).is_dir() || std::fs::symlink_metadata(root.join(MANIFEST)).is_ok()
+    root.join(Layout::TEMPLATES_DIR).is_dir()
+        || std::fs::symlink_metadata(root.join(Layout::MANIFEST)).is_ok()
 }
 
 /// Generated files whose content on disk differs from what `build` would write.
@@ -372,11 +367,11 @@ pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
 /// Files the previous build generated that a generation of `paths` does not.
 pub fn leftovers_of(root: &Path, paths: &[&str]) -> Vec<String> {
     // Only a generation that includes stats/ (and so its manifest) owns that folder.
-    if !paths.contains(&MANIFEST) {
+    if !paths.contains(&Layout::MANIFEST) {
         return Vec::new();
     }
     // Through the reader: a FIFO or device planted here must not hang `check`.
-    let Ok(old) = reader::read_text(&root.join(MANIFEST), MAX_GENERATED_BYTES) else {
+    let Ok(old) = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES) else {
         return Vec::new();
     };
     old.lines()
@@ -393,12 +388,12 @@ pub fn leftovers_of(root: &Path, paths: &[&str]) -> Vec<String> {
 /// rather than a symlink, and stats/ itself a real folder (a symlink there
 /// could lead anywhere, e.g. to corpus/papers).
 fn could_have_generated(root: &Path, line: &str) -> bool {
-    let Some(name) = line.strip_prefix(&format!("{STATS_DIR}/")) else {
+    let Some(name) = line.strip_prefix(&format!("{}/", Layout::STATS_DIR)) else {
         return false;
     };
     let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
     plain
-        && std::fs::symlink_metadata(root.join(STATS_DIR)).is_ok_and(|m| m.is_dir())
+        && std::fs::symlink_metadata(root.join(Layout::STATS_DIR)).is_ok_and(|m| m.is_dir())
         && std::fs::symlink_metadata(root.join(line)).is_ok_and(|m| m.is_file())
 }
 
@@ -468,7 +463,7 @@ pub fn fresh_unparsed(
         return None;
     }
     let templates = read_templates(root).ok()?;
-    if !templates.iter().any(|(n, _)| n == README_TEMPLATE) {
+    if !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return None;
     }
     let key = fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
@@ -485,7 +480,7 @@ pub fn fresh_stats(
     opts: crate::load::LoadOptions,
 ) -> Option<(Stats, fingerprint::Checked)> {
     let (paths, mut checked) = fresh_unparsed(root, opts)?;
-    let json = format!("{STATS_DIR}/stats.json");
+    let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
     }
@@ -533,18 +528,22 @@ pub fn stale_diagnostics(
         Ok(t) => t,
         Err(d) => return vec![d],
     };
-    // Without its template README.md would silently go unchecked.
-    let missing_template =
-        (part != Part::Stats && !templates.iter().any(|(n, _)| n == README_TEMPLATE)).then(|| {
-            let rel = format!("{TEMPLATES_DIR}/{README_TEMPLATE}");
-            Diagnostic::new(
-                Rule::StaleGenerated,
-                severity,
-                rel.clone(),
-                format!("`{rel}` is missing, so {README} can be neither generated nor checked"),
-            )
-            .help("restore the template (`git checkout -- templates/`)")
-        });
+    // Without its template Layout::README.md would silently go unchecked.
+    let missing_template = (part != Part::Stats
+        && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE))
+    .then(|| {
+        let rel = format!("{}/{}", Layout::TEMPLATES_DIR, Layout::README_TEMPLATE);
+        Diagnostic::new(
+            Rule::StaleGenerated,
+            severity,
+            rel.clone(),
+            format!(
+                "`{rel}` is missing, so {} can be neither generated nor checked",
+                Layout::README
+            ),
+        )
+        .help("restore the template (`git checkout -- templates/`)")
+    });
     let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
     if unchanged(root, corpus, &templates, part).is_some() {
         return out;
@@ -566,8 +565,8 @@ fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<D
         .into_iter()
         .map(|f| f.path.as_str())
         .collect();
-    // The README first: it is what readers see, so the diagnostic points there.
-    stale.sort_by_key(|p| *p != README);
+    // The Layout::README first: it is what readers see, so the diagnostic points there.
+    stale.sort_by_key(|p| *p != Layout::README);
     let gone = leftovers(root, files);
     let first = stale
         .first()

@@ -7,9 +7,6 @@ use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Severity;
 use serde_json::{json, Map, Value};
 
-/// Where the generated schema is committed, relative to the root.
-pub const ENTRY_SCHEMA_PATH: &str = "corpus/entry.schema.json";
-
 /// Generates the entry schema from the taxonomy.
 pub fn entry_schema(tax: &Taxonomy) -> Value {
     let cutoff_year = crate::model::dates::parse_date(&tax.screening.cutoff)

@@ -9,6 +9,7 @@
 //! the address fragment, reading a compact JSON description of the same rows.
 
 use crate::exchange::export;
+use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
@@ -18,12 +19,6 @@ use crate::stats;
 use crate::text::ids::is_http_url;
 use serde::Serialize;
 
-/// The page template, under `templates/`.
-pub const TEMPLATE: &str = "site.html.tera";
-/// Default output folder, relative to the corpus root.
-pub const DEFAULT_OUT: &str = "site";
-/// The page's file name inside the output folder.
-pub const PAGE: &str = "index.html";
 /// Largest existing page read back to see whether this command wrote it.
 pub const MAX_PAGE_BYTES: u64 = generate::MAX_GENERATED_BYTES;
 /// Marks a page as written by this command, so re-running it may replace the page
@@ -586,12 +581,13 @@ pub fn context(corpus: &Corpus) -> tera::Context {
 pub fn page(corpus: &Corpus, template: &str) -> Result<String, String> {
     let mut t = tera::Tera::default();
     t.autoescape_on(vec![".html.tera"]);
-    t.add_raw_template(TEMPLATE, template)
-        .and_then(|()| t.render(TEMPLATE, &context(corpus)))
+    t.add_raw_template(Layout::SITE_TEMPLATE, template)
+        .and_then(|()| t.render(Layout::SITE_TEMPLATE, &context(corpus)))
         .map_err(|e| {
             format!(
-                "{}/{TEMPLATE}: {}",
-                generate::TEMPLATES_DIR,
+                "{}/{}: {}",
+                Layout::TEMPLATES_DIR,
+                Layout::SITE_TEMPLATE,
                 render::tera_error(&e)
             )
         })

@@ -1,10 +1,11 @@
-//! Where the URLs are: entry and record links, and the README's Markdown links and anchors.
+//! Where the URLs are: entry and record links, and the Layout::README's Markdown links and anchors.
 
-use super::{Link, Place, README};
+use super::{Link, Place};
+use crate::layout::Layout;
 use crate::load::Corpus;
 use std::collections::{BTreeMap, HashMap};
 
-/// Every URL of the corpus and the README, with where it is written.
+/// Every URL of the corpus and the Layout::README, with where it is written.
 pub fn collect(corpus: &Corpus, readme: Option<&str>) -> Vec<Link> {
     let mut by_url: BTreeMap<String, Link> = BTreeMap::new();
     let mut add = |url: &str, place: Place, arxiv: Option<String>| {
@@ -45,7 +46,7 @@ pub fn collect(corpus: &Corpus, readme: Option<&str>) -> Vec<Link> {
     if let Some(text) = readme {
         for (line, url) in markdown_links(text) {
             let place = Place {
-                file: README.to_string(),
+                file: Layout::README.to_string(),
                 line: Some(line),
             };
             add(&url, place, None);

@@ -1,9 +1,9 @@
 //! `corpus links`: every URL of the entries, the exclusion records and the
-//! generated README, checked politely (bounded concurrency overall and per
+//! generated Layout::README, checked politely (bounded concurrency overall and per
 //! host, retries on 429/503 that honour `Retry-After`), with a results cache
 //! so that a weekly job reports a link only after it failed on several runs.
 //!
-//! What needs no network (URL syntax, README `#anchors`, arXiv id ↔ URL
+//! What needs no network (URL syntax, Layout::README `#anchors`, arXiv id ↔ URL
 //! agreement) is checked always; `--offline` checks only that.
 
 mod cache;
@@ -21,23 +21,17 @@ pub use pool::check_all;
 pub use probe::{check_url, Checked};
 pub use report::{diagnostics, json_lines, markdown, render, summary};
 
+use crate::layout::Layout;
 use crate::network::http::{self, Client, Policy};
 use offline::{is_relative, offline_problem};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Where the committed host exceptions live, relative to the root.
-pub const HOSTS_PATH: &str = "corpus/links.yaml";
-/// The default results cache's name in the root's cache folder (kept out of stats/ and git).
-pub const DEFAULT_CACHE_NAME: &str = "corpus-links.json";
-
 /// The default results cache, relative to the root.
 pub fn default_cache() -> String {
-    format!("{}/{DEFAULT_CACHE_NAME}", corpus_io::files::CACHE_DIR)
+    format!("{}/{}", Layout::CACHE_DIR, Layout::LINKS_CACHE)
 }
-/// The generated README, whose links and anchors are checked too.
-pub const README: &str = "README.md";
 /// Redirect hops followed before giving up.
 pub const MAX_HOPS: usize = 10;
 
@@ -60,7 +54,7 @@ pub enum LinkFormat {
 pub struct LinksOptions {
     /// Output format.
     pub format: LinkFormat,
-    /// Check only what needs no network: URL syntax, README anchors, arXiv id and link agreement.
+    /// Check only what needs no network: URL syntax, Layout::README anchors, arXiv id and link agreement.
     pub offline: bool,
     /// Timeout of one request, in seconds.
     pub timeout: f64,
@@ -190,13 +184,13 @@ pub struct Settings {
     pub per_host: usize,
 }
 
-/// What the repository itself tells about links: its root (for README
-/// links to files), the README's anchors and the host exceptions.
+/// What the repository itself tells about links: its root (for Layout::README
+/// links to files), the Layout::README's anchors and the host exceptions.
 #[derive(Debug, Clone, Copy)]
 pub struct Local<'a> {
     /// The corpus root.
     pub root: &'a Path,
-    /// Anchors of README.md.
+    /// Anchors of Layout::README.md.
     pub anchors: &'a std::collections::BTreeSet<String>,
     /// corpus/links.yaml.
     pub hosts: &'a HostsConfig,

@@ -1,6 +1,7 @@
-//! Link problems no request changes: README anchors and files, URL syntax, arXiv id mismatch.
+//! Link problems no request changes: Layout::README anchors and files, URL syntax, arXiv id mismatch.
 
-use super::{arxiv_id_of_url, Link, Status, README};
+use super::{arxiv_id_of_url, Link, Status};
+use crate::layout::Layout;
 use std::path::Path;
 
 /// The problem a link has that needs no network, if any.
@@ -13,7 +14,7 @@ pub(super) fn offline_problem(
         return (!anchors.contains(a)).then(|| {
             (
                 Status::Broken,
-                format!("no heading or anchor `{a}` in {README}"),
+                format!("no heading or anchor `{a}` in {}", Layout::README),
             )
         });
     }
@@ -49,10 +50,10 @@ pub(super) fn offline_problem(
     None
 }
 
-/// A README link to a file of the repository (no scheme, not an anchor).
+/// A Layout::README link to a file of the repository (no scheme, not an anchor).
 pub(super) fn is_relative(link: &Link) -> bool {
     !link.url.contains(':')
         && !link.url.starts_with('#')
         && !link.url.is_empty()
-        && link.places.iter().all(|p| p.file == README)
+        && link.places.iter().all(|p| p.file == Layout::README)
 }

@@ -1,6 +1,7 @@
 //! The report formats of a run: diagnostics (human, GitHub), JSON lines, Markdown, a summary.
 
-use super::{LinkFormat, LinkResult, Status, README};
+use super::{LinkFormat, LinkResult, Status};
+use crate::layout::Layout;
 use crate::load::Corpus;
 use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -140,7 +141,7 @@ pub fn render(
                 .map(|f| (f.rel.as_str(), f.text.as_str()))
                 .collect();
             if let Some(t) = readme {
-                sources.insert(README, t);
+                sources.insert(Layout::README, t);
             }
             corpus_diagnostics::report::render(
                 &diagnostics(results, &corpus.taxonomy),
