@@ -147,7 +147,7 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
 fn check_file(
     tax: &Taxonomy,
     file: &SourceFile,
-    kind: crate::model::format::Kind,
+    kind: crate::model::format::FileKind,
     has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -269,15 +269,15 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
     let files = corpus
         .entries
         .iter()
-        .map(|e| (e.file, crate::model::format::Kind::Entry))
+        .map(|e| (e.file, crate::model::format::FileKind::Entry))
         .chain(
             corpus
                 .exclusions
                 .iter()
-                .map(|x| (x.file, crate::model::format::Kind::Record)),
+                .map(|x| (x.file, crate::model::format::FileKind::Record)),
         );
-    let files: Vec<(usize, crate::model::format::Kind)> = files.collect();
-    let run = |part: &[(usize, crate::model::format::Kind)]| {
+    let files: Vec<(usize, crate::model::format::FileKind)> = files.collect();
+    let run = |part: &[(usize, crate::model::format::FileKind)]| {
         let mut out = Vec::new();
         for &(idx, kind) in part {
             let file = corpus.file(idx);

@@ -373,7 +373,7 @@ pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
     crate::model::format::formatted_or_same(
         format!("{MODELINE}\n{body}"),
-        crate::model::format::Kind::Entry,
+        crate::model::format::FileKind::Entry,
     )
 }
 
@@ -381,7 +381,7 @@ pub fn entry_yaml(e: &Entry) -> String {
 pub fn exclusion_yaml(x: &Exclusion) -> String {
     crate::model::format::formatted_or_same(
         serde_yaml::to_string(x).unwrap_or_default(),
-        crate::model::format::Kind::Record,
+        crate::model::format::FileKind::Record,
     )
 }
 

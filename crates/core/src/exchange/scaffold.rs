@@ -103,7 +103,7 @@ pub fn scaffold(
     }
     Ok(crate::model::format::formatted_or_same(
         out,
-        crate::model::format::Kind::Entry,
+        crate::model::format::FileKind::Entry,
     ))
 }
 

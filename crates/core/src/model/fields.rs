@@ -14,7 +14,7 @@ pub const MIN_YEAR: i64 = 1900;
 
 /// What a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ValueKind {
     /// Free text (numbers and booleans are read as their text).
     Text,
     /// A whole number (the year).
@@ -51,7 +51,7 @@ pub struct Field {
     /// Whether a file must give it a value.
     pub required: bool,
     /// What it holds.
-    pub kind: Kind,
+    pub kind: ValueKind,
     /// Whether `--where` and claims may filter on it.
     pub filterable: bool,
     /// Its CSV column.
@@ -63,7 +63,7 @@ pub struct Field {
 impl Field {
     /// Whether the field takes its values from the taxonomy.
     pub fn is_tag(&self) -> bool {
-        matches!(self.kind, Kind::Tag { .. } | Kind::Tags)
+        matches!(self.kind, ValueKind::Tag { .. } | ValueKind::Tags)
     }
 
     /// The CSV column name.
@@ -80,7 +80,7 @@ const TAG_HELP: &str = "A value from corpus/taxonomy.yaml.";
 const fn field(
     name: &'static str,
     required: bool,
-    kind: Kind,
+    kind: ValueKind,
     filterable: bool,
     column: Column,
     help: &'static str,
@@ -99,7 +99,7 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
     field(
         name,
         true,
-        Kind::Tag { na },
+        ValueKind::Tag { na },
         true,
         Column::Reference(name, position),
         TAG_HELP,
@@ -107,7 +107,7 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
 }
 
 use Column::{Extra, Reference as Col};
-use Kind::{Flag, Links, Tags, Text, Waivers, Year};
+use ValueKind::{Flag, Links, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
 pub const ENTRY: [Field; 27] = [
@@ -234,7 +234,7 @@ pub const ENTRY: [Field; 27] = [
     field(
         "strict_credit_source",
         false,
-        Kind::Tag { na: false },
+        ValueKind::Tag { na: false },
         true,
         Extra,
         "Who judged strict_credit (judgement_sources in corpus/taxonomy.yaml); required with it.",
@@ -242,7 +242,7 @@ pub const ENTRY: [Field; 27] = [
     field(
         "added_in",
         false,
-        Kind::Tag { na: false },
+        ValueKind::Tag { na: false },
         true,
         Extra,
         "The later screening round that added the entry (screening.additions); leave out for the main screening.",
@@ -378,7 +378,7 @@ pub fn record_filter_fields() -> impl Iterator<Item = &'static str> {
 pub fn allows_na(name: &str) -> bool {
     entry(name)
         .or_else(|| record(name))
-        .is_some_and(|f| f.kind == Kind::Tag { na: true })
+        .is_some_and(|f| f.kind == ValueKind::Tag { na: true })
 }
 
 /// The reference CSV columns of a table, in layout order.
