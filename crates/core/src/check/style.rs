@@ -3,6 +3,7 @@
 //! LaTeX escapes where the data should hold the UTF-8 text itself.
 
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::format::ambiguous_in_yaml11;
 use crate::model::taxonomy::Taxonomy;
 use crate::yaml::source::{Layout, SourceFile};
@@ -14,13 +15,13 @@ use std::sync::OnceLock;
 
 /// Prose fields of entries and records, where a LaTeX escape is a mistake.
 const TEXT_FIELDS: [&str; 7] = [
-    "title",
-    "first_author",
-    "affiliation",
-    "venue",
-    "one_liner",
-    "notes",
-    "reason",
+    fields::TITLE,
+    fields::FIRST_AUTHOR,
+    fields::AFFILIATION,
+    fields::VENUE,
+    fields::ONE_LINER,
+    fields::NOTES,
+    fields::REASON,
 ];
 
 /// LaTeX accent commands and, for each, pairs of base letter and accented letter.

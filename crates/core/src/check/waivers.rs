@@ -3,6 +3,7 @@
 use super::sink::Sink;
 use super::Findings;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::Entry;
 use crate::text::closest::closest;
 use crate::yaml::source::SourceFile;
@@ -61,7 +62,7 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
             if let Some(msg) = problem {
                 let mut d = sink
                     .at(Rule::WaiverUnused, file, &path, msg)
-                    .field("waivers");
+                    .field(fields::WAIVERS);
                 if tax.rule(rule).is_none() {
                     let names = tax.rules.iter().map(|r| r.id.as_str());
                     if let Some(c) = closest(rule, names) {

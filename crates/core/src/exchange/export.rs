@@ -63,11 +63,11 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
                 (ValueKind::Waivers, _) => waivers_cell(e),
                 // Judged tags keep "not judged" (empty) apart from a judged
                 // "none" (`[]`) or "no", so the round trip is exact.
-                (_, "subdecisions") => judged_list_cell(e.subdecisions.as_deref()),
-                (_, "additional_credit_units") => {
+                (_, fields::SUBDECISIONS) => judged_list_cell(e.subdecisions.as_deref()),
+                (_, fields::ADDITIONAL_CREDIT_UNITS) => {
                     judged_list_cell(e.additional_credit_units.as_deref())
                 }
-                (_, "strict_credit") => match e.strict_credit {
+                (_, fields::STRICT_CREDIT) => match e.strict_credit {
                     Some(true) => "yes",
                     Some(false) => "no",
                     None => "",

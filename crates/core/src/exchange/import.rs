@@ -195,12 +195,12 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
     let mut keys = BTreeSet::new();
     for (line, row) in rows {
         let c = |n: &str| cell(&row, fields::entry(n)).to_string();
-        let key = c("key");
+        let key = c(fields::KEY);
         if !valid_key(&key) {
             diags.push(row_diag(
                 file,
                 line,
-                "key",
+                fields::KEY,
                 format!("row {line}: key `{key}` must be {KEY_RULE}"),
             ));
             continue;
@@ -209,24 +209,33 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             diags.push(row_diag(
                 file,
                 line,
-                "key",
+                fields::KEY,
                 format!("row {line}: key `{key}` appears twice"),
             ));
             continue;
         }
-        let year = match c("year").parse::<i64>() {
+        let year = match c(fields::YEAR).parse::<i64>() {
             Ok(y) => y,
             Err(_) => {
                 diags.push(row_diag(
                     file,
                     line,
-                    "year",
-                    format!("row {line}: year `{}` is not a whole number", c("year")),
+                    fields::YEAR,
+                    format!(
+                        "row {line}: year `{}` is not a whole number",
+                        c(fields::YEAR)
+                    ),
                 ));
                 continue;
             }
         };
-        for required in ["title", "category", "is_rl", "is_core", "verified"] {
+        for required in [
+            fields::TITLE,
+            fields::CATEGORY,
+            fields::IS_RL,
+            fields::IS_CORE,
+            fields::VERIFIED,
+        ] {
             if c(required).is_empty() {
                 diags.push(row_diag(
                     file,
@@ -236,8 +245,8 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 ));
             }
         }
-        let urls = split_list(&c("urls"));
-        let strict = match c("strict_credit").to_lowercase().as_str() {
+        let urls = split_list(&c(fields::URLS));
+        let strict = match c(fields::STRICT_CREDIT).to_lowercase().as_str() {
             "" => None,
             "no" | "false" => Some(false),
             "yes" | "true" => Some(true),
@@ -245,7 +254,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 diags.push(row_diag(
                     file,
                     line,
-                    "strict_credit",
+                    fields::STRICT_CREDIT,
                     format!("row {line}: strict_credit `{other}` is not yes or no"),
                 ));
                 continue;
@@ -253,7 +262,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         };
         let mut waivers = std::collections::BTreeMap::new();
         let mut bad_waiver = false;
-        for w in c("waivers").lines().filter(|l| !l.trim().is_empty()) {
+        for w in c(fields::WAIVERS).lines().filter(|l| !l.trim().is_empty()) {
             match w.split_once(':') {
                 Some((rule, why))
                     if waivers
@@ -263,7 +272,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                     diags.push(row_diag(
                         file,
                         line,
-                        "waivers",
+                        fields::WAIVERS,
                         format!(
                             "row {line}: waiver `{w}` is not `rule: reason`, or repeats a rule"
                         ),
@@ -275,34 +284,34 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         if bad_waiver {
             continue;
         }
-        let arxiv = c("arxiv_id");
-        let notes = c("notes");
+        let arxiv = c(fields::ARXIV_ID);
+        let notes = c(fields::NOTES);
         out.push(Entry {
             key,
-            title: c("title"),
-            first_author: c("first_author"),
-            affiliation: c("affiliation"),
+            title: c(fields::TITLE),
+            first_author: c(fields::FIRST_AUTHOR),
+            affiliation: c(fields::AFFILIATION),
             year,
             arxiv_id: (!arxiv.is_empty()).then_some(arxiv),
-            venue: c("venue"),
+            venue: c(fields::VENUE),
             urls,
-            category: c("category"),
-            is_rl: c("is_rl"),
-            reward_type: c("reward_type"),
-            credit_granularity: c("credit_granularity"),
-            orchestration_form: c("orchestration_form"),
-            scenario: c("scenario"),
-            is_core: c("is_core"),
-            verified: c("verified"),
-            arxiv_verified_on: Some(c("arxiv_verified_on")).filter(|d| !d.is_empty()),
-            additional_credit_units: parse_judged_list(&c("additional_credit_units")),
-            additional_credit_units_source: split_list(&c("additional_credit_units_source")),
-            subdecisions: parse_judged_list(&c("subdecisions")),
-            subdecisions_source: split_list(&c("subdecisions_source")),
+            category: c(fields::CATEGORY),
+            is_rl: c(fields::IS_RL),
+            reward_type: c(fields::REWARD_TYPE),
+            credit_granularity: c(fields::CREDIT_GRANULARITY),
+            orchestration_form: c(fields::ORCHESTRATION_FORM),
+            scenario: c(fields::SCENARIO),
+            is_core: c(fields::IS_CORE),
+            verified: c(fields::VERIFIED),
+            arxiv_verified_on: Some(c(fields::ARXIV_VERIFIED_ON)).filter(|d| !d.is_empty()),
+            additional_credit_units: parse_judged_list(&c(fields::ADDITIONAL_CREDIT_UNITS)),
+            additional_credit_units_source: split_list(&c(fields::ADDITIONAL_CREDIT_UNITS_SOURCE)),
+            subdecisions: parse_judged_list(&c(fields::SUBDECISIONS)),
+            subdecisions_source: split_list(&c(fields::SUBDECISIONS_SOURCE)),
             strict_credit: strict,
-            strict_credit_source: Some(c("strict_credit_source")).filter(|s| !s.is_empty()),
-            added_in: Some(c("added_in")).filter(|s| !s.is_empty()),
-            one_liner: c("one_liner"),
+            strict_credit_source: Some(c(fields::STRICT_CREDIT_SOURCE)).filter(|s| !s.is_empty()),
+            added_in: Some(c(fields::ADDED_IN)).filter(|s| !s.is_empty()),
+            one_liner: c(fields::ONE_LINER),
             notes: (!notes.is_empty()).then_some(notes),
             waivers,
         });
@@ -328,14 +337,14 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
     let mut ids = BTreeSet::new();
     for (line, row) in rows {
         let c = |n: &str| cell(&row, fields::record(n)).to_string();
-        let id = c("record_id");
+        let id = c(fields::RECORD_ID);
         // The same format `check` holds the record to, so import never
         // writes a file (such as E1.yaml) that check then rejects.
         if !valid_record_id(&id) {
             diags.push(row_diag(
                 file,
                 line,
-                "record_id",
+                fields::RECORD_ID,
                 format!("row {line}: record_id `{id}` must be {RECORD_ID_RULE}"),
             ));
             continue;
@@ -344,21 +353,21 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
             diags.push(row_diag(
                 file,
                 line,
-                "record_id",
+                fields::RECORD_ID,
                 format!("row {line}: record_id `{id}` appears twice"),
             ));
             continue;
         }
         out.push(Exclusion {
             record_id: id,
-            title: c("title"),
-            identifier: c("identifier"),
-            url: c("url"),
-            source: c("source"),
-            query_family: c("query_family"),
-            date_screened: c("date_screened"),
-            stage: c("stage"),
-            reason: c("reason"),
+            title: c(fields::TITLE),
+            identifier: c(fields::IDENTIFIER),
+            url: c(fields::URL),
+            source: c(fields::SOURCE),
+            query_family: c(fields::QUERY_FAMILY),
+            date_screened: c(fields::DATE_SCREENED),
+            stage: c(fields::STAGE),
+            reason: c(fields::REASON),
         });
     }
     if diags.is_empty() {

@@ -342,22 +342,22 @@ pub(super) fn convert_entry(
     c.check_fields();
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let entry = Entry {
-        key: t("key"),
-        title: t("title"),
-        first_author: t("first_author"),
-        affiliation: t("affiliation"),
+        key: t(fields::KEY),
+        title: t(fields::TITLE),
+        first_author: t(fields::FIRST_AUTHOR),
+        affiliation: t(fields::AFFILIATION),
         year: 0,
         arxiv_id: None,
-        venue: t("venue"),
+        venue: t(fields::VENUE),
         urls: Vec::new(),
-        category: t("category"),
-        is_rl: t("is_rl"),
-        reward_type: t("reward_type"),
-        credit_granularity: t("credit_granularity"),
-        orchestration_form: t("orchestration_form"),
-        scenario: t("scenario"),
-        is_core: t("is_core"),
-        verified: t("verified"),
+        category: t(fields::CATEGORY),
+        is_rl: t(fields::IS_RL),
+        reward_type: t(fields::REWARD_TYPE),
+        credit_granularity: t(fields::CREDIT_GRANULARITY),
+        orchestration_form: t(fields::ORCHESTRATION_FORM),
+        scenario: t(fields::SCENARIO),
+        is_core: t(fields::IS_CORE),
+        verified: t(fields::VERIFIED),
         arxiv_verified_on: None,
         additional_credit_units: None,
         additional_credit_units_source: Vec::new(),
@@ -366,26 +366,26 @@ pub(super) fn convert_entry(
         strict_credit: None,
         strict_credit_source: None,
         added_in: None,
-        one_liner: t("one_liner"),
+        one_liner: t(fields::ONE_LINER),
         notes: None,
         waivers: BTreeMap::new(),
     };
     let entry = Entry {
-        year: c.int("year").unwrap_or(0),
-        arxiv_id: c.arxiv("arxiv_id"),
-        arxiv_verified_on: c.text("arxiv_verified_on"),
-        urls: c.list("urls").unwrap_or_default(),
-        additional_credit_units: c.list("additional_credit_units"),
+        year: c.int(fields::YEAR).unwrap_or(0),
+        arxiv_id: c.arxiv(fields::ARXIV_ID),
+        arxiv_verified_on: c.text(fields::ARXIV_VERIFIED_ON),
+        urls: c.list(fields::URLS).unwrap_or_default(),
+        additional_credit_units: c.list(fields::ADDITIONAL_CREDIT_UNITS),
         additional_credit_units_source: c
-            .list("additional_credit_units_source")
+            .list(fields::ADDITIONAL_CREDIT_UNITS_SOURCE)
             .unwrap_or_default(),
-        subdecisions: c.list("subdecisions"),
-        subdecisions_source: c.list("subdecisions_source").unwrap_or_default(),
-        strict_credit: c.boolean("strict_credit"),
-        strict_credit_source: c.text("strict_credit_source"),
-        added_in: c.text("added_in"),
-        notes: c.text("notes"),
-        waivers: c.mapping("waivers"),
+        subdecisions: c.list(fields::SUBDECISIONS),
+        subdecisions_source: c.list(fields::SUBDECISIONS_SOURCE).unwrap_or_default(),
+        strict_credit: c.boolean(fields::STRICT_CREDIT),
+        strict_credit_source: c.text(fields::STRICT_CREDIT_SOURCE),
+        added_in: c.text(fields::ADDED_IN),
+        notes: c.text(fields::NOTES),
+        waivers: c.mapping(fields::WAIVERS),
         ..entry
     };
     out.extend(c.out);
@@ -408,15 +408,15 @@ pub(super) fn convert_exclusion(
     c.check_fields();
     let mut t = |f: &str| c.text(f).unwrap_or_default();
     let record = Exclusion {
-        record_id: t("record_id"),
-        title: t("title"),
-        identifier: t("identifier"),
-        url: t("url"),
-        source: t("source"),
-        query_family: t("query_family"),
-        date_screened: t("date_screened"),
-        stage: t("stage"),
-        reason: t("reason"),
+        record_id: t(fields::RECORD_ID),
+        title: t(fields::TITLE),
+        identifier: t(fields::IDENTIFIER),
+        url: t(fields::URL),
+        source: t(fields::SOURCE),
+        query_family: t(fields::QUERY_FAMILY),
+        date_screened: t(fields::DATE_SCREENED),
+        stage: t(fields::STAGE),
+        reason: t(fields::REASON),
     };
     out.extend(c.out);
     record
