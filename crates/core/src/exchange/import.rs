@@ -5,11 +5,11 @@
 //! file is written at all.
 
 use crate::model::fields::{self, Field, ENTRY, MODELINE, RECORD};
-use crate::model::{Entry, Exclusion};
+use crate::model::{Entry, EntrySource, Exclusion};
 use crate::text::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A judged list tag as one CSV cell: empty = not judged, `[]` = judged: none.
@@ -181,6 +181,50 @@ fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
         .unwrap_or("")
 }
 
+/// A papers.csv row to read an entry from. Its year, strict_credit and
+/// waivers were parsed when the row was checked (a bad one skips the row),
+/// so they are given here rather than parsed from the cells again.
+struct PaperRow<'a> {
+    cells: &'a [(String, String)],
+    year: i64,
+    strict_credit: Option<bool>,
+    waivers: BTreeMap<String, String>,
+}
+
+impl EntrySource for PaperRow<'_> {
+    fn value(&mut self, field: &str) -> String {
+        cell(self.cells, fields::entry(field)).to_string()
+    }
+
+    fn optional_value(&mut self, field: &str) -> Option<String> {
+        Some(self.value(field)).filter(|v| !v.is_empty())
+    }
+
+    fn year(&mut self, _: &str) -> i64 {
+        self.year
+    }
+
+    fn arxiv_id(&mut self, field: &str) -> Option<String> {
+        self.optional_value(field)
+    }
+
+    fn values(&mut self, field: &str) -> Vec<String> {
+        split_list(&self.value(field))
+    }
+
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
+        parse_judged_list(&self.value(field))
+    }
+
+    fn judged_flag(&mut self, _: &str) -> Option<bool> {
+        self.strict_credit
+    }
+
+    fn waivers(&mut self, _: &str) -> BTreeMap<String, String> {
+        std::mem::take(&mut self.waivers)
+    }
+}
+
 /// Parses papers.csv text into entries, or every row problem found.
 pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
@@ -245,7 +289,6 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 ));
             }
         }
-        let urls = split_list(&c(fields::URLS));
         let strict = match c(fields::STRICT_CREDIT).to_lowercase().as_str() {
             "" => None,
             "no" | "false" => Some(false),
@@ -260,7 +303,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 continue;
             }
         };
-        let mut waivers = std::collections::BTreeMap::new();
+        let mut waivers = BTreeMap::new();
         let mut bad_waiver = false;
         for w in c(fields::WAIVERS).lines().filter(|l| !l.trim().is_empty()) {
             match w.split_once(':') {
@@ -284,37 +327,12 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         if bad_waiver {
             continue;
         }
-        let arxiv = c(fields::ARXIV_ID);
-        let notes = c(fields::NOTES);
-        out.push(Entry {
-            key,
-            title: c(fields::TITLE),
-            first_author: c(fields::FIRST_AUTHOR),
-            affiliation: c(fields::AFFILIATION),
+        out.push(Entry::read_from(&mut PaperRow {
+            cells: &row,
             year,
-            arxiv_id: (!arxiv.is_empty()).then_some(arxiv),
-            venue: c(fields::VENUE),
-            urls,
-            category: c(fields::CATEGORY),
-            is_rl: c(fields::IS_RL),
-            reward_type: c(fields::REWARD_TYPE),
-            credit_granularity: c(fields::CREDIT_GRANULARITY),
-            orchestration_form: c(fields::ORCHESTRATION_FORM),
-            scenario: c(fields::SCENARIO),
-            is_core: c(fields::IS_CORE),
-            verified: c(fields::VERIFIED),
-            arxiv_verified_on: Some(c(fields::ARXIV_VERIFIED_ON)).filter(|d| !d.is_empty()),
-            additional_credit_units: parse_judged_list(&c(fields::ADDITIONAL_CREDIT_UNITS)),
-            additional_credit_units_source: split_list(&c(fields::ADDITIONAL_CREDIT_UNITS_SOURCE)),
-            subdecisions: parse_judged_list(&c(fields::SUBDECISIONS)),
-            subdecisions_source: split_list(&c(fields::SUBDECISIONS_SOURCE)),
             strict_credit: strict,
-            strict_credit_source: Some(c(fields::STRICT_CREDIT_SOURCE)).filter(|s| !s.is_empty()),
-            added_in: Some(c(fields::ADDED_IN)).filter(|s| !s.is_empty()),
-            one_liner: c(fields::ONE_LINER),
-            notes: (!notes.is_empty()).then_some(notes),
             waivers,
-        });
+        }));
     }
     if diags.is_empty() {
         Ok(out)
@@ -358,17 +376,7 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
             ));
             continue;
         }
-        out.push(Exclusion {
-            record_id: id,
-            title: c(fields::TITLE),
-            identifier: c(fields::IDENTIFIER),
-            url: c(fields::URL),
-            source: c(fields::SOURCE),
-            query_family: c(fields::QUERY_FAMILY),
-            date_screened: c(fields::DATE_SCREENED),
-            stage: c(fields::STAGE),
-            reason: c(fields::REASON),
-        });
+        out.push(Exclusion::read_from(c));
     }
     if diags.is_empty() {
         Ok(out)

@@ -3,7 +3,7 @@
 use super::diag;
 use crate::model::fields;
 use crate::model::taxonomy::Taxonomy;
-use crate::model::{Entry, Exclusion};
+use crate::model::{Entry, EntrySource, Exclusion};
 use crate::text::closest::closest;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::diag::Diagnostic;
@@ -314,6 +314,41 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// A YAML file's values, each problem reported as it is read.
+impl EntrySource for Converter<'_> {
+    fn value(&mut self, field: &str) -> String {
+        self.text(field).unwrap_or_default()
+    }
+
+    fn optional_value(&mut self, field: &str) -> Option<String> {
+        self.text(field)
+    }
+
+    fn year(&mut self, field: &str) -> i64 {
+        self.int(field).unwrap_or(0)
+    }
+
+    fn arxiv_id(&mut self, field: &str) -> Option<String> {
+        self.arxiv(field)
+    }
+
+    fn values(&mut self, field: &str) -> Vec<String> {
+        self.list(field).unwrap_or_default()
+    }
+
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
+        self.list(field)
+    }
+
+    fn judged_flag(&mut self, field: &str) -> Option<bool> {
+        self.boolean(field)
+    }
+
+    fn waivers(&mut self, field: &str) -> BTreeMap<String, String> {
+        self.mapping(field)
+    }
+}
+
 fn describe(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
@@ -340,54 +375,7 @@ pub(super) fn convert_entry(
         out: Vec::new(),
     };
     c.check_fields();
-    let mut t = |f: &str| c.text(f).unwrap_or_default();
-    let entry = Entry {
-        key: t(fields::KEY),
-        title: t(fields::TITLE),
-        first_author: t(fields::FIRST_AUTHOR),
-        affiliation: t(fields::AFFILIATION),
-        year: 0,
-        arxiv_id: None,
-        venue: t(fields::VENUE),
-        urls: Vec::new(),
-        category: t(fields::CATEGORY),
-        is_rl: t(fields::IS_RL),
-        reward_type: t(fields::REWARD_TYPE),
-        credit_granularity: t(fields::CREDIT_GRANULARITY),
-        orchestration_form: t(fields::ORCHESTRATION_FORM),
-        scenario: t(fields::SCENARIO),
-        is_core: t(fields::IS_CORE),
-        verified: t(fields::VERIFIED),
-        arxiv_verified_on: None,
-        additional_credit_units: None,
-        additional_credit_units_source: Vec::new(),
-        subdecisions: None,
-        subdecisions_source: Vec::new(),
-        strict_credit: None,
-        strict_credit_source: None,
-        added_in: None,
-        one_liner: t(fields::ONE_LINER),
-        notes: None,
-        waivers: BTreeMap::new(),
-    };
-    let entry = Entry {
-        year: c.int(fields::YEAR).unwrap_or(0),
-        arxiv_id: c.arxiv(fields::ARXIV_ID),
-        arxiv_verified_on: c.text(fields::ARXIV_VERIFIED_ON),
-        urls: c.list(fields::URLS).unwrap_or_default(),
-        additional_credit_units: c.list(fields::ADDITIONAL_CREDIT_UNITS),
-        additional_credit_units_source: c
-            .list(fields::ADDITIONAL_CREDIT_UNITS_SOURCE)
-            .unwrap_or_default(),
-        subdecisions: c.list(fields::SUBDECISIONS),
-        subdecisions_source: c.list(fields::SUBDECISIONS_SOURCE).unwrap_or_default(),
-        strict_credit: c.boolean(fields::STRICT_CREDIT),
-        strict_credit_source: c.text(fields::STRICT_CREDIT_SOURCE),
-        added_in: c.text(fields::ADDED_IN),
-        notes: c.text(fields::NOTES),
-        waivers: c.mapping(fields::WAIVERS),
-        ..entry
-    };
+    let entry = Entry::read_from(&mut c);
     out.extend(c.out);
     entry
 }
@@ -406,18 +394,7 @@ pub(super) fn convert_exclusion(
         out: Vec::new(),
     };
     c.check_fields();
-    let mut t = |f: &str| c.text(f).unwrap_or_default();
-    let record = Exclusion {
-        record_id: t(fields::RECORD_ID),
-        title: t(fields::TITLE),
-        identifier: t(fields::IDENTIFIER),
-        url: t(fields::URL),
-        source: t(fields::SOURCE),
-        query_family: t(fields::QUERY_FAMILY),
-        date_screened: t(fields::DATE_SCREENED),
-        stage: t(fields::STAGE),
-        reason: t(fields::REASON),
-    };
+    let record = Exclusion::read_from(|f| c.text(f).unwrap_or_default());
     out.extend(c.out);
     record
 }

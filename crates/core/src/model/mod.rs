@@ -125,7 +125,66 @@ pub const JUDGED_TAGS: [(&str, &str); 3] = [
     (fields::STRICT_CREDIT, fields::STRICT_CREDIT_SOURCE),
 ];
 
+/// Where an entry is read from (a YAML file, a CSV row): each method reads
+/// one field of a kind, so that [`Entry::read_from`] states once which field
+/// is of which kind, and each source how such a value is read and what it
+/// reports about it.
+pub trait EntrySource {
+    /// A field of one value; empty when it has none.
+    fn value(&mut self, field: &str) -> String;
+    /// A field of one value that may be left out.
+    fn optional_value(&mut self, field: &str) -> Option<String>;
+    /// The publication year; 0 when it has none.
+    fn year(&mut self, field: &str) -> i64;
+    /// The arXiv id, left out when the work has none.
+    fn arxiv_id(&mut self, field: &str) -> Option<String>;
+    /// A list; empty when it has none.
+    fn values(&mut self, field: &str) -> Vec<String>;
+    /// A judged list: None when not judged, empty when judged: none.
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>>;
+    /// A judged true or false: None when not judged.
+    fn judged_flag(&mut self, field: &str) -> Option<bool>;
+    /// Waivers: rule id -> reason.
+    fn waivers(&mut self, field: &str) -> BTreeMap<String, String>;
+}
+
 impl Entry {
+    /// Reads an entry field by field from a source.
+    pub fn read_from(src: &mut impl EntrySource) -> Entry {
+        // A source reports a value's problems as it reads it; the single
+        // values come first so that a file's problems keep the order the
+        // loader has always reported them in.
+        Entry {
+            key: src.value(fields::KEY),
+            title: src.value(fields::TITLE),
+            first_author: src.value(fields::FIRST_AUTHOR),
+            affiliation: src.value(fields::AFFILIATION),
+            venue: src.value(fields::VENUE),
+            category: src.value(fields::CATEGORY),
+            is_rl: src.value(fields::IS_RL),
+            reward_type: src.value(fields::REWARD_TYPE),
+            credit_granularity: src.value(fields::CREDIT_GRANULARITY),
+            orchestration_form: src.value(fields::ORCHESTRATION_FORM),
+            scenario: src.value(fields::SCENARIO),
+            is_core: src.value(fields::IS_CORE),
+            verified: src.value(fields::VERIFIED),
+            one_liner: src.value(fields::ONE_LINER),
+            year: src.year(fields::YEAR),
+            arxiv_id: src.arxiv_id(fields::ARXIV_ID),
+            arxiv_verified_on: src.optional_value(fields::ARXIV_VERIFIED_ON),
+            urls: src.values(fields::URLS),
+            additional_credit_units: src.judged_values(fields::ADDITIONAL_CREDIT_UNITS),
+            additional_credit_units_source: src.values(fields::ADDITIONAL_CREDIT_UNITS_SOURCE),
+            subdecisions: src.judged_values(fields::SUBDECISIONS),
+            subdecisions_source: src.values(fields::SUBDECISIONS_SOURCE),
+            strict_credit: src.judged_flag(fields::STRICT_CREDIT),
+            strict_credit_source: src.optional_value(fields::STRICT_CREDIT_SOURCE),
+            added_in: src.optional_value(fields::ADDED_IN),
+            notes: src.optional_value(fields::NOTES),
+            waivers: src.waivers(fields::WAIVERS),
+        }
+    }
+
     /// The entry's sub-decisions (empty when not judged).
     pub fn subdecision_list(&self) -> &[String] {
         self.subdecisions.as_deref().unwrap_or(&[])
@@ -208,6 +267,23 @@ impl Fields for Entry {
                 self.notes.as_deref().unwrap_or_default().into(),
             )),
             _ => None,
+        }
+    }
+}
+
+impl Exclusion {
+    /// Reads a record field by field; each of its fields holds one value.
+    pub fn read_from(mut value: impl FnMut(&str) -> String) -> Exclusion {
+        Exclusion {
+            record_id: value(fields::RECORD_ID),
+            title: value(fields::TITLE),
+            identifier: value(fields::IDENTIFIER),
+            url: value(fields::URL),
+            source: value(fields::SOURCE),
+            query_family: value(fields::QUERY_FAMILY),
+            date_screened: value(fields::DATE_SCREENED),
+            stage: value(fields::STAGE),
+            reason: value(fields::REASON),
         }
     }
 }
