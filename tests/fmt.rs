@@ -6,7 +6,7 @@
 mod common;
 
 use common::{valid, Tree};
-use corpus_core::model::format::{ambiguous_in_yaml11, Kind};
+use corpus_core::model::format::{ambiguous_in_yaml11, FileKind};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -310,10 +310,10 @@ fn formatting_is_idempotent_and_keeps_every_value() {
             let Ok(before) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
                 return Ok(()); // a generated line YAML refuses: fmt refuses it too
             };
-            let Ok(once) = corpus_core::model::format::format(&text, Kind::Entry) else {
+            let Ok(once) = corpus_core::model::format::format(&text, FileKind::Entry) else {
                 return Err(TestCaseError::fail(format!("could not format:\n{text}")));
             };
-            let twice = corpus_core::model::format::format(&once, Kind::Entry)
+            let twice = corpus_core::model::format::format(&once, FileKind::Entry)
                 .expect("formats its own output");
             prop_assert_eq!(&twice, &once, "not idempotent:\n{}", text);
             let after: serde_yaml::Value = serde_yaml::from_str(&once).unwrap();

@@ -329,7 +329,7 @@ fn every_one_value_count_adds_up_to_the_pool() {
     let retained = count(&v, &["retained"]);
     let single = corpus_core::model::fields::ENTRY
         .iter()
-        .filter(|f| matches!(f.kind, corpus_core::model::fields::Kind::Tag { .. }));
+        .filter(|f| matches!(f.kind, corpus_core::model::fields::ValueKind::Tag { .. }));
     for f in single {
         // An optional tag (added_in, strict_credit_source) counts only the
         // entries that carry it.

@@ -24,9 +24,9 @@ fuzz_target!(|data: &[u8]| {
         vec![("corpus/papers/fuzz.yaml".into(), entry.to_string())],
         vec![("exclusions/E001.yaml".into(), record)],
     );
-    let report = corpus_core::check::check(&c);
+    let findings = corpus_core::check::check(&c);
     let sources = corpus::cli::sources(&c);
-    for d in &report.diagnostics {
+    for d in &findings.diagnostics {
         let _ = corpus_diagnostics::report::human(d, &sources);
     }
 });

@@ -152,10 +152,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
 }
 
 /// Kind of a data file from its folder (every target is in one of the two).
-fn kind_of(rel: &str) -> corpus_core::model::format::Kind {
+fn kind_of(rel: &str) -> corpus_core::model::format::FileKind {
     if rel.starts_with(&format!("{}/", Layout::EXCLUSIONS_DIR)) {
-        corpus_core::model::format::Kind::Record
+        corpus_core::model::format::FileKind::Record
     } else {
-        corpus_core::model::format::Kind::Entry
+        corpus_core::model::format::FileKind::Entry
     }
 }

@@ -2,6 +2,7 @@
 
 use super::sink::Sink;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::text::ids::{normalize_title, normalize_url, strip_version};
 use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeSet, HashMap};
@@ -20,7 +21,7 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
                 let d = sink.at(
                     Rule::DuplicateKey,
                     file,
-                    "key",
+                    fields::KEY,
                     format!("key `{}` is also used by {first}", e.key),
                 );
                 sink.push(d);
@@ -32,7 +33,7 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
                 let d = sink.at(
                     Rule::DuplicateArxiv,
                     file,
-                    "arxiv_id",
+                    fields::ARXIV_ID,
                     format!("arXiv id {id} is also used by {first}"),
                 );
                 sink.push(d);
@@ -71,7 +72,7 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
                 let d = sink.at(
                     Rule::DuplicateTitle,
                     file,
-                    "title",
+                    fields::TITLE,
                     format!("the same title is used by {first}"),
                 );
                 sink.push(d);
@@ -94,7 +95,7 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
                 let d = sink.at(
                     Rule::DuplicateKey,
                     file,
-                    "record_id",
+                    fields::RECORD_ID,
                     format!("record id `{}` is also used by {first}", x.record_id),
                 );
                 sink.push(d);
@@ -105,16 +106,21 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
             None => x.identifier.clone(),
         };
         let seen = [
-            (Rule::DuplicateKey, "identifier", ident, &mut record_idents),
+            (
+                Rule::DuplicateKey,
+                fields::IDENTIFIER,
+                ident,
+                &mut record_idents,
+            ),
             (
                 Rule::DuplicateUrl,
-                "url",
+                fields::URL,
                 normalize_url(&x.url),
                 &mut record_urls,
             ),
             (
                 Rule::DuplicateTitle,
-                "title",
+                fields::TITLE,
                 normalize_title(&x.title),
                 &mut record_titles,
             ),
@@ -143,16 +149,20 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
         let hit = x
             .identifier
             .strip_prefix("arXiv:")
-            .and_then(|id| arxiv.get(strip_version(id)).map(|f| ("identifier", *f)))
+            .and_then(|id| {
+                arxiv
+                    .get(strip_version(id))
+                    .map(|f| (fields::IDENTIFIER, *f))
+            })
             .or_else(|| {
                 urls.get(&normalize_url(&x.url))
-                    .map(|f| ("url", *f))
+                    .map(|f| (fields::URL, *f))
                     .filter(|_| !x.url.is_empty())
             })
             .or_else(|| {
                 titles
                     .get(&normalize_title(&x.title))
-                    .map(|f| ("title", *f))
+                    .map(|f| (fields::TITLE, *f))
                     .filter(|_| !x.title.is_empty())
             });
         if let Some((field, entry_file)) = hit {

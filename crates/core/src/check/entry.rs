@@ -43,7 +43,7 @@ fn check_verified_on(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                 .at(
                     Rule::DateInvalid,
                     file,
-                    "arxiv_verified_on",
+                    fields::ARXIV_VERIFIED_ON,
                     format!("`{day}` is not a calendar date"),
                 )
                 .help("leave it to `corpus verify --write`, which writes YYYY-MM-DD");
@@ -77,7 +77,7 @@ fn check_key(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                 .at(
                     Rule::KeyFormat,
                     file,
-                    "key",
+                    fields::KEY,
                     format!("key `{}` must be {KEY_RULE}", e.key),
                 )
                 .maybe_help(
@@ -92,10 +92,10 @@ fn check_key(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                 .at(
                     Rule::KeyMismatch,
                     file,
-                    "key",
+                    fields::KEY,
                     format!("key `{}` differs from the file name `{stem}.yaml`", e.key),
                 )
-                .help(mismatch_help("key", &e.key, stem, valid_key, &{
+                .help(mismatch_help(fields::KEY, &e.key, stem, valid_key, &{
                     let k = suggest_key(stem);
                     if valid_key(&k) {
                         k
@@ -173,7 +173,7 @@ fn check_judgements(sink: &mut Sink, file: &SourceFile, e: &Entry) {
             .at(
                 Rule::SubdecisionsNotJudged,
                 file,
-                "is_rl",
+                fields::IS_RL,
                 format!(
                     "`{}` is RL-related (is_rl: {}) but its orchestration sub-decisions are not judged",
                     e.key, e.is_rl
@@ -187,7 +187,7 @@ fn check_judgements(sink: &mut Sink, file: &SourceFile, e: &Entry) {
             .at(
                 Rule::AdditionalUnitRepeatsPrimary,
                 file,
-                "additional_credit_units",
+                fields::ADDITIONAL_CREDIT_UNITS,
                 format!(
                     "`{}` is already the credit_granularity; additional units list only further units",
                     e.credit_granularity
@@ -204,7 +204,7 @@ fn check_year(sink: &mut Sink, file: &SourceFile, e: &Entry, cutoff: (i64, u32, 
         let d = sink.at(
             Rule::YearRange,
             file,
-            "year",
+            fields::YEAR,
             format!(
                 "year {} is outside {MIN_YEAR}..={} (the search cutoff year)",
                 e.year, cutoff.0
@@ -223,7 +223,7 @@ fn check_arxiv(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                     .at(
                         Rule::ArxivFormat,
                         file,
-                        "arxiv_id",
+                        fields::ARXIV_ID,
                         format!("`{id}` is not an arXiv id"),
                     )
                     .help(arxiv_help(id));
@@ -234,7 +234,7 @@ fn check_arxiv(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                     let d = sink.at(
                         Rule::ArxivYear,
                         file,
-                        "year",
+                        fields::YEAR,
                         format!(
                             "year {} is outside {ay}..={} implied by arXiv id {id}",
                             e.year,
@@ -264,7 +264,7 @@ fn check_arxiv(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                     .any(|u| normalize_url(u).starts_with("arxiv.org/"))
                 {
                     let d = sink
-                        .at(Rule::ArxivUrlMismatch, file, "urls", format!("arXiv id {id} is set but no link goes to arxiv.org"))
+                        .at(Rule::ArxivUrlMismatch, file, fields::URLS, format!("arXiv id {id} is set but no link goes to arxiv.org"))
                         .help(format!("add https://arxiv.org/abs/{id}, or waive `arxiv-url-mismatch` with the reason"));
                     sink.push(d);
                 }
@@ -288,9 +288,14 @@ fn check_urls(sink: &mut Sink, file: &SourceFile, e: &Entry) {
             sink.push(d);
         }
     }
-    if e.urls.is_empty() && file.spans().pos("urls").is_some() {
+    if e.urls.is_empty() && file.spans().pos(fields::URLS).is_some() {
         let d = sink
-            .at(Rule::MissingField, file, "urls", "`urls` lists no link")
+            .at(
+                Rule::MissingField,
+                file,
+                fields::URLS,
+                "`urls` lists no link",
+            )
             .help("add at least one link");
         sink.push(d);
     }

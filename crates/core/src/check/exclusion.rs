@@ -44,7 +44,7 @@ pub(super) fn check_exclusion(
             let d = sink.at(
                 Rule::KeyFormat,
                 file,
-                "record_id",
+                fields::RECORD_ID,
                 format!("record id `{}` must be {RECORD_ID_RULE}", x.record_id),
             );
             sink.push(d);
@@ -54,14 +54,14 @@ pub(super) fn check_exclusion(
                 .at(
                     Rule::KeyMismatch,
                     file,
-                    "record_id",
+                    fields::RECORD_ID,
                     format!(
                         "record_id `{}` differs from the file name `{stem}.yaml`",
                         x.record_id
                     ),
                 )
                 .help(mismatch_help(
-                    "record_id",
+                    fields::RECORD_ID,
                     &x.record_id,
                     stem,
                     valid_record_id,
@@ -81,7 +81,7 @@ pub(super) fn check_exclusion(
             .at(
                 Rule::UrlScheme,
                 file,
-                "url",
+                fields::URL,
                 format!("`{}` is not an http(s) link", x.url),
             )
             .help("write the full address starting with https://");
@@ -90,7 +90,7 @@ pub(super) fn check_exclusion(
     if !x.identifier.is_empty() {
         if !valid_identifier(&x.identifier) {
             let d = sink
-                .at(Rule::IdentifierFormat, file, "identifier", format!("identifier `{}` has no recognised form", x.identifier))
+                .at(Rule::IdentifierFormat, file, fields::IDENTIFIER, format!("identifier `{}` has no recognised form", x.identifier))
                 .help("use arXiv:2305.14325, OpenReview:<id>, ACL:<anthology id>, github:<owner>/<repo> or an upper-case id like CREWAI-DOCS");
             sink.push(d);
         } else if let Some(id) = x.identifier.strip_prefix("arXiv:") {
@@ -99,7 +99,7 @@ pub(super) fn check_exclusion(
                     .at(
                         Rule::ArxivFormat,
                         file,
-                        "identifier",
+                        fields::IDENTIFIER,
                         format!("`{id}` is not an arXiv id"),
                     )
                     .help(arxiv_help(id));
@@ -112,7 +112,7 @@ pub(super) fn check_exclusion(
                     .at(
                         Rule::ArxivLinkId,
                         file,
-                        "url",
+                        fields::URL,
                         format!(
                             "link `{}` names arXiv id {linked}, but the record's identifier is arXiv:{id}",
                             x.url
@@ -132,7 +132,7 @@ pub(super) fn check_exclusion(
                     .at(
                         Rule::DateInvalid,
                         file,
-                        "date_screened",
+                        fields::DATE_SCREENED,
                         format!("`{}` is not a calendar date", x.date_screened),
                     )
                     .help("write YYYY-MM-DD, e.g. 2026-04-26");
@@ -142,7 +142,7 @@ pub(super) fn check_exclusion(
                 let d = sink.at(
                     Rule::DateAfterCutoff,
                     file,
-                    "date_screened",
+                    fields::DATE_SCREENED,
                     format!(
                         "screened on {} after the search cutoff {}",
                         x.date_screened, tax.screening.cutoff

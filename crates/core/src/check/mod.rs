@@ -32,14 +32,14 @@ use waivers::apply_waivers;
 
 /// The outcome of a check: every diagnostic, with waived ones set apart.
 #[derive(Debug, Clone, Default)]
-pub struct Report {
+pub struct Findings {
     /// Diagnostics that count, sorted by file and line.
     pub diagnostics: Vec<Diagnostic>,
     /// Warnings acknowledged by a waiver (shown only on request).
     pub waived: Vec<Diagnostic>,
 }
 
-impl Report {
+impl Findings {
     /// Number of errors.
     pub fn errors(&self) -> usize {
         self.diagnostics
@@ -67,7 +67,7 @@ impl Report {
 pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
 
 /// Runs every check on a loaded corpus (loading problems included).
-pub fn check(corpus: &Corpus) -> Report {
+pub fn check(corpus: &Corpus) -> Findings {
     let tax = &corpus.taxonomy;
     let broken_rules = tax
         .rules
@@ -112,10 +112,10 @@ pub fn check(corpus: &Corpus) -> Report {
     let style = crate::check::style::check(corpus, &sink.out);
     sink.out.extend(style);
 
-    let mut report = apply_waivers(sink.out, corpus);
-    diag::sort(&mut report.diagnostics);
-    diag::sort(&mut report.waived);
-    report
+    let mut findings = apply_waivers(sink.out, corpus);
+    diag::sort(&mut findings.diagnostics);
+    diag::sort(&mut findings.waived);
+    findings
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! LaTeX escapes where the data should hold the UTF-8 text itself.
 
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::format::ambiguous_in_yaml11;
 use crate::model::taxonomy::Taxonomy;
 use crate::yaml::source::{Layout, SourceFile};
@@ -14,13 +15,13 @@ use std::sync::OnceLock;
 
 /// Prose fields of entries and records, where a LaTeX escape is a mistake.
 const TEXT_FIELDS: [&str; 7] = [
-    "title",
-    "first_author",
-    "affiliation",
-    "venue",
-    "one_liner",
-    "notes",
-    "reason",
+    fields::TITLE,
+    fields::FIRST_AUTHOR,
+    fields::AFFILIATION,
+    fields::VENUE,
+    fields::ONE_LINER,
+    fields::NOTES,
+    fields::REASON,
 ];
 
 /// LaTeX accent commands and, for each, pairs of base letter and accented letter.
@@ -147,7 +148,7 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
 fn check_file(
     tax: &Taxonomy,
     file: &SourceFile,
-    kind: crate::model::format::Kind,
+    kind: crate::model::format::FileKind,
     has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -269,15 +270,15 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
     let files = corpus
         .entries
         .iter()
-        .map(|e| (e.file, crate::model::format::Kind::Entry))
+        .map(|e| (e.file, crate::model::format::FileKind::Entry))
         .chain(
             corpus
                 .exclusions
                 .iter()
-                .map(|x| (x.file, crate::model::format::Kind::Record)),
+                .map(|x| (x.file, crate::model::format::FileKind::Record)),
         );
-    let files: Vec<(usize, crate::model::format::Kind)> = files.collect();
-    let run = |part: &[(usize, crate::model::format::Kind)]| {
+    let files: Vec<(usize, crate::model::format::FileKind)> = files.collect();
+    let run = |part: &[(usize, crate::model::format::FileKind)]| {
         let mut out = Vec::new();
         for &(idx, kind) in part {
             let file = corpus.file(idx);

@@ -4,6 +4,7 @@
 
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::survey::{FigureField, FIGURE_SOURCE};
 use crate::model::Entry;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -38,7 +39,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
     let sev = severity("survey-reference");
     for r in &survey.representatives {
         let carries = |e: &Entry| match r.field.as_str() {
-            "orchestration_form" => e.orchestration_form == r.value,
+            fields::ORCHESTRATION_FORM => e.orchestration_form == r.value,
             "reward_family" => tax
                 .family_of(&e.reward_type)
                 .is_some_and(|f| f.id == r.value),
@@ -46,7 +47,11 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         };
         for k in &r.entries {
             let msg = match by_key.get(k.as_str()) {
-                _ if !matches!(r.field.as_str(), "orchestration_form" | "reward_family") => {
+                _ if !matches!(
+                    r.field.as_str(),
+                    fields::ORCHESTRATION_FORM | "reward_family"
+                ) =>
+                {
                     format!(
                     "representatives are chosen per orchestration_form or reward_family, not `{}`",
                     r.field
@@ -103,8 +108,8 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
     }
     for fig in &survey.figures {
         let allowed = match fig.field {
-            FigureField::CreditUnit => tax.values("credit_granularity").unwrap_or_default(),
-            FigureField::Subdecisions => tax.values("subdecisions").unwrap_or_default(),
+            FigureField::CreditUnit => tax.values(fields::CREDIT_GRANULARITY).unwrap_or_default(),
+            FigureField::Subdecisions => tax.values(fields::SUBDECISIONS).unwrap_or_default(),
         };
         for level in &fig.levels {
             if !allowed.contains(&level.value) {
@@ -152,7 +157,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                 || !extra_src.iter().any(|s| s == FIGURE_SOURCE)
             {
                 push(
-                    "additional_credit_units",
+                    fields::ADDITIONAL_CREDIT_UNITS,
                     format!("the survey's credit figure places `{}` at `{unit}`, which is neither its credit_granularity nor an additional unit sourced to the figure", e.key),
                     format!("add `{unit}` to additional_credit_units and `{FIGURE_SOURCE}` to additional_credit_units_source"),
                 );
@@ -167,7 +172,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
             let only_figure = extra_src.len() == 1;
             if shown.is_empty() || (only_figure && shown.len() != e.additional_units().len()) {
                 push(
-                    "additional_credit_units_source",
+                    fields::ADDITIONAL_CREDIT_UNITS_SOURCE,
                     format!("`{}` names `{FIGURE_SOURCE}` for additional credit units the figure does not show", e.key),
                     "name the source that did say so (project_reading, contributor, …)".to_string(),
                 );
@@ -180,7 +185,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                 || !sub_src.iter().any(|x| x == FIGURE_SOURCE)
             {
                 push(
-                    "subdecisions",
+                    fields::SUBDECISIONS,
                     format!("the survey's sub-decision figure names `{}` under `{s}`, but the entry does not carry it with `{FIGURE_SOURCE}` as a source", e.key),
                     format!("add `{s}` to subdecisions and `{FIGURE_SOURCE}` to subdecisions_source"),
                 );
@@ -194,7 +199,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                 .any(|x| !subs.contains(&x.as_str()));
             if subs.is_empty() || (only_figure && beyond) {
                 push(
-                    "subdecisions_source",
+                    fields::SUBDECISIONS_SOURCE,
                     format!(
                         "`{}` names `{FIGURE_SOURCE}` for sub-decisions the figure does not show",
                         e.key

@@ -1,8 +1,9 @@
 //! Waivers: the warnings they acknowledge set apart, and those that waive nothing reported.
 
 use super::sink::Sink;
-use super::Report;
+use super::Findings;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::Entry;
 use crate::text::closest::closest;
 use crate::yaml::source::SourceFile;
@@ -11,7 +12,7 @@ use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Moves waived warnings aside and reports waivers that waive nothing.
-pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
+pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings {
     let tax = &corpus.taxonomy;
     let mut by_file: BTreeMap<&str, (&Entry, &SourceFile)> = BTreeMap::new();
     for le in &corpus.entries {
@@ -19,7 +20,7 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
         by_file.insert(f.rel.as_str(), (&le.entry, f));
     }
     let mut used: BTreeSet<(String, String)> = BTreeSet::new();
-    let mut report = Report::default();
+    let mut findings = Findings::default();
     for d in diags {
         let waived = d.severity == Severity::Warning
             && by_file
@@ -32,9 +33,9 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
                 });
         if waived {
             used.insert((d.file.clone(), d.rule.clone()));
-            report.waived.push(d);
+            findings.waived.push(d);
         } else {
-            report.diagnostics.push(d);
+            findings.diagnostics.push(d);
         }
     }
     let mut sink = Sink {
@@ -61,7 +62,7 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
             if let Some(msg) = problem {
                 let mut d = sink
                     .at(Rule::WaiverUnused, file, &path, msg)
-                    .field("waivers");
+                    .field(fields::WAIVERS);
                 if tax.rule(rule).is_none() {
                     let names = tax.rules.iter().map(|r| r.id.as_str());
                     if let Some(c) = closest(rule, names) {
@@ -78,6 +79,6 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Report {
             }
         }
     }
-    report.diagnostics.extend(sink.out);
-    report
+    findings.diagnostics.extend(sink.out);
+    findings
 }

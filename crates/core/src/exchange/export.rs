@@ -2,7 +2,7 @@
 //! (which `import` reads back), one JSON document, or BibTeX.
 
 use crate::exchange::import::{judged_list_cell, LIST_SEPARATOR};
-use crate::model::fields::{self, Field, Kind, ENTRY, RECORD};
+use crate::model::fields::{self, Field, ValueKind, ENTRY, RECORD};
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::{Entry, Exclusion};
 
@@ -23,7 +23,9 @@ pub fn waivers_cell(e: &Entry) -> String {
 /// set flag as `yes`.
 fn csv_cell(field: &Field, record: &dyn Fields) -> String {
     match (field.kind, record.field(field.name)) {
-        (Kind::Flag, Some(FieldValue::One(v))) => if v == "true" { "yes" } else { "" }.to_string(),
+        (ValueKind::Flag, Some(FieldValue::One(v))) => {
+            if v == "true" { "yes" } else { "" }.to_string()
+        }
         (_, Some(FieldValue::One(v))) => v.into_owned(),
         (_, Some(FieldValue::Many(list))) => list.join(LIST_SEPARATOR),
         (_, None) => String::new(),
@@ -58,14 +60,14 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
     let mut rows = entries.iter().map(|e| {
         cols.iter()
             .map(|f| match (f.kind, f.name) {
-                (Kind::Waivers, _) => waivers_cell(e),
+                (ValueKind::Waivers, _) => waivers_cell(e),
                 // Judged tags keep "not judged" (empty) apart from a judged
                 // "none" (`[]`) or "no", so the round trip is exact.
-                (_, "subdecisions") => judged_list_cell(e.subdecisions.as_deref()),
-                (_, "additional_credit_units") => {
+                (_, fields::SUBDECISIONS) => judged_list_cell(e.subdecisions.as_deref()),
+                (_, fields::ADDITIONAL_CREDIT_UNITS) => {
                     judged_list_cell(e.additional_credit_units.as_deref())
                 }
-                (_, "strict_credit") => match e.strict_credit {
+                (_, fields::STRICT_CREDIT) => match e.strict_credit {
                     Some(true) => "yes",
                     Some(false) => "no",
                     None => "",

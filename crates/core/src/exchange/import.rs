@@ -5,11 +5,11 @@
 //! file is written at all.
 
 use crate::model::fields::{self, Field, ENTRY, MODELINE, RECORD};
-use crate::model::{Entry, Exclusion};
+use crate::model::{Entry, EntrySource, Exclusion};
 use crate::text::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A judged list tag as one CSV cell: empty = not judged, `[]` = judged: none.
@@ -181,6 +181,50 @@ fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
         .unwrap_or("")
 }
 
+/// A papers.csv row to read an entry from. Its year, strict_credit and
+/// waivers were parsed when the row was checked (a bad one skips the row),
+/// so they are given here rather than parsed from the cells again.
+struct PaperRow<'a> {
+    cells: &'a [(String, String)],
+    year: i64,
+    strict_credit: Option<bool>,
+    waivers: BTreeMap<String, String>,
+}
+
+impl EntrySource for PaperRow<'_> {
+    fn value(&mut self, field: &str) -> String {
+        cell(self.cells, fields::entry(field)).to_string()
+    }
+
+    fn optional_value(&mut self, field: &str) -> Option<String> {
+        Some(self.value(field)).filter(|v| !v.is_empty())
+    }
+
+    fn year(&mut self, _: &str) -> i64 {
+        self.year
+    }
+
+    fn arxiv_id(&mut self, field: &str) -> Option<String> {
+        self.optional_value(field)
+    }
+
+    fn values(&mut self, field: &str) -> Vec<String> {
+        split_list(&self.value(field))
+    }
+
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
+        parse_judged_list(&self.value(field))
+    }
+
+    fn judged_flag(&mut self, _: &str) -> Option<bool> {
+        self.strict_credit
+    }
+
+    fn waivers(&mut self, _: &str) -> BTreeMap<String, String> {
+        std::mem::take(&mut self.waivers)
+    }
+}
+
 /// Parses papers.csv text into entries, or every row problem found.
 pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
@@ -195,12 +239,12 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
     let mut keys = BTreeSet::new();
     for (line, row) in rows {
         let c = |n: &str| cell(&row, fields::entry(n)).to_string();
-        let key = c("key");
+        let key = c(fields::KEY);
         if !valid_key(&key) {
             diags.push(row_diag(
                 file,
                 line,
-                "key",
+                fields::KEY,
                 format!("row {line}: key `{key}` must be {KEY_RULE}"),
             ));
             continue;
@@ -209,24 +253,33 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
             diags.push(row_diag(
                 file,
                 line,
-                "key",
+                fields::KEY,
                 format!("row {line}: key `{key}` appears twice"),
             ));
             continue;
         }
-        let year = match c("year").parse::<i64>() {
+        let year = match c(fields::YEAR).parse::<i64>() {
             Ok(y) => y,
             Err(_) => {
                 diags.push(row_diag(
                     file,
                     line,
-                    "year",
-                    format!("row {line}: year `{}` is not a whole number", c("year")),
+                    fields::YEAR,
+                    format!(
+                        "row {line}: year `{}` is not a whole number",
+                        c(fields::YEAR)
+                    ),
                 ));
                 continue;
             }
         };
-        for required in ["title", "category", "is_rl", "is_core", "verified"] {
+        for required in [
+            fields::TITLE,
+            fields::CATEGORY,
+            fields::IS_RL,
+            fields::IS_CORE,
+            fields::VERIFIED,
+        ] {
             if c(required).is_empty() {
                 diags.push(row_diag(
                     file,
@@ -236,8 +289,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 ));
             }
         }
-        let urls = split_list(&c("urls"));
-        let strict = match c("strict_credit").to_lowercase().as_str() {
+        let strict = match c(fields::STRICT_CREDIT).to_lowercase().as_str() {
             "" => None,
             "no" | "false" => Some(false),
             "yes" | "true" => Some(true),
@@ -245,15 +297,15 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 diags.push(row_diag(
                     file,
                     line,
-                    "strict_credit",
+                    fields::STRICT_CREDIT,
                     format!("row {line}: strict_credit `{other}` is not yes or no"),
                 ));
                 continue;
             }
         };
-        let mut waivers = std::collections::BTreeMap::new();
+        let mut waivers = BTreeMap::new();
         let mut bad_waiver = false;
-        for w in c("waivers").lines().filter(|l| !l.trim().is_empty()) {
+        for w in c(fields::WAIVERS).lines().filter(|l| !l.trim().is_empty()) {
             match w.split_once(':') {
                 Some((rule, why))
                     if waivers
@@ -263,7 +315,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                     diags.push(row_diag(
                         file,
                         line,
-                        "waivers",
+                        fields::WAIVERS,
                         format!(
                             "row {line}: waiver `{w}` is not `rule: reason`, or repeats a rule"
                         ),
@@ -275,37 +327,12 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         if bad_waiver {
             continue;
         }
-        let arxiv = c("arxiv_id");
-        let notes = c("notes");
-        out.push(Entry {
-            key,
-            title: c("title"),
-            first_author: c("first_author"),
-            affiliation: c("affiliation"),
+        out.push(Entry::read_from(&mut PaperRow {
+            cells: &row,
             year,
-            arxiv_id: (!arxiv.is_empty()).then_some(arxiv),
-            venue: c("venue"),
-            urls,
-            category: c("category"),
-            is_rl: c("is_rl"),
-            reward_type: c("reward_type"),
-            credit_granularity: c("credit_granularity"),
-            orchestration_form: c("orchestration_form"),
-            scenario: c("scenario"),
-            is_core: c("is_core"),
-            verified: c("verified"),
-            arxiv_verified_on: Some(c("arxiv_verified_on")).filter(|d| !d.is_empty()),
-            additional_credit_units: parse_judged_list(&c("additional_credit_units")),
-            additional_credit_units_source: split_list(&c("additional_credit_units_source")),
-            subdecisions: parse_judged_list(&c("subdecisions")),
-            subdecisions_source: split_list(&c("subdecisions_source")),
             strict_credit: strict,
-            strict_credit_source: Some(c("strict_credit_source")).filter(|s| !s.is_empty()),
-            added_in: Some(c("added_in")).filter(|s| !s.is_empty()),
-            one_liner: c("one_liner"),
-            notes: (!notes.is_empty()).then_some(notes),
             waivers,
-        });
+        }));
     }
     if diags.is_empty() {
         Ok(out)
@@ -328,14 +355,14 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
     let mut ids = BTreeSet::new();
     for (line, row) in rows {
         let c = |n: &str| cell(&row, fields::record(n)).to_string();
-        let id = c("record_id");
+        let id = c(fields::RECORD_ID);
         // The same format `check` holds the record to, so import never
         // writes a file (such as E1.yaml) that check then rejects.
         if !valid_record_id(&id) {
             diags.push(row_diag(
                 file,
                 line,
-                "record_id",
+                fields::RECORD_ID,
                 format!("row {line}: record_id `{id}` must be {RECORD_ID_RULE}"),
             ));
             continue;
@@ -344,22 +371,12 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
             diags.push(row_diag(
                 file,
                 line,
-                "record_id",
+                fields::RECORD_ID,
                 format!("row {line}: record_id `{id}` appears twice"),
             ));
             continue;
         }
-        out.push(Exclusion {
-            record_id: id,
-            title: c("title"),
-            identifier: c("identifier"),
-            url: c("url"),
-            source: c("source"),
-            query_family: c("query_family"),
-            date_screened: c("date_screened"),
-            stage: c("stage"),
-            reason: c("reason"),
-        });
+        out.push(Exclusion::read_from(c));
     }
     if diags.is_empty() {
         Ok(out)
@@ -373,7 +390,7 @@ pub fn entry_yaml(e: &Entry) -> String {
     let body = serde_yaml::to_string(e).unwrap_or_default();
     crate::model::format::formatted_or_same(
         format!("{MODELINE}\n{body}"),
-        crate::model::format::Kind::Entry,
+        crate::model::format::FileKind::Entry,
     )
 }
 
@@ -381,7 +398,7 @@ pub fn entry_yaml(e: &Entry) -> String {
 pub fn exclusion_yaml(x: &Exclusion) -> String {
     crate::model::format::formatted_or_same(
         serde_yaml::to_string(x).unwrap_or_default(),
-        crate::model::format::Kind::Record,
+        crate::model::format::FileKind::Record,
     )
 }
 

@@ -1,7 +1,7 @@
 //! `corpus new`: the scaffold of a new entry file, with every field present,
 //! the allowed values in comments, and the schema modeline for editors.
 
-use crate::model::fields::ENTRY;
+use crate::model::fields::{self, ENTRY};
 use crate::model::taxonomy::Taxonomy;
 use crate::network::arxiv::Record;
 use crate::text::ids::{arxiv_year, valid_key};
@@ -26,7 +26,7 @@ pub fn scaffold(
         }
     }
     if let Some(c) = category {
-        let allowed = tax.values("category").unwrap_or_default();
+        let allowed = tax.values(fields::CATEGORY).unwrap_or_default();
         if !allowed.iter().any(|a| a == c) {
             return Err(format!(
                 "category `{c}` is not one of: {}",
@@ -48,45 +48,45 @@ pub fn scaffold(
             f.help.to_string()
         };
         let value = match field {
-            "key" => key.to_string(),
-            "title" => fetched.map(|r| yaml_text(&r.title)).unwrap_or_default(),
-            "first_author" => fetched
+            fields::KEY => key.to_string(),
+            fields::TITLE => fetched.map(|r| yaml_text(&r.title)).unwrap_or_default(),
+            fields::FIRST_AUTHOR => fetched
                 .and_then(|r| r.authors.first())
                 .map(|a| yaml_text(&crate::network::arxiv::family_first(a)))
                 .unwrap_or_default(),
-            "affiliation" => fetched
+            fields::AFFILIATION => fetched
                 .and_then(|r| r.affiliation.as_deref())
                 .map(yaml_text)
                 .unwrap_or_default(),
             // A record fetched from arXiv is an arXiv preprint until the contributor says otherwise.
-            "venue" if fetched.is_some() => "arXiv".to_string(),
-            "arxiv_id" => match arxiv {
+            fields::VENUE if fetched.is_some() => "arXiv".to_string(),
+            fields::ARXIV_ID => match arxiv {
                 Some(id) => format!("\"{id}\""),
                 None => {
                     out.push_str(&format!("# arxiv_id: \"\"   # {hint}\n"));
                     continue;
                 }
             },
-            "year" => fetched
+            fields::YEAR => fetched
                 .and_then(Record::year)
                 .or_else(|| arxiv.and_then(arxiv_year).map(|(y, _)| y))
                 .map(|y| y.to_string())
                 .unwrap_or_default(),
-            "urls" => match arxiv {
+            fields::URLS => match arxiv {
                 Some(id) => format!("\n  - https://arxiv.org/abs/{id}"),
                 None => "[]".to_string(),
             },
-            "category" => category.unwrap_or("").to_string(),
+            fields::CATEGORY => category.unwrap_or("").to_string(),
             // Sub-decisions stay visible: every RL entry needs them judged.
-            "subdecisions" | "subdecisions_source" => String::new(),
-            "additional_credit_units"
-            | "additional_credit_units_source"
-            | "strict_credit"
-            | "strict_credit_source"
-            | "added_in"
-            | "notes"
-            | "waivers"
-            | "arxiv_verified_on" => {
+            fields::SUBDECISIONS | fields::SUBDECISIONS_SOURCE => String::new(),
+            fields::ADDITIONAL_CREDIT_UNITS
+            | fields::ADDITIONAL_CREDIT_UNITS_SOURCE
+            | fields::STRICT_CREDIT
+            | fields::STRICT_CREDIT_SOURCE
+            | fields::ADDED_IN
+            | fields::NOTES
+            | fields::WAIVERS
+            | fields::ARXIV_VERIFIED_ON => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));
                 continue;
             }
@@ -103,7 +103,7 @@ pub fn scaffold(
     }
     Ok(crate::model::format::formatted_or_same(
         out,
-        crate::model::format::Kind::Entry,
+        crate::model::format::FileKind::Entry,
     ))
 }
 

@@ -3,7 +3,7 @@
 use super::diag;
 use crate::model::fields;
 use crate::model::taxonomy::Taxonomy;
-use crate::model::{Entry, Exclusion};
+use crate::model::{Entry, EntrySource, Exclusion};
 use crate::text::closest::closest;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::diag::Diagnostic;
@@ -314,6 +314,41 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// A YAML file's values, each problem reported as it is read.
+impl EntrySource for Converter<'_> {
+    fn value(&mut self, field: &str) -> String {
+        self.text(field).unwrap_or_default()
+    }
+
+    fn optional_value(&mut self, field: &str) -> Option<String> {
+        self.text(field)
+    }
+
+    fn year(&mut self, field: &str) -> i64 {
+        self.int(field).unwrap_or(0)
+    }
+
+    fn arxiv_id(&mut self, field: &str) -> Option<String> {
+        self.arxiv(field)
+    }
+
+    fn values(&mut self, field: &str) -> Vec<String> {
+        self.list(field).unwrap_or_default()
+    }
+
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
+        self.list(field)
+    }
+
+    fn judged_flag(&mut self, field: &str) -> Option<bool> {
+        self.boolean(field)
+    }
+
+    fn waivers(&mut self, field: &str) -> BTreeMap<String, String> {
+        self.mapping(field)
+    }
+}
+
 fn describe(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
@@ -340,54 +375,7 @@ pub(super) fn convert_entry(
         out: Vec::new(),
     };
     c.check_fields();
-    let mut t = |f: &str| c.text(f).unwrap_or_default();
-    let entry = Entry {
-        key: t("key"),
-        title: t("title"),
-        first_author: t("first_author"),
-        affiliation: t("affiliation"),
-        year: 0,
-        arxiv_id: None,
-        venue: t("venue"),
-        urls: Vec::new(),
-        category: t("category"),
-        is_rl: t("is_rl"),
-        reward_type: t("reward_type"),
-        credit_granularity: t("credit_granularity"),
-        orchestration_form: t("orchestration_form"),
-        scenario: t("scenario"),
-        is_core: t("is_core"),
-        verified: t("verified"),
-        arxiv_verified_on: None,
-        additional_credit_units: None,
-        additional_credit_units_source: Vec::new(),
-        subdecisions: None,
-        subdecisions_source: Vec::new(),
-        strict_credit: None,
-        strict_credit_source: None,
-        added_in: None,
-        one_liner: t("one_liner"),
-        notes: None,
-        waivers: BTreeMap::new(),
-    };
-    let entry = Entry {
-        year: c.int("year").unwrap_or(0),
-        arxiv_id: c.arxiv("arxiv_id"),
-        arxiv_verified_on: c.text("arxiv_verified_on"),
-        urls: c.list("urls").unwrap_or_default(),
-        additional_credit_units: c.list("additional_credit_units"),
-        additional_credit_units_source: c
-            .list("additional_credit_units_source")
-            .unwrap_or_default(),
-        subdecisions: c.list("subdecisions"),
-        subdecisions_source: c.list("subdecisions_source").unwrap_or_default(),
-        strict_credit: c.boolean("strict_credit"),
-        strict_credit_source: c.text("strict_credit_source"),
-        added_in: c.text("added_in"),
-        notes: c.text("notes"),
-        waivers: c.mapping("waivers"),
-        ..entry
-    };
+    let entry = Entry::read_from(&mut c);
     out.extend(c.out);
     entry
 }
@@ -406,18 +394,7 @@ pub(super) fn convert_exclusion(
         out: Vec::new(),
     };
     c.check_fields();
-    let mut t = |f: &str| c.text(f).unwrap_or_default();
-    let record = Exclusion {
-        record_id: t("record_id"),
-        title: t("title"),
-        identifier: t("identifier"),
-        url: t("url"),
-        source: t("source"),
-        query_family: t("query_family"),
-        date_screened: t("date_screened"),
-        stage: t("stage"),
-        reason: t("reason"),
-    };
+    let record = Exclusion::read_from(|f| c.text(f).unwrap_or_default());
     out.extend(c.out);
     record
 }

@@ -3,7 +3,7 @@
 use super::digest::file_digest;
 use super::{diag, read_text, LoadOptions};
 use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
-use crate::model::format::Kind;
+use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::{Entry, Exclusion};
 use crate::yaml::source::SourceFile;
@@ -74,7 +74,7 @@ pub(super) fn load_one<T>(
     rel: &str,
     opts: LoadOptions,
     tax: &Taxonomy,
-    convert: (Kind, Convert<T>),
+    convert: (FileKind, Convert<T>),
 ) -> FileLoad<T> {
     match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
         Ok(text) => FileLoad {
@@ -95,7 +95,7 @@ pub(super) fn parse_file<T>(
     rel: String,
     text: String,
     tax: &Taxonomy,
-    (kind, convert): (Kind, Convert<T>),
+    (kind, convert): (FileKind, Convert<T>),
 ) -> FileLoad<T> {
     let mut diagnostics = Vec::new();
     let body = without_final_marker(&text);
@@ -168,9 +168,9 @@ fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> D
 
 fn explained(x: crate::yaml::error::Explained, rel: &str, tax: &Taxonomy) -> Diagnostic {
     let rule = match &x.kind {
-        crate::yaml::error::Kind::DuplicateKey(_) => Rule::DuplicateField,
-        crate::yaml::error::Kind::Type => Rule::FieldType,
-        crate::yaml::error::Kind::Syntax => Rule::YamlSyntax,
+        crate::yaml::error::ErrorKind::DuplicateKey(_) => Rule::DuplicateField,
+        crate::yaml::error::ErrorKind::Type => Rule::FieldType,
+        crate::yaml::error::ErrorKind::Syntax => Rule::YamlSyntax,
     };
     let mut d = diag(rule, Some(tax), rel, x.message).help(x.help);
     d = match (x.line, x.column) {

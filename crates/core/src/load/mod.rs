@@ -23,7 +23,7 @@ pub use listing::is_data_file;
 pub use read::{read_text, MAX_FLOW_DEPTH};
 
 use crate::layout::Layout;
-use crate::model::format::Kind;
+use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
@@ -120,7 +120,13 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     let mut digest = digest_start(opts, &tax_text);
     let papers = list_dir(root, Layout::PAPERS_DIR, &mut corpus, &mut digest);
     let loaded = in_parallel(&papers, |(p, rel)| {
-        load_one(p, rel, opts, &corpus.taxonomy, (Kind::Entry, convert_entry))
+        load_one(
+            p,
+            rel,
+            opts,
+            &corpus.taxonomy,
+            (FileKind::Entry, convert_entry),
+        )
     });
     add_digests(&mut digest, &loaded);
     corpus.add_entries(loaded);
@@ -131,7 +137,7 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
             rel,
             opts,
             &corpus.taxonomy,
-            (Kind::Record, convert_exclusion),
+            (FileKind::Record, convert_exclusion),
         )
     });
     add_digests(&mut digest, &loaded);
@@ -176,7 +182,14 @@ pub fn corpus_from_texts(
     let mut corpus = Corpus::new(taxonomy);
     let loaded: Vec<_> = entries
         .into_iter()
-        .map(|(rel, text)| parse_file(rel, text, &corpus.taxonomy, (Kind::Entry, convert_entry)))
+        .map(|(rel, text)| {
+            parse_file(
+                rel,
+                text,
+                &corpus.taxonomy,
+                (FileKind::Entry, convert_entry),
+            )
+        })
         .collect();
     corpus.add_entries(loaded);
     let loaded: Vec<_> = exclusions
@@ -186,7 +199,7 @@ pub fn corpus_from_texts(
                 rel,
                 text,
                 &corpus.taxonomy,
-                (Kind::Record, convert_exclusion),
+                (FileKind::Record, convert_exclusion),
             )
         })
         .collect();

@@ -3,6 +3,7 @@
 //! check so that a sentence cannot drift from the data unnoticed.
 
 use crate::layout::Layout;
+use crate::model::fields;
 use crate::model::filter::{Fields, Filter};
 use crate::model::taxonomy::Taxonomy;
 use crate::model::{Entry, Exclusion};
@@ -304,8 +305,8 @@ pub fn evaluate(
             .chain(records.iter().map(|x| x.record_id.clone()))
             .collect(),
         Over::RewardFamilies => tax.reward_families.iter().map(|f| f.id.clone()).collect(),
-        Over::CreditUnits => tax.values("credit_granularity").unwrap_or_default(),
-        Over::Subdecisions => tax.values("subdecisions").unwrap_or_default(),
+        Over::CreditUnits => tax.values(fields::CREDIT_GRANULARITY).unwrap_or_default(),
+        Over::Subdecisions => tax.values(fields::SUBDECISIONS).unwrap_or_default(),
     };
     matching.sort();
     let coverage = claim.coverage.as_ref().map(|cov| {

@@ -12,9 +12,83 @@ pub const MODELINE: &str = "# yaml-language-server: $schema=../entry.schema.json
 /// Earliest publication year accepted.
 pub const MIN_YEAR: i64 = 1900;
 
+// Field names, each stated once: the tables below and every module that
+// reads, writes or counts a field by name use these.
+
+/// Entry field: the entry's key, equal to its file stem.
+pub const KEY: &str = "key";
+/// Entry and record field: the title (as published; on a record, as screened).
+pub const TITLE: &str = "title";
+/// Entry field: the first author.
+pub const FIRST_AUTHOR: &str = "first_author";
+/// Entry field: the first author's affiliation.
+pub const AFFILIATION: &str = "affiliation";
+/// Entry field: the publication year.
+pub const YEAR: &str = "year";
+/// Entry field: the arXiv id.
+pub const ARXIV_ID: &str = "arxiv_id";
+/// Entry field: where the work appeared.
+pub const VENUE: &str = "venue";
+/// Entry field: the entry's links.
+pub const URLS: &str = "urls";
+/// Entry field: the taxonomy category.
+pub const CATEGORY: &str = "category";
+/// Entry field: whether the work uses reinforcement learning.
+pub const IS_RL: &str = "is_rl";
+/// Entry field: the reward type.
+pub const REWARD_TYPE: &str = "reward_type";
+/// Entry field: the credit unit.
+pub const CREDIT_GRANULARITY: &str = "credit_granularity";
+/// Entry field: the orchestration form.
+pub const ORCHESTRATION_FORM: &str = "orchestration_form";
+/// Entry field: the scenario.
+pub const SCENARIO: &str = "scenario";
+/// Entry field: how central the work is: core, supporting or case.
+pub const IS_CORE: &str = "is_core";
+/// Entry field: whether the entry was checked against the paper.
+pub const VERIFIED: &str = "verified";
+/// Entry field: when the entry last agreed with its arXiv record.
+pub const ARXIV_VERIFIED_ON: &str = "arxiv_verified_on";
+/// Entry field: credit units beyond the primary one.
+pub const ADDITIONAL_CREDIT_UNITS: &str = "additional_credit_units";
+/// Entry field: who judged the additional credit units.
+pub const ADDITIONAL_CREDIT_UNITS_SOURCE: &str = "additional_credit_units_source";
+/// Entry field: the orchestration sub-decisions.
+pub const SUBDECISIONS: &str = "subdecisions";
+/// Entry field: who judged the sub-decisions.
+pub const SUBDECISIONS_SOURCE: &str = "subdecisions_source";
+/// Entry field: whether the credit is strict.
+pub const STRICT_CREDIT: &str = "strict_credit";
+/// Entry field: who judged the strict credit.
+pub const STRICT_CREDIT_SOURCE: &str = "strict_credit_source";
+/// Entry field: the later screening round that added the entry.
+pub const ADDED_IN: &str = "added_in";
+/// Entry field: the one-sentence summary.
+pub const ONE_LINER: &str = "one_liner";
+/// Entry field: optional remarks.
+pub const NOTES: &str = "notes";
+/// Entry field: acknowledged warnings.
+pub const WAIVERS: &str = "waivers";
+/// Record field: the record's id, equal to its file stem.
+pub const RECORD_ID: &str = "record_id";
+/// Record field: the record's identifier (arXiv:…, OpenReview:…, …).
+pub const IDENTIFIER: &str = "identifier";
+/// Record field: where the record can be read.
+pub const URL: &str = "url";
+/// Record field: where the record was found.
+pub const SOURCE: &str = "source";
+/// Record field: which query family found the record.
+pub const QUERY_FAMILY: &str = "query_family";
+/// Record field: when the record was screened.
+pub const DATE_SCREENED: &str = "date_screened";
+/// Record field: the screening stage that excluded the record.
+pub const STAGE: &str = "stage";
+/// Record field: why the record was excluded.
+pub const REASON: &str = "reason";
+
 /// What a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ValueKind {
     /// Free text (numbers and booleans are read as their text).
     Text,
     /// A whole number (the year).
@@ -51,7 +125,7 @@ pub struct Field {
     /// Whether a file must give it a value.
     pub required: bool,
     /// What it holds.
-    pub kind: Kind,
+    pub kind: ValueKind,
     /// Whether `--where` and claims may filter on it.
     pub filterable: bool,
     /// Its CSV column.
@@ -63,7 +137,7 @@ pub struct Field {
 impl Field {
     /// Whether the field takes its values from the taxonomy.
     pub fn is_tag(&self) -> bool {
-        matches!(self.kind, Kind::Tag { .. } | Kind::Tags)
+        matches!(self.kind, ValueKind::Tag { .. } | ValueKind::Tags)
     }
 
     /// The CSV column name.
@@ -80,7 +154,7 @@ const TAG_HELP: &str = "A value from corpus/taxonomy.yaml.";
 const fn field(
     name: &'static str,
     required: bool,
-    kind: Kind,
+    kind: ValueKind,
     filterable: bool,
     column: Column,
     help: &'static str,
@@ -99,7 +173,7 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
     field(
         name,
         true,
-        Kind::Tag { na },
+        ValueKind::Tag { na },
         true,
         Column::Reference(name, position),
         TAG_HELP,
@@ -107,84 +181,85 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
 }
 
 use Column::{Extra, Reference as Col};
-use Kind::{Flag, Links, Tags, Text, Waivers, Year};
+use ValueKind::{Flag, Links, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
 pub const ENTRY: [Field; 27] = [
     field(
-        "key",
+        KEY,
         true,
         Text,
         true,
-        Col("key", 0),
+        Col(KEY, 0),
         "Equals the file name without .yaml; lowercase letters, digits and '-'.",
     ),
     field(
-        "title",
+        TITLE,
         true,
         Text,
         true,
-        Col("title", 1),
+        Col(TITLE, 1),
         "The title as published.",
     ),
     field(
-        "first_author",
+        FIRST_AUTHOR,
         true,
         Text,
         true,
-        Col("first_author", 2),
+        Col(FIRST_AUTHOR, 2),
         "\"Family, Given\", or an organisation.",
     ),
     field(
-        "affiliation",
+        AFFILIATION,
         true,
         Text,
         true,
-        Col("affiliation", 3),
+        Col(AFFILIATION, 3),
         "The first author's affiliation.",
     ),
     field(
-        "year",
+        YEAR,
         true,
         Year,
         true,
-        Col("year", 4),
+        Col(YEAR, 4),
         "Publication year.",
     ),
     field(
-        "arxiv_id",
+        ARXIV_ID,
         false,
         Text,
         true,
-        Col("arxiv_id", 5),
+        Col(ARXIV_ID, 5),
         "arXiv id as a quoted string, e.g. \"2508.04652\"; leave out when there is none.",
     ),
     field(
-        "venue",
+        VENUE,
         true,
         Text,
         true,
-        Col("venue", 6),
+        Col(VENUE, 6),
         "Where it appeared, e.g. arXiv, NeurIPS 2025, Tech Blog.",
     ),
     field(
-        "urls",
+        URLS,
         true,
         Links,
         true,
+        // The reference CSV names its column of links in the singular.
         Col("url", 7),
         "Links, most canonical first (http or https).",
     ),
-    tag("category", false, 8),
-    tag("is_rl", false, 9),
-    tag("reward_type", true, 10),
-    tag("credit_granularity", true, 11),
-    tag("orchestration_form", true, 12),
-    tag("scenario", true, 13),
-    tag("is_core", false, 14),
-    tag("verified", false, 16),
+    tag(CATEGORY, false, 8),
+    tag(IS_RL, false, 9),
+    tag(REWARD_TYPE, true, 10),
+    tag(CREDIT_GRANULARITY, true, 11),
+    tag(ORCHESTRATION_FORM, true, 12),
+    tag(SCENARIO, true, 13),
+    tag(IS_CORE, false, 14),
+    tag(VERIFIED, false, 16),
     field(
-        "arxiv_verified_on",
+        ARXIV_VERIFIED_ON,
         false,
         Text,
         true,
@@ -192,7 +267,7 @@ pub const ENTRY: [Field; 27] = [
         "Written by `corpus verify --write`: the date (YYYY-MM-DD) the entry last agreed with its arXiv record.",
     ),
     field(
-        "additional_credit_units",
+        ADDITIONAL_CREDIT_UNITS,
         false,
         Tags,
         true,
@@ -200,7 +275,7 @@ pub const ENTRY: [Field; 27] = [
         "Credit units beyond credit_granularity a source places the entry at; leave out when not judged.",
     ),
     field(
-        "additional_credit_units_source",
+        ADDITIONAL_CREDIT_UNITS_SOURCE,
         false,
         Tags,
         true,
@@ -208,7 +283,7 @@ pub const ENTRY: [Field; 27] = [
         "Who judged additional_credit_units (judgement_sources in corpus/taxonomy.yaml); required with it.",
     ),
     field(
-        "subdecisions",
+        SUBDECISIONS,
         false,
         Tags,
         true,
@@ -216,7 +291,7 @@ pub const ENTRY: [Field; 27] = [
         "Orchestration sub-decisions the entry trains or designs; [] = judged: none; leave out when not judged.",
     ),
     field(
-        "subdecisions_source",
+        SUBDECISIONS_SOURCE,
         false,
         Tags,
         true,
@@ -224,7 +299,7 @@ pub const ENTRY: [Field; 27] = [
         "Who judged subdecisions (judgement_sources in corpus/taxonomy.yaml); required with it.",
     ),
     field(
-        "strict_credit",
+        STRICT_CREDIT,
         false,
         Flag,
         true,
@@ -232,39 +307,39 @@ pub const ENTRY: [Field; 27] = [
         "true / false: whether the credit is strict (an explicit estimator); leave out when not judged.",
     ),
     field(
-        "strict_credit_source",
+        STRICT_CREDIT_SOURCE,
         false,
-        Kind::Tag { na: false },
+        ValueKind::Tag { na: false },
         true,
         Extra,
         "Who judged strict_credit (judgement_sources in corpus/taxonomy.yaml); required with it.",
     ),
     field(
-        "added_in",
+        ADDED_IN,
         false,
-        Kind::Tag { na: false },
+        ValueKind::Tag { na: false },
         true,
         Extra,
         "The later screening round that added the entry (screening.additions); leave out for the main screening.",
     ),
     field(
-        "one_liner",
+        ONE_LINER,
         true,
         Text,
         false,
-        Col("one_liner", 15),
+        Col(ONE_LINER, 15),
         "One sentence, in your own words.",
     ),
     field(
-        "notes",
+        NOTES,
         false,
         Text,
         false,
-        Col("notes", 17),
+        Col(NOTES, 17),
         "Optional remarks, in your own words.",
     ),
     field(
-        "waivers",
+        WAIVERS,
         false,
         Waivers,
         false,
@@ -276,15 +351,15 @@ pub const ENTRY: [Field; 27] = [
 /// Exclusion record fields (exclusions/ID.yaml), in file order; all required.
 pub const RECORD: [Field; 9] = [
     field(
-        "record_id",
+        RECORD_ID,
         true,
         Text,
         true,
-        Col("record_id", 0),
+        Col(RECORD_ID, 0),
         "E followed by digits; equals the file name without .yaml.",
     ),
     field(
-        "title",
+        TITLE,
         true,
         Text,
         true,
@@ -292,34 +367,34 @@ pub const RECORD: [Field; 9] = [
         "The title as screened.",
     ),
     field(
-        "identifier",
+        IDENTIFIER,
         true,
         Text,
         true,
-        Col("identifier", 4),
+        Col(IDENTIFIER, 4),
         "arXiv:…, OpenReview:…, ACL:…, github:owner/repo, or an upper-case document id.",
     ),
     field(
-        "url",
+        URL,
         true,
         Text,
         true,
-        Col("url", 5),
+        Col(URL, 5),
         "Where the record can be read (http or https).",
     ),
-    tag("source", false, 1),
-    tag("query_family", false, 2),
+    tag(SOURCE, false, 1),
+    tag(QUERY_FAMILY, false, 2),
     field(
-        "date_screened",
+        DATE_SCREENED,
         true,
         Text,
         true,
-        Col("date_screened", 6),
+        Col(DATE_SCREENED, 6),
         "When it was screened, YYYY-MM-DD.",
     ),
-    tag("stage", false, 7),
+    tag(STAGE, false, 7),
     field(
-        "reason",
+        REASON,
         true,
         Text,
         false,
@@ -359,7 +434,7 @@ pub fn entry_tags() -> impl Iterator<Item = &'static str> {
 
 /// The tag fields of exclusion records, in screening-flow order (stage first).
 pub fn record_tags() -> impl Iterator<Item = &'static str> {
-    ["stage", "source", "query_family"]
+    [STAGE, SOURCE, QUERY_FAMILY]
         .into_iter()
         .filter(|n| record(n).is_some_and(Field::is_tag))
 }
@@ -378,7 +453,7 @@ pub fn record_filter_fields() -> impl Iterator<Item = &'static str> {
 pub fn allows_na(name: &str) -> bool {
     entry(name)
         .or_else(|| record(name))
-        .is_some_and(|f| f.kind == Kind::Tag { na: true })
+        .is_some_and(|f| f.kind == ValueKind::Tag { na: true })
 }
 
 /// The reference CSV columns of a table, in layout order.
@@ -468,7 +543,7 @@ mod tests {
         );
         assert_eq!(
             record_tags().collect::<Vec<_>>(),
-            ["stage", "source", "query_family"]
+            [STAGE, SOURCE, QUERY_FAMILY]
         );
         assert!(!entry_filter_fields().any(|f| f == "one_liner" || f == "waivers"));
         assert!(!record_filter_fields().any(|f| f == "reason"));

@@ -117,12 +117,74 @@ pub const NOT_JUDGED: &str = "not_judged";
 /// Tags the project adds beyond the reference CSV, each with the field that
 /// names who judged it: (tag, source field).
 pub const JUDGED_TAGS: [(&str, &str); 3] = [
-    ("additional_credit_units", "additional_credit_units_source"),
-    ("subdecisions", "subdecisions_source"),
-    ("strict_credit", "strict_credit_source"),
+    (
+        fields::ADDITIONAL_CREDIT_UNITS,
+        fields::ADDITIONAL_CREDIT_UNITS_SOURCE,
+    ),
+    (fields::SUBDECISIONS, fields::SUBDECISIONS_SOURCE),
+    (fields::STRICT_CREDIT, fields::STRICT_CREDIT_SOURCE),
 ];
 
+/// Where an entry is read from (a YAML file, a CSV row): each method reads
+/// one field of a kind, so that [`Entry::read_from`] states once which field
+/// is of which kind, and each source how such a value is read and what it
+/// reports about it.
+pub trait EntrySource {
+    /// A field of one value; empty when it has none.
+    fn value(&mut self, field: &str) -> String;
+    /// A field of one value that may be left out.
+    fn optional_value(&mut self, field: &str) -> Option<String>;
+    /// The publication year; 0 when it has none.
+    fn year(&mut self, field: &str) -> i64;
+    /// The arXiv id, left out when the work has none.
+    fn arxiv_id(&mut self, field: &str) -> Option<String>;
+    /// A list; empty when it has none.
+    fn values(&mut self, field: &str) -> Vec<String>;
+    /// A judged list: None when not judged, empty when judged: none.
+    fn judged_values(&mut self, field: &str) -> Option<Vec<String>>;
+    /// A judged true or false: None when not judged.
+    fn judged_flag(&mut self, field: &str) -> Option<bool>;
+    /// Waivers: rule id -> reason.
+    fn waivers(&mut self, field: &str) -> BTreeMap<String, String>;
+}
+
 impl Entry {
+    /// Reads an entry field by field from a source.
+    pub fn read_from(src: &mut impl EntrySource) -> Entry {
+        // A source reports a value's problems as it reads it; the single
+        // values come first so that a file's problems keep the order the
+        // loader has always reported them in.
+        Entry {
+            key: src.value(fields::KEY),
+            title: src.value(fields::TITLE),
+            first_author: src.value(fields::FIRST_AUTHOR),
+            affiliation: src.value(fields::AFFILIATION),
+            venue: src.value(fields::VENUE),
+            category: src.value(fields::CATEGORY),
+            is_rl: src.value(fields::IS_RL),
+            reward_type: src.value(fields::REWARD_TYPE),
+            credit_granularity: src.value(fields::CREDIT_GRANULARITY),
+            orchestration_form: src.value(fields::ORCHESTRATION_FORM),
+            scenario: src.value(fields::SCENARIO),
+            is_core: src.value(fields::IS_CORE),
+            verified: src.value(fields::VERIFIED),
+            one_liner: src.value(fields::ONE_LINER),
+            year: src.year(fields::YEAR),
+            arxiv_id: src.arxiv_id(fields::ARXIV_ID),
+            arxiv_verified_on: src.optional_value(fields::ARXIV_VERIFIED_ON),
+            urls: src.values(fields::URLS),
+            additional_credit_units: src.judged_values(fields::ADDITIONAL_CREDIT_UNITS),
+            additional_credit_units_source: src.values(fields::ADDITIONAL_CREDIT_UNITS_SOURCE),
+            subdecisions: src.judged_values(fields::SUBDECISIONS),
+            subdecisions_source: src.values(fields::SUBDECISIONS_SOURCE),
+            strict_credit: src.judged_flag(fields::STRICT_CREDIT),
+            strict_credit_source: src.optional_value(fields::STRICT_CREDIT_SOURCE),
+            added_in: src.optional_value(fields::ADDED_IN),
+            notes: src.optional_value(fields::NOTES),
+            waivers: src.waivers(fields::WAIVERS),
+        }
+    }
+
     /// The entry's sub-decisions (empty when not judged).
     pub fn subdecision_list(&self) -> &[String] {
         self.subdecisions.as_deref().unwrap_or(&[])
@@ -136,9 +198,9 @@ impl Entry {
     /// Whether a judged tag (one of JUDGED_TAGS) has been judged on this entry.
     pub fn is_judged(&self, tag: &str) -> bool {
         match tag {
-            "additional_credit_units" => self.additional_credit_units.is_some(),
-            "subdecisions" => self.subdecisions.is_some(),
-            "strict_credit" => self.strict_credit.is_some(),
+            fields::ADDITIONAL_CREDIT_UNITS => self.additional_credit_units.is_some(),
+            fields::SUBDECISIONS => self.subdecisions.is_some(),
+            fields::STRICT_CREDIT => self.strict_credit.is_some(),
             _ => false,
         }
     }
@@ -160,44 +222,48 @@ impl Fields for Entry {
     fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         let one = |s: &str| Some(FieldValue::One(s.to_string().into()));
         match name {
-            "key" => Some(FieldValue::One(self.key.as_str().into())),
-            "title" => Some(FieldValue::One(self.title.as_str().into())),
-            "first_author" => Some(FieldValue::One(self.first_author.as_str().into())),
-            "affiliation" => Some(FieldValue::One(self.affiliation.as_str().into())),
-            "year" => one(&self.year.to_string()),
-            "arxiv_id" => one(self.arxiv_id.as_deref().unwrap_or("")),
-            "venue" => Some(FieldValue::One(self.venue.as_str().into())),
-            "urls" => Some(FieldValue::Many(&self.urls)),
-            "category" => Some(FieldValue::One(self.category.as_str().into())),
-            "is_rl" => Some(FieldValue::One(self.is_rl.as_str().into())),
-            "reward_type" => Some(FieldValue::One(self.reward_type.as_str().into())),
-            "credit_granularity" => Some(FieldValue::One(self.credit_granularity.as_str().into())),
-            "orchestration_form" => Some(FieldValue::One(self.orchestration_form.as_str().into())),
-            "scenario" => Some(FieldValue::One(self.scenario.as_str().into())),
-            "is_core" => Some(FieldValue::One(self.is_core.as_str().into())),
-            "verified" => Some(FieldValue::One(self.verified.as_str().into())),
-            "arxiv_verified_on" => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
-            "additional_credit_units" => Some(FieldValue::Many(
+            fields::KEY => Some(FieldValue::One(self.key.as_str().into())),
+            fields::TITLE => Some(FieldValue::One(self.title.as_str().into())),
+            fields::FIRST_AUTHOR => Some(FieldValue::One(self.first_author.as_str().into())),
+            fields::AFFILIATION => Some(FieldValue::One(self.affiliation.as_str().into())),
+            fields::YEAR => one(&self.year.to_string()),
+            fields::ARXIV_ID => one(self.arxiv_id.as_deref().unwrap_or("")),
+            fields::VENUE => Some(FieldValue::One(self.venue.as_str().into())),
+            fields::URLS => Some(FieldValue::Many(&self.urls)),
+            fields::CATEGORY => Some(FieldValue::One(self.category.as_str().into())),
+            fields::IS_RL => Some(FieldValue::One(self.is_rl.as_str().into())),
+            fields::REWARD_TYPE => Some(FieldValue::One(self.reward_type.as_str().into())),
+            fields::CREDIT_GRANULARITY => {
+                Some(FieldValue::One(self.credit_granularity.as_str().into()))
+            }
+            fields::ORCHESTRATION_FORM => {
+                Some(FieldValue::One(self.orchestration_form.as_str().into()))
+            }
+            fields::SCENARIO => Some(FieldValue::One(self.scenario.as_str().into())),
+            fields::IS_CORE => Some(FieldValue::One(self.is_core.as_str().into())),
+            fields::VERIFIED => Some(FieldValue::One(self.verified.as_str().into())),
+            fields::ARXIV_VERIFIED_ON => one(self.arxiv_verified_on.as_deref().unwrap_or("")),
+            fields::ADDITIONAL_CREDIT_UNITS => Some(FieldValue::Many(
                 self.additional_credit_units.as_deref().unwrap_or(&[]),
             )),
-            "additional_credit_units_source" => {
+            fields::ADDITIONAL_CREDIT_UNITS_SOURCE => {
                 Some(FieldValue::Many(&self.additional_credit_units_source))
             }
-            "subdecisions" => Some(FieldValue::Many(
+            fields::SUBDECISIONS => Some(FieldValue::Many(
                 self.subdecisions.as_deref().unwrap_or(&[]),
             )),
-            "subdecisions_source" => Some(FieldValue::Many(&self.subdecisions_source)),
-            "strict_credit" => one(match self.strict_credit {
+            fields::SUBDECISIONS_SOURCE => Some(FieldValue::Many(&self.subdecisions_source)),
+            fields::STRICT_CREDIT => one(match self.strict_credit {
                 Some(true) => "true",
                 Some(false) => "false",
                 None => NOT_JUDGED,
             }),
             // An absent optional value holds nothing (rather than ""), so it
             // is not counted and matches no value.
-            "strict_credit_source" => Some(optional(&self.strict_credit_source)),
-            "added_in" => Some(optional(&self.added_in)),
-            "one_liner" => Some(FieldValue::One(self.one_liner.as_str().into())),
-            "notes" => Some(FieldValue::One(
+            fields::STRICT_CREDIT_SOURCE => Some(optional(&self.strict_credit_source)),
+            fields::ADDED_IN => Some(optional(&self.added_in)),
+            fields::ONE_LINER => Some(FieldValue::One(self.one_liner.as_str().into())),
+            fields::NOTES => Some(FieldValue::One(
                 self.notes.as_deref().unwrap_or_default().into(),
             )),
             _ => None,
@@ -205,18 +271,35 @@ impl Fields for Entry {
     }
 }
 
+impl Exclusion {
+    /// Reads a record field by field; each of its fields holds one value.
+    pub fn read_from(mut value: impl FnMut(&str) -> String) -> Exclusion {
+        Exclusion {
+            record_id: value(fields::RECORD_ID),
+            title: value(fields::TITLE),
+            identifier: value(fields::IDENTIFIER),
+            url: value(fields::URL),
+            source: value(fields::SOURCE),
+            query_family: value(fields::QUERY_FAMILY),
+            date_screened: value(fields::DATE_SCREENED),
+            stage: value(fields::STAGE),
+            reason: value(fields::REASON),
+        }
+    }
+}
+
 impl Fields for Exclusion {
     fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         let v = match name {
-            "record_id" => &self.record_id,
-            "title" => &self.title,
-            "identifier" => &self.identifier,
-            "url" => &self.url,
-            "source" => &self.source,
-            "query_family" => &self.query_family,
-            "date_screened" => &self.date_screened,
-            "stage" => &self.stage,
-            "reason" => &self.reason,
+            fields::RECORD_ID => &self.record_id,
+            fields::TITLE => &self.title,
+            fields::IDENTIFIER => &self.identifier,
+            fields::URL => &self.url,
+            fields::SOURCE => &self.source,
+            fields::QUERY_FAMILY => &self.query_family,
+            fields::DATE_SCREENED => &self.date_screened,
+            fields::STAGE => &self.stage,
+            fields::REASON => &self.reason,
             _ => return None,
         };
         Some(FieldValue::One(v.as_str().into()))

@@ -3,6 +3,7 @@
 //! Every tag value, label and consistency rule lives in that file so that a
 //! new value is a data change; this module only gives it types and lookups.
 
+use crate::model::fields;
 use crate::model::filter::Filter;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use serde::{Deserialize, Serialize};
@@ -160,27 +161,27 @@ impl Taxonomy {
     pub fn values(&self, field: &str) -> Option<Vec<String>> {
         let ids = |v: &[Value]| v.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
         Some(match field {
-            "category" => ids(&self.category),
-            "is_rl" => ids(&self.is_rl),
-            "is_core" => ids(&self.is_core),
-            "verified" => ids(&self.verified),
-            "reward_type" => self.reward_types(),
-            "credit_granularity" => ids(&self.credit_units),
-            "orchestration_form" => ids(&self.orchestration_forms),
-            "scenario" => ids(&self.scenario),
-            "subdecisions" => ids(&self.subdecisions),
-            "stage" => ids(&self.screening.stages),
-            "source" => self.screening.sources.clone(),
-            "query_family" => self.screening.query_families.clone(),
-            "added_in" => ids(&self.screening.additions),
+            fields::CATEGORY => ids(&self.category),
+            fields::IS_RL => ids(&self.is_rl),
+            fields::IS_CORE => ids(&self.is_core),
+            fields::VERIFIED => ids(&self.verified),
+            fields::REWARD_TYPE => self.reward_types(),
+            fields::CREDIT_GRANULARITY => ids(&self.credit_units),
+            fields::ORCHESTRATION_FORM => ids(&self.orchestration_forms),
+            fields::SCENARIO => ids(&self.scenario),
+            fields::SUBDECISIONS => ids(&self.subdecisions),
+            fields::STAGE => ids(&self.screening.stages),
+            fields::SOURCE => self.screening.sources.clone(),
+            fields::QUERY_FAMILY => self.screening.query_families.clone(),
+            fields::ADDED_IN => ids(&self.screening.additions),
             "claim_source" => ids(&self.claim_sources),
-            "strict_credit" => ["true", "false", crate::model::NOT_JUDGED]
+            fields::STRICT_CREDIT => ["true", "false", crate::model::NOT_JUDGED]
                 .map(String::from)
                 .to_vec(),
-            "additional_credit_units" => ids(&self.credit_units),
-            "subdecisions_source" | "additional_credit_units_source" | "strict_credit_source" => {
-                ids(&self.judgement_sources)
-            }
+            fields::ADDITIONAL_CREDIT_UNITS => ids(&self.credit_units),
+            fields::SUBDECISIONS_SOURCE
+            | fields::ADDITIONAL_CREDIT_UNITS_SOURCE
+            | fields::STRICT_CREDIT_SOURCE => ids(&self.judgement_sources),
             _ => return None,
         })
     }
@@ -250,8 +251,8 @@ impl Taxonomy {
         let mut out = Vec::new();
         for c in &filter.conditions {
             let allowed: Vec<String> = match c.field.as_str() {
-                "strict_credit" => vec!["true".into(), "false".into()],
-                "year" => {
+                fields::STRICT_CREDIT => vec!["true".into(), "false".into()],
+                fields::YEAR => {
                     // A year no entry can have (`check` refuses it) also matches nothing.
                     let first = crate::model::fields::MIN_YEAR;
                     let last = crate::model::dates::parse_date(&self.screening.cutoff)
@@ -269,7 +270,7 @@ impl Taxonomy {
                 }
                 f => match self.allowed(f) {
                     Some(mut a) => {
-                        if f == "subdecisions" {
+                        if f == fields::SUBDECISIONS {
                             a.push(crate::model::filter::EMPTY_LIST.to_string());
                         }
                         a

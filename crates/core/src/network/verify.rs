@@ -4,6 +4,7 @@
 //! their `arxiv_verified_on` field, and no other byte of the file changes.
 
 use crate::load::SourceFile;
+use crate::model::fields;
 use crate::model::Entry;
 use crate::network::arxiv::{self, Record};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -11,9 +12,9 @@ use corpus_diagnostics::report::Format;
 use corpus_diagnostics::rules::Rule;
 
 /// The field `--write` sets.
-pub const FIELD: &str = "arxiv_verified_on";
+pub const FIELD: &str = fields::ARXIV_VERIFIED_ON;
 /// The field after which `--write` adds [`FIELD`] when the entry has none yet.
-const AFTER: &str = "verified";
+const AFTER: &str = fields::VERIFIED;
 
 /// Options of `corpus verify`.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +43,7 @@ fn diag(rule: Rule, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
 
 /// An `arxiv-not-found` diagnostic at the entry's `arxiv_id`.
 pub fn not_found(file: &SourceFile, msg: String) -> Diagnostic {
-    diag(Rule::ArxivNotFound, file, "arxiv_id", msg)
+    diag(Rule::ArxivNotFound, file, fields::ARXIV_ID, msg)
 }
 
 /// The family name of a "Family, Given" author (or the whole name).
@@ -68,7 +69,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             diag(
                 Rule::ArxivWithdrawn,
                 file,
-                "arxiv_id",
+                fields::ARXIV_ID,
                 format!("arXiv {id} has been withdrawn"),
             )
             .help(
@@ -81,7 +82,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             diag(
                 Rule::ArxivTitleMismatch,
                 file,
-                "title",
+                fields::TITLE,
                 format!("title differs from arXiv {id}, which has \"{}\"", r.title),
             )
             .help("if the paper was renamed, copy arXiv's title"),
@@ -92,7 +93,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             diag(
                 Rule::ArxivAuthorMismatch,
                 file,
-                "first_author",
+                fields::FIRST_AUTHOR,
                 format!("first author differs from arXiv {id}, which lists {first} first"),
             )
             .help(format!(
@@ -103,7 +104,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
         None => out.push(diag(
             Rule::ArxivAuthorMismatch,
             file,
-            "first_author",
+            fields::FIRST_AUTHOR,
             format!("arXiv {id} lists no author"),
         )),
         _ => {}
@@ -125,7 +126,7 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
                 diag(
                     Rule::ArxivYearMismatch,
                     file,
-                    "year",
+                    fields::YEAR,
                     format!(
                         "year {} does not fit arXiv {id}, first posted {}: {expected}",
                         e.year, r.published

@@ -4,6 +4,7 @@
 
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::publish::fingerprint;
 use crate::publish::render;
 use crate::stats::charts::{self, Bar};
@@ -126,14 +127,18 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     type Labeller<'a> = &'a dyn Fn(&str) -> String;
     let tables: [(&str, &str, Labeller); 4] = [
         ("reward_family", "Entries per reward family", &family),
-        ("credit_granularity", "Entries per credit unit", &plain),
         (
-            "orchestration_form",
+            fields::CREDIT_GRANULARITY,
+            "Entries per credit unit",
+            &plain,
+        ),
+        (
+            fields::ORCHESTRATION_FORM,
             "Entries per orchestration form",
             &plain,
         ),
         (
-            "subdecisions",
+            fields::SUBDECISIONS,
             "Entries per orchestration sub-decision",
             &plain,
         ),
@@ -174,8 +179,8 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
         );
         let svg = charts::heat_map(
             title,
-            "reward_type",
-            "credit_granularity",
+            fields::REWARD_TYPE,
+            fields::CREDIT_GRANULARITY,
             &x.rows,
             &x.cols,
             &x.cells,
@@ -189,7 +194,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     }
     // A log by stage plus the later additions, as separate bars: the log
     // does not record which stages a retained entry passed, so no funnel.
-    let stage_counts = st.exclusion("stage");
+    let stage_counts = st.exclusion(fields::STAGE);
     let mut log: Vec<Bar> = tax
         .screening
         .stages
@@ -199,7 +204,7 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
             value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
         })
         .collect();
-    if let Some(t) = st.count("added_in") {
+    if let Some(t) = st.count(fields::ADDED_IN) {
         // The round's human label, as the Layout::README's screening table shows it.
         log.extend(t.rows.iter().map(|(v, n)| Bar {
             label: format!(

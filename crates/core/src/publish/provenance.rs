@@ -6,6 +6,7 @@
 
 use crate::model::claims::Verdict;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::survey::{FigureField, Survey};
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
@@ -175,7 +176,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
         .copied()
         .filter(|e| e.subdecisions.is_some())
         .collect();
-    let sub_count = st.count("subdecisions");
+    let sub_count = st.count(fields::SUBDECISIONS);
     let subs: Vec<Value> = tax
         .subdecisions
         .iter()
@@ -235,7 +236,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
     ctx.insert("claim_groups", &groups);
 
     // Screening: the log by stage, and later additions beside it.
-    let stage_count = st.exclusion("stage");
+    let stage_count = st.exclusion(fields::STAGE);
     let stages: Vec<Value> = tax
         .screening
         .stages

@@ -6,6 +6,7 @@
 //! URLs ever become links.
 
 use crate::model::claims::Verdict;
+use crate::model::fields;
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
@@ -398,7 +399,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         .collect();
 
     let count = |t: Option<&crate::stats::Tally>, v: &str| t.map(|t| t.get(v)).unwrap_or(0);
-    let form_count = st.count("orchestration_form");
+    let form_count = st.count(fields::ORCHESTRATION_FORM);
     let topologies = tax
         .orchestration_forms
         .iter()
@@ -413,7 +414,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 label: escape_markdown(&f.label),
                 feature: escape_markdown(f.feature.as_deref().unwrap_or("")),
                 count: count(form_count, &f.id),
-                examples: representatives(extras.survey, &of, "orchestration_form", &f.id),
+                examples: representatives(extras.survey, &of, fields::ORCHESTRATION_FORM, &f.id),
             }
         })
         .collect();
@@ -473,8 +474,8 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         topologies,
         families,
         fields,
-        sources: sorted_rows("source"),
-        query_families: sorted_rows("query_family"),
+        sources: sorted_rows(fields::SOURCE),
+        query_families: sorted_rows(fields::QUERY_FAMILY),
         stats_markdown: crate::stats::render::markdown(st),
         crosstabs: st
             .crosstabs

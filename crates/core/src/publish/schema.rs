@@ -16,30 +16,32 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
     for f in &ENTRY {
         let field = f.name;
         let mut p = match field {
-            "key" => json!({"type": "string", "pattern": crate::text::ids::KEY_PATTERN}),
-            "year" => json!({"type": "integer", "minimum": MIN_YEAR, "maximum": cutoff_year}),
-            "arxiv_id" => {
+            fields::KEY => json!({"type": "string", "pattern": crate::text::ids::KEY_PATTERN}),
+            fields::YEAR => json!({"type": "integer", "minimum": MIN_YEAR, "maximum": cutoff_year}),
+            fields::ARXIV_ID => {
                 json!({"type": "string", "pattern": "^(\\d{4}\\.\\d{4,5}|[a-z][a-z\\-]*(\\.[A-Z]{2})?/\\d{7})(v\\d+)?$"})
             }
-            "urls" => {
+            fields::URLS => {
                 json!({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^https?://[^\\s/]"}})
             }
-            "subdecisions" => {
+            fields::SUBDECISIONS => {
                 json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
             }
-            "additional_credit_units" => {
+            fields::ADDITIONAL_CREDIT_UNITS => {
                 json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
             }
-            "additional_credit_units_source" | "subdecisions_source" => {
+            fields::ADDITIONAL_CREDIT_UNITS_SOURCE | fields::SUBDECISIONS_SOURCE => {
                 json!({"type": "array", "minItems": 1, "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
             }
-            "strict_credit_source" | "added_in" => {
+            fields::STRICT_CREDIT_SOURCE | fields::ADDED_IN => {
                 json!({"enum": tax.values(field).unwrap_or_default()})
             }
-            "strict_credit" => json!({"type": "boolean"}),
-            "arxiv_verified_on" => json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}),
-            "notes" => json!({"type": "string"}),
-            "waivers" => {
+            fields::STRICT_CREDIT => json!({"type": "boolean"}),
+            fields::ARXIV_VERIFIED_ON => {
+                json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"})
+            }
+            fields::NOTES => json!({"type": "string"}),
+            fields::WAIVERS => {
                 let warnings: Vec<&str> = tax
                     .rules
                     .iter()

@@ -11,6 +11,7 @@
 use crate::exchange::export;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
+use crate::model::fields;
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
@@ -185,13 +186,13 @@ fn entry_fields<'a>(tax: &'a Taxonomy, entries: &[&Entry]) -> Vec<FieldSpec<'a, 
         .collect();
     vec![
         FieldSpec {
-            field: "category",
+            field: fields::CATEGORY,
             label: "Category",
             values: labelled(&tax.category),
             of: Box::new(|e: &Entry| one(&e.category)),
         },
         FieldSpec {
-            field: "is_rl",
+            field: fields::IS_RL,
             label: "RL-trained",
             values: labelled(&tax.is_rl),
             of: Box::new(|e: &Entry| one(&e.is_rl)),
@@ -203,49 +204,49 @@ fn entry_fields<'a>(tax: &'a Taxonomy, entries: &[&Entry]) -> Vec<FieldSpec<'a, 
             of: Box::new(move |e: &Entry| vec![family(tax, e)]),
         },
         FieldSpec {
-            field: "reward_type",
+            field: fields::REWARD_TYPE,
             label: "Reward type",
             values: with_na(tax, plain(&tax.reward_types())),
             of: Box::new(|e: &Entry| one(&e.reward_type)),
         },
         FieldSpec {
-            field: "credit_granularity",
+            field: fields::CREDIT_GRANULARITY,
             label: "Credit unit",
             values: with_na(tax, labelled(&tax.credit_units)),
             of: Box::new(|e: &Entry| one(&e.credit_granularity)),
         },
         FieldSpec {
-            field: "orchestration_form",
+            field: fields::ORCHESTRATION_FORM,
             label: "Orchestration form",
             values: with_na(tax, labelled(&tax.orchestration_forms)),
             of: Box::new(|e: &Entry| one(&e.orchestration_form)),
         },
         FieldSpec {
-            field: "subdecisions",
+            field: fields::SUBDECISIONS,
             label: "Orchestration sub-decisions",
             values: labelled(&tax.subdecisions),
             of: Box::new(|e: &Entry| e.subdecisions.clone().unwrap_or_default()),
         },
         FieldSpec {
-            field: "scenario",
+            field: fields::SCENARIO,
             label: "Scenario",
             values: with_na(tax, labelled(&tax.scenario)),
             of: Box::new(|e: &Entry| one(&e.scenario)),
         },
         FieldSpec {
-            field: "is_core",
+            field: fields::IS_CORE,
             label: "Core or supporting",
             values: labelled(&tax.is_core),
             of: Box::new(|e: &Entry| one(&e.is_core)),
         },
         FieldSpec {
-            field: "verified",
+            field: fields::VERIFIED,
             label: "Verified",
             values: labelled(&tax.verified),
             of: Box::new(|e: &Entry| one(&e.verified)),
         },
         FieldSpec {
-            field: "year",
+            field: fields::YEAR,
             label: "Year",
             values: years
                 .iter()
@@ -259,19 +260,19 @@ fn entry_fields<'a>(tax: &'a Taxonomy, entries: &[&Entry]) -> Vec<FieldSpec<'a, 
 fn record_fields(tax: &Taxonomy) -> Vec<FieldSpec<'_, Exclusion>> {
     vec![
         FieldSpec {
-            field: "stage",
+            field: fields::STAGE,
             label: "Screening stage",
             values: labelled(&tax.screening.stages),
             of: Box::new(|x: &Exclusion| one(&x.stage)),
         },
         FieldSpec {
-            field: "source",
+            field: fields::SOURCE,
             label: "Source",
             values: plain(&tax.screening.sources),
             of: Box::new(|x: &Exclusion| one(&x.source)),
         },
         FieldSpec {
-            field: "query_family",
+            field: fields::QUERY_FAMILY,
             label: "Query family",
             values: plain(&tax.screening.query_families),
             of: Box::new(|x: &Exclusion| one(&x.query_family)),
@@ -507,11 +508,11 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             v: v.clone(),
             o: vec![
                 e.year,
-                index_in(&entry_facets, "category", v),
+                index_in(&entry_facets, fields::CATEGORY, v),
                 // Reward types are listed in family order, so this sorts by family first.
-                index_in(&entry_facets, "reward_type", v),
-                index_in(&entry_facets, "credit_granularity", v),
-                index_in(&entry_facets, "orchestration_form", v),
+                index_in(&entry_facets, fields::REWARD_TYPE, v),
+                index_in(&entry_facets, fields::CREDIT_GRANULARITY, v),
+                index_in(&entry_facets, fields::ORCHESTRATION_FORM, v),
             ],
         })
         .collect();
@@ -527,8 +528,8 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             k: x.record_id.clone(),
             v: v.clone(),
             o: vec![
-                index_in(&record_facets, "stage", v),
-                index_in(&record_facets, "source", v),
+                index_in(&record_facets, fields::STAGE, v),
+                index_in(&record_facets, fields::SOURCE, v),
             ],
         })
         .collect();

@@ -185,7 +185,7 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
             &records,
             field,
         ));
-        if field == "reward_type" {
+        if field == fields::REWARD_TYPE {
             let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
             fams.push(tax.na.clone());
             let mut c = Counter::new(fams);
@@ -199,11 +199,11 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
             counts.push(c.finish("reward_family"));
         }
     }
-    let mut strict = Counter::new(tax.allowed("credit_granularity").unwrap_or_default());
+    let mut strict = Counter::new(tax.allowed(fields::CREDIT_GRANULARITY).unwrap_or_default());
     for e in entries.iter().filter(|e| e.strict_credit == Some(true)) {
         strict.add(&e.credit_granularity);
     }
-    counts.push(strict.finish("strict_credit"));
+    counts.push(strict.finish(fields::STRICT_CREDIT));
     // The project's judged tags: what was judged, by whom, and what was not.
     for (tag, _) in crate::model::JUDGED_TAGS {
         let mut c = Counter::new(vec![JUDGED.to_string(), NOT_JUDGED.to_string()]);
@@ -213,10 +213,25 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         counts.push(c.finish(&format!("{tag}_judged")));
     }
     let crosstabs = vec![
-        crosstab(tax, &records, "reward_type", "credit_granularity"),
-        crosstab(tax, &records, "orchestration_form", "credit_granularity"),
-        crosstab(tax, &records, "category", "verified"),
-        crosstab(tax, &records, "credit_granularity", "strict_credit"),
+        crosstab(
+            tax,
+            &records,
+            fields::REWARD_TYPE,
+            fields::CREDIT_GRANULARITY,
+        ),
+        crosstab(
+            tax,
+            &records,
+            fields::ORCHESTRATION_FORM,
+            fields::CREDIT_GRANULARITY,
+        ),
+        crosstab(tax, &records, fields::CATEGORY, fields::VERIFIED),
+        crosstab(
+            tax,
+            &records,
+            fields::CREDIT_GRANULARITY,
+            fields::STRICT_CREDIT,
+        ),
     ];
     let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
     let exclusions_t = fields::record_tags()

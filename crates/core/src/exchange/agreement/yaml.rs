@@ -3,6 +3,7 @@
 use super::{
     comparable_fields, error, is_comparable, unknown_field, Annotation, PREFIX, RULE_INPUT,
 };
+use crate::model::fields;
 use crate::text::closest::closest;
 use crate::yaml::source::{second_key_line, ItemSpans};
 use corpus_diagnostics::diag::Diagnostic;
@@ -92,7 +93,7 @@ pub(super) fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) ->
             if !is_comparable(field) {
                 // Bare keys other than tag fields are ignored like extra CSV
                 // columns, unless they look like a misspelt tag field.
-                let looks_like_tag = field == "subdecisions"
+                let looks_like_tag = field == fields::SUBDECISIONS
                     || name.starts_with(PREFIX)
                     || (!name.starts_with("orig_")
                         && closest(field, comparable_fields()).is_some());

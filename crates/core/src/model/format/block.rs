@@ -3,6 +3,7 @@
 use super::quoting::{
     double_quoted, is_scalar, keep_or_quote, reads_as_itself, scalar, scalar_value,
 };
+use crate::model::fields;
 use serde_yaml::Value;
 
 /// Splits `text` (a scalar and maybe a comment) into the scalar's text and the
@@ -83,7 +84,7 @@ pub(super) fn format_block(b: &Block, value: &Value) -> Vec<String> {
             let wrap = |v: &str| format!("k: {v}\n");
             let get = |v: &Value| v.get("k").cloned();
             // An arXiv id is always quoted, however it looks (a design rule).
-            let text = if b.key == "arxiv_id" {
+            let text = if b.key == fields::ARXIV_ID {
                 double_quoted(s)
             } else {
                 scalar(s)

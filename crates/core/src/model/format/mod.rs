@@ -16,19 +16,19 @@ use serde_yaml::Value;
 
 /// Which kind of data file a text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum FileKind {
     /// An entry of the paper pool (corpus/papers/).
     Entry,
     /// A record of the exclusion log (exclusions/).
     Record,
 }
 
-impl Kind {
+impl FileKind {
     /// Field names in canonical order.
     fn order(self) -> Vec<&'static str> {
         match self {
-            Kind::Entry => crate::model::fields::names(&crate::model::fields::ENTRY),
-            Kind::Record => crate::model::fields::names(&crate::model::fields::RECORD),
+            FileKind::Entry => crate::model::fields::names(&crate::model::fields::ENTRY),
+            FileKind::Record => crate::model::fields::names(&crate::model::fields::RECORD),
         }
     }
 }
@@ -56,7 +56,7 @@ fn comment_lines(text: &str) -> Vec<&str> {
 /// Formats the text of an entry or record file. Line endings stay as they
 /// are (CRLF where the file uses CRLF, as a Windows checkout may), and so does
 /// a byte-order mark.
-pub fn format(text: &str, kind: Kind) -> Result<String, FormatError> {
+pub fn format(text: &str, kind: FileKind) -> Result<String, FormatError> {
     let (bom, body) = match text.strip_prefix('\u{feff}') {
         Some(b) => ("\u{feff}", b),
         None => ("", text),
@@ -73,7 +73,7 @@ pub fn format(text: &str, kind: Kind) -> Result<String, FormatError> {
 /// The formatted text of a file that `check` has already parsed into
 /// `parsed` (a text without byte-order mark): the same as [`format`],
 /// without parsing it again.
-pub fn format_parsed(text: &str, parsed: &Value, kind: Kind) -> Result<String, FormatError> {
+pub fn format_parsed(text: &str, parsed: &Value, kind: FileKind) -> Result<String, FormatError> {
     debug_assert!(!text.starts_with('\u{feff}'));
     let lf = format_lf(text, kind, Some(parsed))?;
     Ok(if text.contains("\r\n") {
@@ -83,7 +83,7 @@ pub fn format_parsed(text: &str, parsed: &Value, kind: Kind) -> Result<String, F
     })
 }
 
-fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, FormatError> {
+fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String, FormatError> {
     let owned;
     let parsed: &Value = match known {
         Some(v) => v,
@@ -143,7 +143,7 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
     // Comments above the first field form the header; the modeline leads entries.
     let mut out: Vec<String> = Vec::new();
     let modeline = crate::model::fields::MODELINE;
-    if kind == Kind::Entry {
+    if kind == FileKind::Entry {
         out.push(modeline.to_string());
     }
     let first_comments = std::mem::take(&mut blocks[0].comments);
@@ -151,7 +151,7 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
     out.extend(
         first_comments
             .iter()
-            .filter(|l| !(kind == Kind::Entry && l.trim_end() == modeline))
+            .filter(|l| !(kind == FileKind::Entry && l.trim_end() == modeline))
             .map(|l| l.trim_end().to_string()),
     );
     let order = kind.order();
@@ -180,12 +180,12 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
         message: format!("formatting would break the file ({e}); it was left as it is"),
     })?;
     let mut want_comments = comment_lines(text);
-    if kind == Kind::Entry && !want_comments.contains(&modeline) {
+    if kind == FileKind::Entry && !want_comments.contains(&modeline) {
         want_comments.push(modeline);
         want_comments.sort_unstable();
     }
     let mut got_comments = comment_lines(&formatted);
-    if kind == Kind::Entry {
+    if kind == FileKind::Entry {
         // A repeated modeline is dropped on purpose.
         got_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
         want_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
@@ -203,22 +203,22 @@ fn format_lf(text: &str, kind: Kind, known: Option<&Value>) -> Result<String, Fo
 
 /// What the canonical layout makes of `text`, already parsed into `parsed`
 /// (a text without byte-order mark): the verdict of the `not-formatted` rule.
-pub fn layout_of(text: &str, parsed: &Value, kind: Kind) -> Layout {
+pub fn layout_of(text: &str, parsed: &Value, kind: FileKind) -> Layout {
     verdict(text, format_parsed(text, parsed, kind), kind)
 }
 
 /// What the canonical layout makes of `text` (parsed here).
-pub fn layout_of_text(text: &str, kind: Kind) -> Layout {
+pub fn layout_of_text(text: &str, kind: FileKind) -> Layout {
     verdict(text, format(text, kind), kind)
 }
 
-fn verdict(text: &str, formatted: Result<String, FormatError>, kind: Kind) -> Layout {
+fn verdict(text: &str, formatted: Result<String, FormatError>, kind: FileKind) -> Layout {
     let Ok(formatted) = formatted else {
         return Layout::Unformattable;
     };
     // A missing modeline alone is schema-modeline's to report.
-    let only_modeline =
-        kind == Kind::Entry && formatted == format!("{}\n{}", crate::model::fields::MODELINE, text);
+    let only_modeline = kind == FileKind::Entry
+        && formatted == format!("{}\n{}", crate::model::fields::MODELINE, text);
     if formatted == text || only_modeline {
         return Layout::Kept;
     }
@@ -233,7 +233,7 @@ fn verdict(text: &str, formatted: Result<String, FormatError>, kind: Kind) -> La
 
 /// The canonical text of a new entry or record file, for `new` and `import`;
 /// text the formatter cannot handle is returned unchanged.
-pub fn formatted_or_same(text: String, kind: Kind) -> String {
+pub fn formatted_or_same(text: String, kind: FileKind) -> String {
     format(&text, kind).unwrap_or(text)
 }
 
@@ -262,7 +262,7 @@ waivers:
 
     #[test]
     fn fields_are_ordered_quoted_and_listed_canonically() {
-        let out = format(MESSY, Kind::Entry).unwrap();
+        let out = format(MESSY, FileKind::Entry).unwrap();
         let want = "\
 # yaml-language-server: $schema=../entry.schema.json
 key: demo   # the file stem
@@ -287,20 +287,20 @@ waivers:
 
     #[test]
     fn formatting_is_idempotent() {
-        let once = format(MESSY, Kind::Entry).unwrap();
-        assert_eq!(format(&once, Kind::Entry).unwrap(), once);
+        let once = format(MESSY, FileKind::Entry).unwrap();
+        assert_eq!(format(&once, FileKind::Entry).unwrap(), once);
     }
 
     #[test]
     fn block_scalars_are_kept_verbatim() {
         let text = "record_id: E001\nreason: |\n  line one\n\n  line two\n";
-        let out = format(text, Kind::Record).unwrap();
+        let out = format(text, FileKind::Record).unwrap();
         assert_eq!(out, text);
     }
 
     #[test]
     fn unknown_fields_go_last_in_their_order() {
-        let out = format("zeta: 1\nrecord_id: E002\nalpha: 2\n", Kind::Record).unwrap();
+        let out = format("zeta: 1\nrecord_id: E002\nalpha: 2\n", FileKind::Record).unwrap();
         assert_eq!(out, "record_id: E002\nzeta: 1\nalpha: 2\n");
     }
 
@@ -308,14 +308,14 @@ waivers:
     fn crlf_and_a_byte_order_mark_are_kept() {
         let text = "\u{feff}record_id: E001\r\ntitle: 'x'\r\n";
         assert_eq!(
-            format(text, Kind::Record).unwrap(),
+            format(text, FileKind::Record).unwrap(),
             "\u{feff}record_id: E001\r\ntitle: x\r\n"
         );
     }
 
     #[test]
     fn broken_yaml_is_refused_with_its_line() {
-        let e = format("key: a\ntitle: [unclosed\n", Kind::Entry).unwrap_err();
+        let e = format("key: a\ntitle: [unclosed\n", FileKind::Entry).unwrap_err();
         assert!(e.message.contains("not valid YAML"), "{e:?}");
         assert!(e.line.is_some());
     }

@@ -3,6 +3,7 @@
 use super::{Link, Place};
 use crate::layout::Layout;
 use crate::load::Corpus;
+use crate::model::fields;
 use std::collections::{BTreeMap, HashMap};
 
 /// Every URL of the corpus and the Layout::README, with where it is written.
@@ -39,7 +40,7 @@ pub fn collect(corpus: &Corpus, readme: Option<&str>) -> Vec<Link> {
         }
         let place = Place {
             file: file.rel.clone(),
-            line: file.spans().line("url"),
+            line: file.spans().line(fields::URL),
         };
         add(&lx.record.url, place, None);
     }

@@ -18,7 +18,7 @@ use wrong_type::wrong_type;
 
 /// What a parser error is about, which decides the rule that reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub enum ErrorKind {
     /// The text is not YAML, or not one document.
     Syntax,
     /// A mapping repeats this key.
@@ -31,7 +31,7 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explained {
     /// Which rule reports it.
-    pub kind: Kind,
+    pub kind: ErrorKind,
     /// What is wrong, in one sentence of ours.
     pub message: String,
     /// How to fix it.
@@ -47,7 +47,7 @@ pub struct Explained {
 impl Explained {
     fn new(message: impl Into<String>, help: impl Into<String>) -> Self {
         Explained {
-            kind: Kind::Syntax,
+            kind: ErrorKind::Syntax,
             message: message.into(),
             help: help.into(),
             line: None,
@@ -99,7 +99,7 @@ pub fn explain(e: &serde_yaml::Error, text: &str) -> Explained {
     {
         let line = second_key_line(text, r.at.map_or(1, |(l, _)| l), key);
         return Explained {
-            kind: Kind::DuplicateKey(key.to_string()),
+            kind: ErrorKind::DuplicateKey(key.to_string()),
             field: Some(key.to_string()),
             ..Explained::new(
                 format!("field `{key}` appears more than once"),

@@ -1,7 +1,7 @@
 //! serde's errors about values and fields, in the words of a data file.
 
 use super::raw::Raw;
-use super::{Explained, Kind};
+use super::{ErrorKind, Explained};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -82,7 +82,7 @@ pub(super) fn wrong_type(r: &Raw) -> Option<Explained> {
         }
     };
     Some(Explained {
-        kind: Kind::Type,
+        kind: ErrorKind::Type,
         field,
         ..x.at(r.at)
     })
