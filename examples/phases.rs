@@ -18,7 +18,7 @@ fn main() {
         corpus_core::publish::render::context(&c.taxonomy, &c.entry_list(), &s, Default::default());
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
-    let tpl = corpus_core::publish::generate::read_templates(&root).unwrap();
+    let tpl = corpus_core::load::templates::read(&root).unwrap();
     let examples = corpus_core::load::examples::read(&root, &c.taxonomy);
     let files = corpus_core::publish::generate::generate(
         &c,

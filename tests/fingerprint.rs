@@ -230,7 +230,7 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
 /// Rewrites the record's key to the key of the tree as it is now, so the
 /// record (made for the tree before an edit) is believed for the edited tree.
 fn forge_record_for_this_tree(t: &Tree) {
-    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
+    let templates = corpus_core::load::templates::read(t.root()).expect("templates");
     let key = corpus_core::publish::generate::fingerprint_key_unparsed(
         t.root(),
         corpus_core::load::LoadOptions::default(),

@@ -71,7 +71,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
             stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
         });
     }
-    let templates = generate::read_templates(root)
+    let templates = corpus_core::load::templates::read(root)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
         return Err(Outcome::fail(

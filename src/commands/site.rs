@@ -4,7 +4,6 @@
 use super::{load_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
-use corpus_core::publish::generate;
 use corpus_core::publish::site::{self, GENERATOR};
 use std::path::PathBuf;
 
@@ -39,7 +38,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
-    let templates = generate::read_templates(root).map_err(|d| Outcome::fail(2, d.message))?;
+    let templates =
+        corpus_core::load::templates::read(root).map_err(|d| Outcome::fail(2, d.message))?;
     let Some((_, template)) = templates.iter().find(|(n, _)| n == Layout::SITE_TEMPLATE) else {
         return Err(Outcome::fail(
             2,

@@ -7,6 +7,7 @@
 //! of the text because the parser's positions are not kept on values.
 
 pub mod examples;
+pub mod templates;
 
 mod convert;
 mod data_file;

@@ -3,6 +3,7 @@
 //! `stale-generated` rule, and written atomically by `corpus build`.
 
 use crate::layout::Layout;
+use crate::load::templates::problem as template_diag;
 use crate::model::corpus::Corpus;
 use crate::publish::fingerprint;
 use crate::publish::render;
@@ -10,11 +11,11 @@ use crate::stats::charts::{self, Bar};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
-use corpus_io::reader::{self, ReadError};
+use corpus_io::reader;
 use corpus_trace::Metrics;
 use std::path::Path;
 
-/// Largest generated file or template read back for comparison.
+/// Largest generated file read back for comparison.
 pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Which generated files a command produces.
@@ -35,40 +36,6 @@ pub struct Generated {
     pub path: String,
     /// Full content.
     pub content: String,
-}
-
-/// Reads `templates/*.tera` below the root, sorted by name.
-pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
-    let dir = root.join(Layout::TEMPLATES_DIR);
-    let names = match reader::list_dir(&dir) {
-        Ok(names) => names.unwrap_or_default(),
-        Err(e) => {
-            return Err(template_diag(
-                Layout::TEMPLATES_DIR,
-                format!("cannot list templates: {e}"),
-            ))
-        }
-    };
-    let mut out = Vec::new();
-    for (name, p) in names {
-        if !name.ends_with(".tera") {
-            continue;
-        }
-        let label = format!("{}/{name}", Layout::TEMPLATES_DIR);
-        let text = reader::read_text(&p, MAX_GENERATED_BYTES).map_err(|e| {
-            let why = match e {
-                ReadError::NotUtf8 { .. } => "not UTF-8",
-                _ => "not a readable regular file",
-            };
-            template_diag(&label, format!("cannot read template: {why}"))
-        })?;
-        out.push((name, text));
-    }
-    Ok(out)
-}
-
-fn template_diag(file: &str, msg: String) -> Diagnostic {
-    Diagnostic::new(Rule::Template, Severity::Error, file, msg)
 }
 
 /// One generated chart: its file name, the SVG, and a sentence saying what it
@@ -462,7 +429,7 @@ pub fn fresh_unparsed(
     if !fingerprint::path(root).is_file() {
         return None;
     }
-    let templates = read_templates(root).ok()?;
+    let templates = crate::load::templates::read(root).ok()?;
     if !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return None;
     }
@@ -524,7 +491,7 @@ pub fn stale_diagnostics(
         return Vec::new();
     }
     let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
-    let templates = match read_templates(root) {
+    let templates = match crate::load::templates::read(root) {
         Ok(t) => t,
         Err(d) => return vec![d],
     };
