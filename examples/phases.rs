@@ -5,8 +5,14 @@ use std::time::Instant;
 fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let t = Instant::now();
-    let c = corpus_core::load::load(&root, Default::default()).unwrap();
-    eprintln!("load {:?}", t.elapsed());
+    let inputs = corpus_core::load::Inputs::read(&root, Default::default());
+    eprintln!("read {:?}", t.elapsed());
+    let t = Instant::now();
+    let key = inputs.digest();
+    eprintln!("digest {:?} ({})", t.elapsed(), key.is_some());
+    let t = Instant::now();
+    let c = corpus_core::load::parse(&inputs).unwrap();
+    eprintln!("parse {:?}", t.elapsed());
     let t = Instant::now();
     let r = corpus_core::check::check(&c);
     eprintln!("check {:?} ({} diags)", t.elapsed(), r.diagnostics.len());
@@ -18,11 +24,11 @@ fn main() {
         corpus_core::publish::render::context(&c.taxonomy, &c.entry_list(), &s, Default::default());
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
-    let tpl = corpus_core::publish::generate::read_templates(&root).unwrap();
-    let examples = corpus_core::load::examples::read(&root, &c.taxonomy);
+    let tpl = inputs.templates.as_ref().unwrap();
+    let examples = corpus_core::load::examples::parse(&inputs.traces, &c.taxonomy);
     let files = corpus_core::publish::generate::generate(
         &c,
-        &tpl,
+        tpl,
         &examples.metrics,
         corpus_core::publish::generate::Part::All,
     )

@@ -230,11 +230,8 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
 /// Rewrites the record's key to the key of the tree as it is now, so the
 /// record (made for the tree before an edit) is believed for the edited tree.
 fn forge_record_for_this_tree(t: &Tree) {
-    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
-    let key = corpus_core::publish::generate::fingerprint_key_unparsed(
-        t.root(),
-        corpus_core::load::LoadOptions::default(),
-        &templates,
+    let key = corpus_core::publish::generate::fingerprint_key(
+        &corpus_core::load::Inputs::read(t.root(), corpus_core::load::LoadOptions::default()),
         corpus_core::publish::generate::Part::All,
     )
     .expect("a key");
@@ -308,30 +305,56 @@ fn a_new_stray_or_hidden_file_is_seen() {
     after(|t| t.write("corpus/papers/.gitkeep", ""));
 }
 
+/// The digest of the inputs read below a tree's root.
+fn key_of(t: &Tree, opts: corpus_core::load::LoadOptions) -> Option<u128> {
+    corpus_core::load::Inputs::read(t.root(), opts).digest()
+}
+
 #[test]
-fn the_key_before_parsing_is_the_loaders() {
+fn the_key_is_the_bytes_read_and_changes_with_any_of_them() {
     let opts = corpus_core::load::LoadOptions::default();
     for t in [Tree::repo_copy(), built_with_warnings()] {
-        let loaded = corpus_core::load::load(t.root(), opts).expect("loads");
-        assert_eq!(
-            corpus_core::load::source_digest(t.root(), opts),
-            loaded.source_digest
-        );
-        let examples = corpus_core::load::examples::read(t.root(), &loaded.taxonomy);
-        assert_eq!(
-            corpus_core::load::examples::digest(t.root()),
-            Some(examples.digest)
-        );
+        let key = key_of(&t, opts);
+        assert!(key.is_some(), "every input reads");
+        assert_eq!(key, key_of(&t, opts), "the same tree read twice");
+    }
+    // One byte of any input, or one more name in a data folder, is another key.
+    type Edit = fn(&Tree);
+    let edits: [(&str, Edit); 8] = [
+        ("an entry", |t| {
+            t.replace(
+                "corpus/papers/agent-lightning.yaml",
+                "one_liner: ",
+                "one_liner:  ",
+            )
+        }),
+        ("a record", |t| t.append("exclusions/E001.yaml", "#\n")),
+        ("a stray file", |t| t.write("corpus/papers/notes.txt", "")),
+        ("the taxonomy", |t| t.append("corpus/taxonomy.yaml", "#\n")),
+        ("the claims", |t| t.append("corpus/claims.yaml", "#\n")),
+        ("a template", |t| t.append("templates/README.md.tera", "\n")),
+        ("an example trace", |t| {
+            t.append("traces/examples/swarm.json", " ")
+        }),
+        ("an OTLP example", |t| {
+            t.append("traces/otlp/research-team.json", " ")
+        }),
+    ];
+    for (what, edit) in edits {
+        let t = Tree::repo_copy();
+        let before = key_of(&t, opts);
+        edit(&t);
+        assert_ne!(key_of(&t, opts), before, "{what}");
     }
     // Another size limit is another key.
     let t = Tree::repo_copy();
     let small = corpus_core::load::LoadOptions {
         max_file_bytes: 1 << 20,
     };
-    assert_ne!(
-        corpus_core::load::source_digest(t.root(), small),
-        corpus_core::load::source_digest(t.root(), opts)
-    );
+    assert_ne!(key_of(&t, small), key_of(&t, opts));
+    // An input that cannot be read leaves no key to trust.
+    t.write("corpus/papers/broken.yaml", b"title: \xff\n");
+    assert_eq!(key_of(&t, opts), None);
 }
 
 #[test]

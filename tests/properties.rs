@@ -63,7 +63,7 @@ fn taxonomy() -> Taxonomy {
 }
 
 fn templates() -> Vec<(String, String)> {
-    generate::read_templates(&common::repo()).expect("the project's templates read")
+    corpus_core::load::templates::read(&common::repo()).expect("the project's templates read")
 }
 
 /// Loads and checks a root, then computes everything derived from it. The

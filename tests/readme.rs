@@ -409,7 +409,7 @@ fn a_javascript_url_never_becomes_a_link_even_when_rendering_unchecked_data() {
     );
     let corpus = corpus_core::load::load(t.root(), corpus_core::load::LoadOptions::default())
         .expect("the corpus loads");
-    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
+    let templates = corpus_core::load::templates::read(t.root()).expect("templates");
     let files = corpus_core::publish::generate::generate(
         &corpus,
         &templates,

@@ -1,8 +1,9 @@
 //! `corpus export`: the corpus as CSV (the import layout), JSON or BibTeX,
 //! on standard output or into a new file.
 
-use super::{load_checked, Audience, Context, Outcome, Result};
+use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
+use corpus_core::load::Inputs;
 use std::path::PathBuf;
 
 /// Export formats.
@@ -43,7 +44,8 @@ impl Audience for Args {
 /// Exports a corpus without errors; `--out` (relative to the working
 /// directory) is written only when it does not exist yet, or with `--force`.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let (corpus, _) = load_checked(ctx.root()?, ctx.load, None)?;
+    let inputs = Inputs::read(ctx.root()?, ctx.load);
+    let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them before exporting")));

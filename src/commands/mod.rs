@@ -21,7 +21,7 @@ pub mod trace;
 pub mod verify;
 
 use corpus_core::layout::Layout;
-use corpus_core::load::{self, LoadError, LoadOptions};
+use corpus_core::load::{self, Inputs, LoadError, LoadOptions};
 use corpus_core::model::corpus::Corpus;
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_trace::Metrics;
@@ -219,7 +219,15 @@ pub fn load_corpus(
     opts: LoadOptions,
     report: Option<Format>,
 ) -> std::result::Result<Corpus, Outcome> {
-    match load::load(root, opts) {
+    loaded(load::load(root, opts), report)
+}
+
+/// A corpus, or the outcome of a load that failed (see `load_corpus`).
+fn loaded(
+    corpus: std::result::Result<Corpus, LoadError>,
+    report: Option<Format>,
+) -> std::result::Result<Corpus, Outcome> {
+    match corpus {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
         // Without a usable taxonomy nothing can be checked: the run could not happen.
@@ -242,18 +250,17 @@ pub fn load_corpus(
     }
 }
 
-/// Loads a corpus for a command that checks it: the example traces are
-/// validated and replayed too, their problems counted with the corpus's
-/// own, and the valid ones' metrics returned for the README.
-pub fn load_checked(
-    root: &Path,
-    opts: LoadOptions,
+/// Parses the inputs read for a command that checks the corpus: the
+/// example traces are validated and replayed too, their problems counted
+/// with the corpus's own, and the valid ones' metrics returned for the
+/// README. Load failures are reported as by `load_corpus`.
+pub fn parse_checked(
+    inputs: &Inputs,
     report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
-    let mut corpus = load_corpus(root, opts, report)?;
-    let examples = corpus_core::load::examples::read(root, &corpus.taxonomy);
+    let mut corpus = loaded(load::parse(inputs), report)?;
+    let examples = load::examples::parse(&inputs.traces, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
-    corpus.examples_digest = Some(examples.digest);
     Ok((corpus, examples.metrics))
 }
 

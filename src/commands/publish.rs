@@ -2,9 +2,10 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
-use super::{load_checked, sources, Audience, Context, Outcome, Result};
+use super::{parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
+use corpus_core::load::Inputs;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
@@ -40,13 +41,17 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// `check_only`, fails when one of them is stale).
 pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
     let root = ctx.root()?;
-    // Only a whole build is recorded (see below), so only it can be fresh.
-    if part == Part::All {
-        if let Some((paths, _)) = generate::fresh_unparsed(root, ctx.load) {
-            return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
-        }
+    let inputs = Inputs::read(root, ctx.load);
+    // Only a whole build is recorded: `render` and `stats --write` leave
+    // the files they do not generate, the record among them, alone. So
+    // only a whole build has a key, and only it can be found fresh.
+    let key = (part == Part::All)
+        .then(|| generate::fingerprint_key(&inputs, part))
+        .flatten();
+    if let Some((paths, _)) = key.and_then(|k| generate::unchanged(root, k)) {
+        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
-    let (corpus, examples) = load_checked(root, ctx.load, None)?;
+    let (corpus, examples) = parse_checked(&inputs, None)?;
     let rep = check::check(&corpus);
     let mut checked = Checked {
         entries: corpus.entries.len(),
@@ -71,7 +76,9 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
             stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
         });
     }
-    let templates = generate::read_templates(root)
+    let templates = inputs
+        .templates
+        .as_ref()
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
         return Err(Outcome::fail(
@@ -83,22 +90,17 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
             ),
         ));
     }
-    if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
-        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
-    }
     let st = corpus_core::stats::of_corpus(&corpus);
-    let files = generate::generate_counted(&corpus, &st, &templates, &examples, part)
+    let files = generate::generate_counted(&corpus, &st, templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));
     }
     let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
-    // Only a whole build is recorded: `render` and `stats --write` leave
-    // the files they do not generate, the record among them, alone.
-    if part == Part::All {
+    if let Some(key) = key {
         // The figures too, so that `stats` can print them unparsed.
         checked.stats_json = serde_json::to_string(&st).ok();
-        generate::record(root, &corpus, &templates, part, &checked, &files);
+        generate::record(root, key, &checked, &files);
     }
     let mut out = String::new();
     for p in &w.changed {

@@ -1,10 +1,10 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
 //! atomically, never over a file this command did not write.
 
-use super::{load_checked, Audience, Context, Outcome, Result};
+use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
-use corpus_core::publish::generate;
+use corpus_core::load::Inputs;
 use corpus_core::publish::site::{self, GENERATOR};
 use std::path::PathBuf;
 
@@ -34,12 +34,16 @@ impl Audience for Args {
 /// the page's path is refused, and so is a corpus with errors.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
-    let (corpus, _) = load_checked(root, ctx.load, None)?;
+    let inputs = Inputs::read(root, ctx.load);
+    let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
-    let templates = generate::read_templates(root).map_err(|d| Outcome::fail(2, d.message))?;
+    let templates = inputs
+        .templates
+        .as_ref()
+        .map_err(|d| Outcome::fail(2, &d.message))?;
     let Some((_, template)) = templates.iter().find(|(n, _)| n == Layout::SITE_TEMPLATE) else {
         return Err(Outcome::fail(
             2,

@@ -1,8 +1,9 @@
 //! `corpus stats`: the figures printed in one of four formats (or, with
 //! `--write`, written under stats/ as `corpus build` would).
 
-use super::{load_checked, publish, Audience, Context, Outcome, Result};
+use super::{parse_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::check;
+use corpus_core::load::Inputs;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::stats::{self, Stats};
 use corpus_diagnostics::diag::Severity;
@@ -55,9 +56,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return publish::run_part(ctx, Part::Stats, args.check);
     }
     let root = ctx.root()?;
+    let inputs = Inputs::read(root, ctx.load);
     // When the build fingerprint proves the inputs those of a recorded
     // error-free build, its figures and check result are this run's.
-    if let Some((st, checked)) = generate::fresh_stats(root, ctx.load) {
+    let key = generate::fingerprint_key(&inputs, Part::All);
+    if let Some((st, checked)) = key.and_then(|k| generate::fresh_stats(root, k)) {
         let errors = checked
             .diagnostics
             .iter()
@@ -65,7 +68,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             .count();
         return Ok(printed(&st, args.format, errors));
     }
-    let (corpus, _) = load_checked(root, ctx.load, None)?;
+    let (corpus, _) = parse_checked(&inputs, None)?;
     let st = stats::of_corpus(&corpus);
     let errors = check::check(&corpus).errors();
     Ok(printed(&st, args.format, errors))

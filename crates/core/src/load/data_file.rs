@@ -1,7 +1,7 @@
 //! One data file read, parsed and converted, and the corpus taking in what the files yield.
 
-use super::digest::file_digest;
-use super::{diag, read_text, LoadOptions};
+use super::diag;
+use super::read::accepted;
 use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
@@ -9,8 +9,8 @@ use crate::model::{Entry, Exclusion};
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
+use corpus_io::reader::ReadError;
 use serde_yaml::Value;
-use std::path::Path;
 
 /// What one data file yields: its text (when readable), the converted item
 /// (when it held a mapping) and the problems found on the way.
@@ -18,9 +18,6 @@ pub(super) struct FileLoad<T> {
     pub(super) file: Option<SourceFile>,
     pub(super) item: Option<T>,
     pub(super) diagnostics: Vec<Diagnostic>,
-    /// Digest of the path and text, when the file was read from disk
-    /// (taken on the loading thread, where the text is in cache).
-    pub(super) digest: Option<u128>,
 }
 
 impl Corpus {
@@ -68,24 +65,19 @@ impl Corpus {
 pub(super) type Convert<T> =
     fn(&serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diagnostic>) -> T;
 
-/// Reads, parses and converts one data file.
-pub(super) fn load_one<T>(
-    path: &Path,
+/// Parses and converts one data file as read, or says why it could not be read.
+pub(super) fn parse_read<T>(
     rel: &str,
-    opts: LoadOptions,
+    read: Result<&str, &ReadError>,
     tax: &Taxonomy,
     convert: (FileKind, Convert<T>),
 ) -> FileLoad<T> {
-    match read_text(path, rel, opts.max_file_bytes, Some(tax)) {
-        Ok(text) => FileLoad {
-            digest: Some(file_digest(rel, &text)),
-            ..parse_file(rel.to_string(), text, tax, convert)
-        },
+    match accepted(read, rel, Some(tax)) {
+        Ok(text) => parse_file(rel.to_string(), text.to_string(), tax, convert),
         Err(d) => FileLoad {
             file: None,
             item: None,
             diagnostics: vec![d],
-            digest: None,
         },
     }
 }
@@ -145,7 +137,6 @@ pub(super) fn parse_file<T>(
         file: Some(file),
         item,
         diagnostics,
-        digest: None,
     }
 }
 

@@ -9,7 +9,6 @@ use crate::load::rel_path;
 use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
-use corpus_io::digest::Digest;
 use corpus_trace::{self, Metrics, Trace};
 use std::path::Path;
 
@@ -25,19 +24,50 @@ pub struct Examples {
     pub metrics: Vec<(String, Metrics)>,
     /// Problems of the traces that did not.
     pub diagnostics: Vec<Diagnostic>,
-    /// Digest of every file read here (path and bytes), which decide `metrics`.
-    pub digest: u128,
 }
 
-/// Reads and validates the example traces below `root` (none when it has no such folder).
-pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
+/// The example trace files as read, before any is validated.
+#[derive(Debug)]
+pub struct Traces {
+    /// The files of `traces/examples`.
+    pub native: TraceFiles,
+    /// The files of `traces/otlp`.
+    pub otlp: TraceFiles,
+}
+
+/// The .json files below one folder (none when there is no such folder), by
+/// root-relative path, each with its bytes or the problem reading them; or
+/// why the folder could not be walked.
+pub type TraceFiles = Result<Vec<(String, Result<Vec<u8>, Diagnostic>)>, String>;
+
+/// Reads the example traces below `root`.
+pub fn read(root: &Path) -> Traces {
+    Traces {
+        native: read_folder(root, Layout::TRACE_EXAMPLES_DIR),
+        otlp: read_folder(root, Layout::OTLP_EXAMPLES_DIR),
+    }
+}
+
+/// Reads the .json files below `root/dir`.
+fn read_folder(root: &Path, dir: &str) -> TraceFiles {
+    let full = root.join(dir);
+    if !full.is_dir() {
+        return Ok(Vec::new());
+    }
+    let files = corpus_trace::collect_inputs(&[full])?;
+    Ok(files
+        .iter()
+        .map(|f| {
+            let rel = rel_path(root, f);
+            let bytes = corpus_trace::read_limited(f, &rel, corpus_trace::DEFAULT_MAX_BYTES);
+            (rel, bytes)
+        })
+        .collect())
+}
+
+/// Validates the example traces read and replays the valid ones.
+pub fn parse(traces: &Traces, tax: &Taxonomy) -> Examples {
     let mut out = Examples::default();
-    let mut digest = Digest::new();
-    let mut seen = |rel: &str, bytes: Option<&[u8]>| {
-        digest
-            .add(rel.as_bytes())
-            .add(bytes.unwrap_or(b"\0unreadable"));
-    };
     let families = tax.channel_families();
     let replay = |out: &mut Examples, rel: String, t: Trace| {
         let m = corpus_trace::metrics(&t, &families);
@@ -46,28 +76,21 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             None => out.metrics.push((rel, m)),
         }
     };
-    for f in files_below(root, Layout::TRACE_EXAMPLES_DIR, tax, &mut out) {
-        let rel = rel_path(root, &f);
-        let read = corpus_trace::read_limited(&f, &rel, corpus_trace::DEFAULT_MAX_BYTES);
-        seen(&rel, read.as_deref().ok());
+    for (rel, read) in files_of(&traces.native, Layout::TRACE_EXAMPLES_DIR, tax, &mut out) {
         let checked = read
-            .map_err(|d| vec![d])
-            .and_then(|b| corpus_trace::validate_and_parse(&rel, &b));
+            .as_ref()
+            .map_err(|d| vec![d.clone()])
+            .and_then(|b| corpus_trace::validate_and_parse(rel, b));
         match checked {
-            Ok(t) => replay(&mut out, rel, t),
+            Ok(t) => replay(&mut out, rel.clone(), t),
             Err(d) => out.diagnostics.extend(d),
         }
     }
-    for f in files_below(root, Layout::OTLP_EXAMPLES_DIR, tax, &mut out) {
-        let rel = rel_path(root, &f);
-        let bytes = match corpus_trace::read_limited(&f, &rel, corpus_trace::DEFAULT_MAX_BYTES) {
-            Ok(b) => {
-                seen(&rel, Some(&b));
-                b
-            }
+    for (rel, read) in files_of(&traces.otlp, Layout::OTLP_EXAMPLES_DIR, tax, &mut out) {
+        let bytes = match read {
+            Ok(b) => b.clone(),
             Err(d) => {
-                seen(&rel, None);
-                out.diagnostics.push(d);
+                out.diagnostics.push(d.clone());
                 continue;
             }
         };
@@ -79,52 +102,27 @@ pub fn read(root: &Path, tax: &Taxonomy) -> Examples {
             corpus_trace::otlp::import(&[input], &corpus_trace::otlp::Options::default());
         out.diagnostics.extend(imported.diagnostics);
         for t in imported.traces {
-            match corpus_trace::validate_and_parse(&rel, t.text.as_bytes()) {
+            match corpus_trace::validate_and_parse(rel, t.text.as_bytes()) {
                 Ok(parsed) => replay(&mut out, rel.clone(), parsed),
                 Err(d) => out.diagnostics.extend(d),
             }
         }
     }
     tax.apply_severities(&mut out.diagnostics);
-    out.digest = digest.value();
     out
 }
 
-/// The digest `read` gives as `Examples::digest`, from the files' bytes
-/// alone (no validation, no replay): part of the build fingerprint's key
-/// before anything is parsed. None when a folder or file cannot be read.
-pub fn digest(root: &Path) -> Option<u128> {
-    let mut digest = Digest::new();
-    for dir in [Layout::TRACE_EXAMPLES_DIR, Layout::OTLP_EXAMPLES_DIR] {
-        let full = root.join(dir);
-        if !full.is_dir() {
-            continue;
-        }
-        for f in corpus_trace::collect_inputs(&[full]).ok()? {
-            let rel = rel_path(root, &f);
-            let bytes =
-                corpus_trace::read_limited(&f, &rel, corpus_trace::DEFAULT_MAX_BYTES).ok()?;
-            digest.add(rel.as_bytes()).add(&bytes);
-        }
-    }
-    Some(digest.value())
-}
-
-/// The .json files below `root/dir` (none when there is no such folder).
-fn files_below(
-    root: &Path,
+/// The files of a folder read, or none after reporting why it could not be walked.
+fn files_of<'a>(
+    folder: &'a TraceFiles,
     dir: &str,
     tax: &Taxonomy,
     out: &mut Examples,
-) -> Vec<std::path::PathBuf> {
-    let full = root.join(dir);
-    if !full.is_dir() {
-        return Vec::new();
-    }
-    corpus_trace::collect_inputs(&[full]).unwrap_or_else(|e| {
+) -> &'a [(String, Result<Vec<u8>, Diagnostic>)] {
+    folder.as_deref().unwrap_or_else(|e| {
         let severity = tax.severity_of(Rule::FileUnreadable);
         out.diagnostics
             .push(Diagnostic::new(Rule::FileUnreadable, severity, dir, e));
-        Vec::new()
+        &[]
     })
 }

@@ -7,10 +7,12 @@
 //! of the text because the parser's positions are not kept on values.
 
 pub mod examples;
+pub mod templates;
 
 mod convert;
 mod data_file;
 mod digest;
+mod inputs;
 mod listing;
 mod optional;
 mod parallel;
@@ -18,7 +20,7 @@ mod read;
 
 pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 pub use crate::yaml::source::{SourceFile, Spans};
-pub use digest::{data_texts, source_digest};
+pub use inputs::{Folder, Inputs, Unread};
 pub use listing::is_data_file;
 pub use read::{read_text, MAX_FLOW_DEPTH};
 
@@ -28,11 +30,11 @@ use crate::model::taxonomy::Taxonomy;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
-use data_file::{load_one, parse_file};
-use digest::{add_digests, digest_start};
-use listing::list_dir;
-use optional::{load_claims, load_survey};
+use data_file::{parse_file, parse_read, Convert, FileLoad};
+use listing::listing_problems;
+use optional::{parse_claims, parse_survey};
 use parallel::in_parallel;
+use read::accepted;
 use std::path::Path;
 
 /// Largest data file read by default (bytes); larger ones are refused.
@@ -78,17 +80,19 @@ fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) 
 
 /// Loads taxonomy, entries and exclusions below `root`.
 pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
-    let tax_path = root.join(Layout::TAXONOMY);
-    let tax_text =
-        read_text(&tax_path, Layout::TAXONOMY, opts.max_file_bytes, None).map_err(|d| {
-            if tax_path.is_file() {
-                LoadError::Taxonomy(vec![d])
-            } else {
-                LoadError::Io(d.message)
-            }
-        })?;
-    let taxonomy = Taxonomy::from_yaml(&tax_text).map_err(|e| {
-        let x = crate::yaml::error::explain(&e, &tax_text);
+    parse(&Inputs::read(root, opts))
+}
+
+/// Builds the corpus from the inputs read: the taxonomy (refused whole when
+/// broken), then the entries and records, the claims ledger and the survey.
+pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
+    let read = inputs.taxonomy.as_deref().map_err(|u| &u.error);
+    let tax_text = accepted(read, Layout::TAXONOMY, None).map_err(|d| match &inputs.taxonomy {
+        Err(Unread { is_file: false, .. }) => LoadError::Io(d.message),
+        _ => LoadError::Taxonomy(vec![d]),
+    })?;
+    let taxonomy = Taxonomy::from_yaml(tax_text).map_err(|e| {
+        let x = crate::yaml::error::explain(&e, tax_text);
         let d = x.place(diag(
             Rule::YamlSyntax,
             None,
@@ -116,36 +120,30 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
     let mut corpus = Corpus::new(taxonomy);
     corpus
         .diagnostics
-        .extend(rule_filter_problems(&corpus.taxonomy, &tax_text));
-    let mut digest = digest_start(opts, &tax_text);
-    let papers = list_dir(root, Layout::PAPERS_DIR, &mut corpus, &mut digest);
-    let loaded = in_parallel(&papers, |(p, rel)| {
-        load_one(
-            p,
-            rel,
-            opts,
-            &corpus.taxonomy,
-            (FileKind::Entry, convert_entry),
-        )
-    });
-    add_digests(&mut digest, &loaded);
+        .extend(rule_filter_problems(&corpus.taxonomy, tax_text));
+    let [papers, records] = &inputs.folders;
+    let loaded = parse_folder(papers, &mut corpus, (FileKind::Entry, convert_entry));
     corpus.add_entries(loaded);
-    let records = list_dir(root, Layout::EXCLUSIONS_DIR, &mut corpus, &mut digest);
-    let loaded = in_parallel(&records, |(p, rel)| {
-        load_one(
-            p,
-            rel,
-            opts,
-            &corpus.taxonomy,
-            (FileKind::Record, convert_exclusion),
-        )
-    });
-    add_digests(&mut digest, &loaded);
+    let loaded = parse_folder(records, &mut corpus, (FileKind::Record, convert_exclusion));
     corpus.add_exclusions(loaded);
-    load_claims(root, opts.max_file_bytes, &mut corpus, &mut digest);
-    load_survey(root, opts.max_file_bytes, &mut corpus, &mut digest);
-    corpus.source_digest = Some(digest.value());
+    parse_claims(inputs.claims.as_ref(), &mut corpus);
+    parse_survey(inputs.survey.as_ref(), &mut corpus);
     Ok(corpus)
+}
+
+/// What a data folder yields, its listing's problems reported first; the
+/// files are parsed on every core, as each is independent of the others.
+fn parse_folder<T: Send>(
+    folder: &Folder,
+    corpus: &mut Corpus,
+    convert: (FileKind, Convert<T>),
+) -> Vec<FileLoad<T>> {
+    let problems = listing_problems(folder, &corpus.taxonomy);
+    corpus.diagnostics.extend(problems);
+    let tax = &corpus.taxonomy;
+    in_parallel(&folder.files, |(rel, read)| {
+        parse_read(rel, read.as_deref(), tax, convert)
+    })
 }
 
 /// Rule filters (`when`/`require`) naming values outside the vocabulary: such

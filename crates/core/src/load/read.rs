@@ -56,8 +56,32 @@ pub fn read_text(
     max: u64,
     tax: Option<&Taxonomy>,
 ) -> Result<String, Diagnostic> {
+    let text = reader::read_text(path, max).map_err(|e| unreadable(&e, rel, tax))?;
+    match refusal(&text, rel, tax) {
+        Some(d) => Err(d),
+        None => Ok(text),
+    }
+}
+
+/// A text read earlier, as `read_text` would answer for it: the read error
+/// becomes a diagnostic only now, when the taxonomy that decides its
+/// severity is known.
+pub(super) fn accepted<'a>(
+    read: Result<&'a str, &ReadError>,
+    rel: &str,
+    tax: Option<&Taxonomy>,
+) -> Result<&'a str, Diagnostic> {
+    let text = read.map_err(|e| unreadable(e, rel, tax))?;
+    match refusal(text, rel, tax) {
+        Some(d) => Err(d),
+        None => Ok(text),
+    }
+}
+
+/// Why a file could not be read, in the words of a data file's diagnostic.
+fn unreadable(e: &ReadError, rel: &str, tax: Option<&Taxonomy>) -> Diagnostic {
     let unreadable = |m: String| diag(Rule::FileUnreadable, tax, rel, m);
-    let text = reader::read_text(path, max).map_err(|e| match e {
+    match e {
         ReadError::NotRegular(_) => unreadable(format!("`{rel}` is not a regular file")),
         ReadError::TooLarge { size, max } => {
             let size =
@@ -69,29 +93,35 @@ pub fn read_text(
         }
         ReadError::NotUtf8 { line } => {
             unreadable(format!("`{rel}` is not valid UTF-8 (line {line})"))
-                .at_line(Some(line))
+                .at_line(Some(*line))
                 .help("save the file as UTF-8")
         }
         e @ (ReadError::Missing | ReadError::Io(_)) => {
             unreadable(format!("cannot read `{rel}`: {e}"))
         }
-    })?;
-    if text.trim().is_empty() {
-        return Err(unreadable(format!("`{rel}` is empty"))
-            .at_line(Some(1))
-            .help("remove the file or fill it in"));
     }
-    if let Some(line) = too_deep(&text) {
-        return Err(diag(
+}
+
+/// Why a text that was read is refused all the same: empty, or nested too deep to parse.
+fn refusal(text: &str, rel: &str, tax: Option<&Taxonomy>) -> Option<Diagnostic> {
+    if text.trim().is_empty() {
+        return Some(
+            diag(Rule::FileUnreadable, tax, rel, format!("`{rel}` is empty"))
+                .at_line(Some(1))
+                .help("remove the file or fill it in"),
+        );
+    }
+    let line = too_deep(text)?;
+    Some(
+        diag(
             Rule::YamlSyntax,
             tax,
             rel,
             format!("`{rel}` nests brackets more than {MAX_FLOW_DEPTH} levels deep"),
         )
         .at_line(Some(line))
-        .help("data files are flat mappings; remove the nesting"));
-    }
-    Ok(text)
+        .help("data files are flat mappings; remove the nesting"),
+    )
 }
 
 #[cfg(test)]

@@ -45,12 +45,6 @@ pub struct Corpus {
     verdicts: OnceLock<Vec<Verdict>>,
     /// Problems found while loading.
     pub diagnostics: Vec<Diagnostic>,
-    /// Digest of every text the loader read (taxonomy, entries, records,
-    /// claims, survey) with its path; set only by loading from disk. The
-    /// corpus is a function of these texts (see `fingerprint`).
-    pub source_digest: Option<u128>,
-    /// Digest of the example trace files read with the corpus, when they were.
-    pub examples_digest: Option<u128>,
 }
 
 impl Corpus {
@@ -65,8 +59,6 @@ impl Corpus {
             survey: None,
             verdicts: OnceLock::new(),
             diagnostics: Vec::new(),
-            source_digest: None,
-            examples_digest: None,
         }
     }
 

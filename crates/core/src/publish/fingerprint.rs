@@ -1,8 +1,7 @@
 //! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
 //! links cache): a memo of what `build` generated and what its check
 //! found, so that `build`, `build --check`, `check` and `stats` with
-//! nothing changed can finish without parsing or checking anything, and `check`'s
-//! staleness test on the full path can skip rendering.
+//! nothing changed can finish without parsing or checking anything.
 //!
 //! Why skipping is safe: the generated files are a pure function of the
 //! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
@@ -21,17 +20,20 @@
 //! stats/ so that a user's own corpus repository never sees it as an
 //! untracked output.
 //!
-//! Why `build` and `check` may then skip loading and checking too: the key
-//! is taken from the raw bytes (`load::source_digest`, `examples::digest`),
-//! and the record is only written by a build that found no error. The same
-//! bytes give the same diagnostics, so the record also holds what depends
-//! on the data in what those commands print: the count of generated files,
-//! and the check's result ([`Checked`]: its diagnostics as data, the count
-//! of waived ones, of entries and of records), which `check` renders
-//! through the normal renderer in any format, `--strict` deciding the exit
-//! code as on the full path. A successful build prints no diagnostic. It
-//! holds the build's figures too (`Stats`), which `stats` prints in any
-//! format once their JSON text is found to be the fresh stats/stats.json.
+//! Why `build` and `check` may then skip parsing and checking too: the key
+//! is taken from the raw bytes (`load::Inputs::digest`) before they are
+//! parsed, and the record is only written by a build that found no error.
+//! There is no key when an input could not be read (a read error's words
+//! are not bytes the key could cover), so such a run takes the full path
+//! and records nothing. The same bytes give the same diagnostics, so the
+//! record also holds what depends on the data in what those commands
+//! print: the count of generated files, and the check's result
+//! ([`Checked`]: its diagnostics as data, the count of waived ones, of
+//! entries and of records), which `check` renders through the normal
+//! renderer in any format, `--strict` deciding the exit code as on the full
+//! path. A successful build prints no diagnostic. It holds the build's
+//! figures too (`Stats`), which `stats` prints in any format once their
+//! JSON text is found to be the fresh stats/stats.json.
 
 use crate::layout::Layout;
 use corpus_diagnostics::diag::Diagnostic;
@@ -56,17 +58,12 @@ pub fn path(root: &Path) -> PathBuf {
 }
 
 /// The key of a generation of `part` (a name for what is generated) from
-/// the digest of the data files (`load::source_digest`), of the example
-/// traces (`examples::digest`) and the templates.
-pub fn key(sources: u128, examples: u128, templates: &[(String, String)], part: &str) -> u128 {
+/// the digest of its inputs (`load::Inputs::digest`).
+pub fn key(inputs: u128, part: &str) -> u128 {
     let mut d = Digest::new();
     d.add(BUILD_ID.as_bytes())
         .add(part.as_bytes())
-        .add(&sources.to_le_bytes())
-        .add(&examples.to_le_bytes());
-    for (name, text) in templates {
-        d.add(name.as_bytes()).add(text.as_bytes());
-    }
+        .add(&inputs.to_le_bytes());
     d.value()
 }
 

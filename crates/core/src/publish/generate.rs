@@ -3,6 +3,8 @@
 //! `stale-generated` rule, and written atomically by `corpus build`.
 
 use crate::layout::Layout;
+use crate::load::templates::problem as template_diag;
+use crate::load::Inputs;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::publish::fingerprint;
@@ -11,11 +13,11 @@ use crate::stats::charts::{self, Bar};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
-use corpus_io::reader::{self, ReadError};
+use corpus_io::reader;
 use corpus_trace::Metrics;
 use std::path::Path;
 
-/// Largest generated file or template read back for comparison.
+/// Largest generated file read back for comparison.
 pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Which generated files a command produces.
@@ -36,40 +38,6 @@ pub struct Generated {
     pub path: String,
     /// Full content.
     pub content: String,
-}
-
-/// Reads `templates/*.tera` below the root, sorted by name.
-pub fn read_templates(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
-    let dir = root.join(Layout::TEMPLATES_DIR);
-    let names = match reader::list_dir(&dir) {
-        Ok(names) => names.unwrap_or_default(),
-        Err(e) => {
-            return Err(template_diag(
-                Layout::TEMPLATES_DIR,
-                format!("cannot list templates: {e}"),
-            ))
-        }
-    };
-    let mut out = Vec::new();
-    for (name, p) in names {
-        if !name.ends_with(".tera") {
-            continue;
-        }
-        let label = format!("{}/{name}", Layout::TEMPLATES_DIR);
-        let text = reader::read_text(&p, MAX_GENERATED_BYTES).map_err(|e| {
-            let why = match e {
-                ReadError::NotUtf8 { .. } => "not UTF-8",
-                _ => "not a readable regular file",
-            };
-            template_diag(&label, format!("cannot read template: {why}"))
-        })?;
-        out.push((name, text));
-    }
-    Ok(out)
-}
-
-fn template_diag(file: &str, msg: String) -> Diagnostic {
-    Diagnostic::new(Rule::Template, Severity::Error, file, msg)
 }
 
 /// One generated chart: its file name, the SVG, and a sentence saying what it
@@ -402,51 +370,17 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
         && std::fs::symlink_metadata(root.join(line)).is_ok_and(|m| m.is_file())
 }
 
-/// The key of this generation in the build fingerprint (see `fingerprint`).
-pub fn fingerprint_key(
-    corpus: &Corpus,
-    templates: &[(String, String)],
-    part: Part,
-) -> Option<u128> {
-    Some(fingerprint::key(
-        corpus.source_digest?,
-        corpus.examples_digest?,
-        templates,
-        &format!("{part:?}"),
-    ))
+/// The key of a generation of `part` from `inputs` in the build fingerprint
+/// (see `fingerprint`); None when an input could not be read.
+pub fn fingerprint_key(inputs: &Inputs, part: Part) -> Option<u128> {
+    Some(fingerprint::key(inputs.digest()?, &format!("{part:?}")))
 }
 
-/// The key of this generation, taken from the bytes of the inputs without
-/// parsing them (None when one cannot be read): the same as
-/// `fingerprint_key` of the corpus `load` would read from them.
-pub fn fingerprint_key_unparsed(
-    root: &Path,
-    opts: crate::load::LoadOptions,
-    templates: &[(String, String)],
-    part: Part,
-) -> Option<u128> {
-    Some(fingerprint::key(
-        crate::load::source_digest(root, opts)?,
-        crate::load::examples::digest(root)?,
-        templates,
-        &format!("{part:?}"),
-    ))
-}
-
-/// The generated files' paths when the build fingerprint proves them fresh
-/// (same inputs, same bytes on disk, nothing left over): rendering can be skipped.
-pub fn unchanged(
-    root: &Path,
-    corpus: &Corpus,
-    templates: &[(String, String)],
-    part: Part,
-) -> Option<Vec<String>> {
-    unchanged_for(root, fingerprint_key(corpus, templates, part)?).map(|(paths, _)| paths)
-}
-
-/// The generated files' paths, and what checking found, when the record
-/// for `key` proves the files fresh.
-fn unchanged_for(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Checked)> {
+/// When the record for `key` proves the generated files fresh (same inputs,
+/// same bytes on disk, nothing left over): their paths, and what checking
+/// found. Then parsing, checking and rendering can all be skipped, since
+/// only a build that found no error writes a record (see `fingerprint`).
+pub fn unchanged(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Checked)> {
     let (paths, checked) = fingerprint::fresh(root, key)?;
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
     leftovers_of(root, &names)
@@ -454,37 +388,12 @@ fn unchanged_for(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Ch
         .then_some((paths, checked))
 }
 
-/// When the build fingerprint, keyed on the inputs' bytes, proves that a
-/// whole build would find no error and write nothing: the generated files'
-/// paths and what checking found, with nothing parsed or checked (see
-/// `fingerprint`). None when the full path must decide.
-pub fn fresh_unparsed(
-    root: &Path,
-    opts: crate::load::LoadOptions,
-) -> Option<(Vec<String>, fingerprint::Checked)> {
-    // Without a record (a fresh clone, a first build) reading every input
-    // for a key would only be wasted.
-    if !fingerprint::path(root).is_file() {
-        return None;
-    }
-    let templates = read_templates(root).ok()?;
-    if !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
-        return None;
-    }
-    let key = fingerprint_key_unparsed(root, opts, &templates, Part::All)?;
-    unchanged_for(root, key)
-}
-
-/// The figures of the corpus at `root`, and what checking found, when the
-/// build fingerprint proves its inputs those of a recorded error-free build
-/// and the generated files fresh (see `fresh_unparsed`), and the recorded
+/// The figures of the corpus, and what checking found, when the record for
+/// `key` proves the generated files fresh (see `unchanged`) and the recorded
 /// figures are exactly those of the fresh stats/stats.json. None when the
 /// full path must decide.
-pub fn fresh_stats(
-    root: &Path,
-    opts: crate::load::LoadOptions,
-) -> Option<(Stats, fingerprint::Checked)> {
-    let (paths, mut checked) = fresh_unparsed(root, opts)?;
+pub fn fresh_stats(root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
+    let (paths, mut checked) = unchanged(root, key)?;
     let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
@@ -497,31 +406,25 @@ pub fn fresh_stats(
 /// Largest stats/stats.json read back by `fresh_stats`.
 const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
-/// Records in the build fingerprint that this generation produced `files`.
-pub fn record(
-    root: &Path,
-    corpus: &Corpus,
-    templates: &[(String, String)],
-    part: Part,
-    checked: &fingerprint::Checked,
-    files: &[Generated],
-) {
-    if let Some(k) = fingerprint_key(corpus, templates, part) {
-        fingerprint::record(
-            root,
-            k,
-            checked,
-            files
-                .iter()
-                .map(|f| (f.path.as_str(), f.content.as_bytes())),
-        );
-    }
+/// Records in the build fingerprint that the generation with `key`
+/// produced `files`, and that checking its inputs found `checked`.
+pub fn record(root: &Path, key: u128, checked: &fingerprint::Checked, files: &[Generated]) {
+    fingerprint::record(
+        root,
+        key,
+        checked,
+        files
+            .iter()
+            .map(|f| (f.path.as_str(), f.content.as_bytes())),
+    );
 }
 
-/// `stale-generated` diagnostics for a root (none when it has no templates).
+/// `stale-generated` diagnostics for a root (none when it has no
+/// templates), from the templates read with its other inputs.
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
+    templates: &Result<Vec<(String, String)>, Diagnostic>,
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Vec<Diagnostic> {
@@ -529,9 +432,9 @@ pub fn stale_diagnostics(
         return Vec::new();
     }
     let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
-    let templates = match read_templates(root) {
+    let templates = match templates {
         Ok(t) => t,
-        Err(d) => return vec![d],
+        Err(d) => return vec![d.clone()],
     };
     // Without its template Layout::README.md would silently go unchecked.
     let missing_template = (part != Part::Stats
@@ -550,10 +453,7 @@ pub fn stale_diagnostics(
         .help("restore the template (`git checkout -- templates/`)")
     });
     let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
-    if unchanged(root, corpus, &templates, part).is_some() {
-        return out;
-    }
-    let files = match generate(corpus, &templates, examples, part) {
+    let files = match generate(corpus, templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
