@@ -1,0 +1,473 @@
+//! The build fingerprint (`.cache/corpus-build.fingerprint`) is a shortcut, never a
+//! different answer: after any change to any input or output, `build`,
+//! `build --check`, `check` and `stats` say and write exactly what they do
+//! on the same tree without a fingerprint (the full path).
+
+use crate::common::{copy_tree, snapshot_tree, Tree};
+
+const FINGERPRINT: &str = ".cache/corpus-build.fingerprint";
+
+/// A copy of the shipped tree, built once, so it holds a fingerprint.
+fn built() -> Tree {
+    let t = Tree::repo_copy();
+    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    t.corpus(&["build"]).assert_code(0);
+    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    t
+}
+
+/// The same tree without the fingerprint.
+fn without_fingerprint(t: &Tree) -> Tree {
+    let u = Tree::empty();
+    copy_tree(t.root(), u.root());
+    let _ = std::fs::remove_file(u.path(FINGERPRINT));
+    u
+}
+
+/// Every file of a root but the fingerprint.
+fn files(t: &Tree) -> Vec<(String, Vec<u8>)> {
+    snapshot_tree(t.root())
+        .into_iter()
+        .filter(|(p, _)| p != FINGERPRINT)
+        .collect()
+}
+
+/// Runs `args` on the tree and on its copy without a fingerprint; both must
+/// answer alike and leave the same files.
+fn same_as_full_path(t: &Tree, args: &[&str]) -> (i32, String) {
+    let full = without_fingerprint(t);
+    let a = t.corpus(args);
+    let b = full.corpus(args);
+    assert_eq!(
+        (a.code, &a.stdout, &a.stderr),
+        (b.code, &b.stdout, &b.stderr),
+        "`{}` with and without the fingerprint",
+        args.join(" ")
+    );
+    assert!(
+        files(t) == files(&full),
+        "`{}` left other files",
+        args.join(" ")
+    );
+    (a.code.expect("exit code"), a.stdout)
+}
+
+/// The formats of `stats`.
+const STATS_FORMATS: [&str; 4] = ["table", "markdown", "json", "csv"];
+
+/// `stats` in every format answers as on the full path.
+fn stats_same_as_full_path(t: &Tree) {
+    for format in STATS_FORMATS {
+        same_as_full_path(t, &["stats", "--format", format]);
+    }
+}
+
+/// After `change`, every command answers as on the full path, and the build
+/// that follows brings the tree back to a fresh one.
+fn after(change: impl Fn(&Tree)) -> (i32, String) {
+    let t = built();
+    change(&t);
+    let check = same_as_full_path(&t, &["check", "--format", "json"]);
+    same_as_full_path(&t, &["check", "--format", "github"]);
+    stats_same_as_full_path(&t);
+    same_as_full_path(&t, &["build", "--check"]);
+    same_as_full_path(&t, &["build"]);
+    same_as_full_path(&t, &["check", "--format", "json"]);
+    same_as_full_path(&t, &["check", "--strict"]);
+    stats_same_as_full_path(&t);
+    same_as_full_path(&t, &["stats", "--write"]);
+    check
+}
+
+#[test]
+fn a_second_build_takes_the_shortcut_with_the_same_answer() {
+    let t = built();
+    let before = files(&t);
+    let (code, out) = same_as_full_path(&t, &["build"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0 changed, "), "{out}");
+    assert!(files(&t) == before);
+    same_as_full_path(&t, &["build", "--check"]);
+    same_as_full_path(&t, &["check", "--format", "json"]);
+    stats_same_as_full_path(&t);
+    // `stats --format json` prints what the build wrote.
+    let (code, json) = same_as_full_path(&t, &["stats", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json, t.read("stats/stats.json"));
+    same_as_full_path(&t, &["stats", "--write", "--check"]);
+    same_as_full_path(&t, &["stats", "--write"]);
+}
+
+#[test]
+fn an_edited_entry_is_rebuilt() {
+    let (code, out) = after(|t| {
+        t.replace(
+            "corpus/papers/agent-lightning.yaml",
+            "one_liner: ",
+            "one_liner: Changed. ",
+        )
+    });
+    assert_eq!(code, 1, "the README is stale: {out}");
+    assert!(out.contains("stale-generated"), "{out}");
+}
+
+#[test]
+fn a_comment_in_an_entry_takes_the_full_path_and_finds_nothing_stale() {
+    let (code, _) = after(|t| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_removed_or_added_entry_is_rebuilt() {
+    after(|t| t.remove("corpus/papers/agent-lightning.yaml"));
+    after(|t| t.rename("exclusions/E001.yaml", "exclusions/E001.yml"));
+}
+
+#[test]
+fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
+    after(|t| t.append("templates/README.md.tera", "One more line.\n"));
+    after(|t| t.append("templates/STATS.md.tera", "One more line.\n"));
+    after(|t| t.append("corpus/taxonomy.yaml", "# a comment\n"));
+    after(|t| {
+        t.replace(
+            "corpus/claims.yaml",
+            "statement: The taxonomy has eight reward families, R1 to R8.",
+            "statement: The taxonomy has eight reward families (R1-R8).",
+        )
+    });
+    after(|t| t.append("corpus/survey.yaml", "# a comment\n"));
+}
+
+#[test]
+fn an_edited_or_removed_example_trace_is_rebuilt() {
+    after(|t| {
+        t.replace(
+            "traces/examples/swarm.json",
+            "\"system\": \"hand-written example\"",
+            "\"system\": \"hand-written example, edited\"",
+        )
+    });
+    after(|t| t.remove("traces/examples/swarm.json"));
+}
+
+#[test]
+fn a_hand_edited_missing_or_extra_output_is_caught() {
+    let (code, out) = after(|t| t.append("README.md", "A hand-written line.\n"));
+    assert_eq!(code, 1, "{out}");
+    after(|t| t.append("stats/count_category.csv", "x,1\n"));
+    after(|t| t.remove("stats/chart_reward_family.svg"));
+    after(|t| t.remove("corpus/entry.schema.json"));
+    after(|t| {
+        t.write("stats/count_legacy.csv", "a,b\n");
+        t.append("stats/.generated", "stats/count_legacy.csv\n");
+    });
+}
+
+#[test]
+fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
+    after(|t| t.write(FINGERPRINT, "not a fingerprint\n"));
+    after(|t| t.write(FINGERPRINT, ""));
+    // The right key with wrong digests: the outputs are judged by their bytes.
+    after(|t| {
+        let text = t.read(FINGERPRINT);
+        let forged: String = text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((h, p)) if h.len() == 32 => format!("{} {p}\n", "0".repeat(32)),
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        t.write(FINGERPRINT, forged);
+    });
+    // A key of another tool or tree: the full path decides.
+    after(|t| {
+        let text = t.read(FINGERPRINT);
+        let mut lines: Vec<&str> = text.lines().collect();
+        let other = format!("key {}", "f".repeat(32));
+        lines[1] = &other;
+        t.write(FINGERPRINT, lines.join("\n") + "\n");
+    });
+    // Paths outside the generated files are refused, not read.
+    after(|t| t.append(FINGERPRINT, &format!("{} ../outside\n", "0".repeat(32))));
+}
+
+#[test]
+fn a_build_with_errors_records_nothing() {
+    let t = Tree::repo_copy();
+    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    assert_ne!(t.corpus(&["build"]).code, Some(0));
+    assert!(!t.path(FINGERPRINT).exists());
+}
+
+#[test]
+fn the_shortcut_is_taken_and_trusts_only_its_record() {
+    // A record re-written by hand for a hand-edited README is believed: this
+    // shows the second build skips rendering, and why the record is a local
+    // cache that is never committed.
+    let t = built();
+    t.append("README.md", "A hand-written line.\n");
+    let edited = corpus_io::digest::Digest::of(t.read("README.md").as_bytes());
+    let text = t.read(FINGERPRINT);
+    let resigned: String = text
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some((_, "README.md")) => format!("{edited:032x} README.md\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    t.write(FINGERPRINT, resigned);
+    let run = t.corpus(&["build", "--check"]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("all "), "{}", run.stdout);
+    // Without the record, the full path finds the edit.
+    let full = without_fingerprint(&t);
+    full.corpus(&["build", "--check"]).assert_code(1);
+}
+
+/// Rewrites the record's key to the key of the tree as it is now, so the
+/// record (made for the tree before an edit) is believed for the edited tree.
+fn forge_record_for_this_tree(t: &Tree) {
+    let templates = corpus_core::publish::generate::read_templates(t.root()).expect("templates");
+    let key = corpus_core::publish::generate::fingerprint_key_unparsed(
+        t.root(),
+        corpus_core::load::LoadOptions::default(),
+        &templates,
+        corpus_core::publish::generate::Part::All,
+    )
+    .expect("a key");
+    let text = t.read(FINGERPRINT);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = format!("key {key:032x}");
+    t.write(FINGERPRINT, lines.join("\n") + "\n");
+}
+
+/// A copy of the shipped tree whose data yields warnings and no error (a
+/// stray file, a hidden one, an entry out of layout), built once.
+fn built_with_warnings() -> Tree {
+    let t = Tree::repo_copy();
+    t.write("corpus/papers/notes.txt", "not data\n");
+    t.write("exclusions/.draft.yaml", "id: E999\n");
+    t.replace(
+        "corpus/papers/agent-lightning.yaml",
+        "one_liner: ",
+        "one_liner:   ",
+    );
+    let check = t.corpus(&["check", "--format", "json"]);
+    check.assert_code(0);
+    for rule in ["stray-file", "not-formatted"] {
+        assert!(check.stdout.contains(rule), "{rule}: {}", check.stdout);
+    }
+    t.corpus(&["build"]).assert_code(0);
+    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    t
+}
+
+#[test]
+fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
+    let t = built_with_warnings();
+    let (code, out) = same_as_full_path(&t, &["build"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0 changed, "), "{out}");
+    same_as_full_path(&t, &["build", "--check"]);
+    for format in ["human", "json", "github"] {
+        same_as_full_path(&t, &["check", "--format", format]);
+    }
+    let (strict, _) = same_as_full_path(&t, &["check", "--strict"]);
+    assert_eq!(strict, 1, "warnings fail --strict");
+    stats_same_as_full_path(&t);
+    // Every kind of change, on top of the warnings.
+    for change in [
+        |t: &Tree| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"),
+        |t: &Tree| t.remove("corpus/papers/notes.txt"),
+        |t: &Tree| t.append("templates/README.md.tera", "One more line.\n"),
+        |t: &Tree| t.append("README.md", "A hand-written line.\n"),
+        |t: &Tree| t.write(FINGERPRINT, "not a fingerprint\n"),
+    ] {
+        let t = built_with_warnings();
+        change(&t);
+        same_as_full_path(&t, &["check", "--format", "json"]);
+        same_as_full_path(&t, &["build", "--check"]);
+        stats_same_as_full_path(&t);
+        same_as_full_path(&t, &["build"]);
+        same_as_full_path(&t, &["check", "--format", "github"]);
+        stats_same_as_full_path(&t);
+    }
+}
+
+#[test]
+fn a_new_stray_or_hidden_file_is_seen() {
+    let (code, out) = after(|t| t.write("corpus/papers/notes.txt", "not data\n"));
+    assert_eq!(code, 0);
+    assert!(out.contains("stray-file"), "{out}");
+    let (_, out) = after(|t| t.write("exclusions/.draft.yaml", "id: E999\n"));
+    assert!(out.contains("stray-file"), "{out}");
+    // A housekeeping file is no data and changes nothing.
+    after(|t| t.write("corpus/papers/.gitkeep", ""));
+}
+
+#[test]
+fn the_key_before_parsing_is_the_loaders() {
+    let opts = corpus_core::load::LoadOptions::default();
+    for t in [Tree::repo_copy(), built_with_warnings()] {
+        let loaded = corpus_core::load::load(t.root(), opts).expect("loads");
+        assert_eq!(
+            corpus_core::load::source_digest(t.root(), opts),
+            loaded.source_digest
+        );
+        let examples = corpus_core::load::examples::read(t.root(), &loaded.taxonomy);
+        assert_eq!(
+            corpus_core::load::examples::digest(t.root()),
+            Some(examples.digest)
+        );
+    }
+    // Another size limit is another key.
+    let t = Tree::repo_copy();
+    let small = corpus_core::load::LoadOptions {
+        max_file_bytes: 1 << 20,
+    };
+    assert_ne!(
+        corpus_core::load::source_digest(t.root(), small),
+        corpus_core::load::source_digest(t.root(), opts)
+    );
+}
+
+#[test]
+fn a_fresh_record_lets_build_skip_parsing_and_checking() {
+    // A record forged for the key of a tree with an error is believed: this
+    // shows the build with nothing to write neither parses nor checks, and
+    // why only a build that found no error writes a record.
+    let t = built();
+    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    forge_record_for_this_tree(&t);
+    let run = t.corpus(&["build"]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("0 changed, "), "{}", run.stdout);
+    // `check` prints the recorded check's result, found before the edit.
+    let run = t.corpus(&["check"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("checked 84 entries"), "{}", run.stdout);
+    // `stats` prints the recorded figures, with no warning.
+    let run = t.corpus(&["stats", "--format", "json"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, t.read("stats/stats.json"));
+    assert_eq!(run.stderr, "");
+    // Without the record, the full path finds the error.
+    let full = without_fingerprint(&t);
+    full.corpus(&["build"]).assert_code(1);
+    full.corpus(&["check"]).assert_code(1);
+    let run = full.corpus(&["stats", "--format", "json"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("1 error(s)"), "{}", run.stderr);
+}
+
+#[test]
+fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
+    // A record forged for the key of a tree with one entry fewer is
+    // believed: `stats` then prints the recorded figures (84 retained)
+    // without counting, where the full path counts 83.
+    let t = built();
+    t.remove("corpus/papers/agent-lightning.yaml");
+    forge_record_for_this_tree(&t);
+    let fast = t.corpus(&["stats", "--format", "json"]);
+    fast.assert_code(0);
+    assert!(fast.stdout.contains("\"retained\": 84"), "{}", fast.stdout);
+    let full = without_fingerprint(&t).corpus(&["stats", "--format", "json"]);
+    assert!(full.stdout.contains("\"retained\": 83"), "{}", full.stdout);
+    // Recorded figures that are not exactly stats/stats.json are not
+    // believed, nor garbled or repeated ones.
+    let forged = t
+        .read(FINGERPRINT)
+        .replace("\"retained\":84", "\"retained\":85");
+    assert_ne!(forged, t.read(FINGERPRINT), "the figures are recorded");
+    let cases = [
+        forged,
+        t.read(FINGERPRINT).replace("\nstats {", "\nstats ["),
+        t.read(FINGERPRINT).replace("\nstats ", "\nstatistics "),
+        {
+            let line = t
+                .read(FINGERPRINT)
+                .lines()
+                .find(|l| l.starts_with("stats "))
+                .expect("a stats line")
+                .to_string();
+            t.read(FINGERPRINT) + &line + "\n"
+        },
+    ];
+    for case in cases {
+        let u = Tree::empty();
+        copy_tree(t.root(), u.root());
+        u.write(FINGERPRINT, case);
+        for format in STATS_FORMATS {
+            let run = u.corpus(&["stats", "--format", format]);
+            let want = without_fingerprint(&t).corpus(&["stats", "--format", format]);
+            assert_eq!(
+                (run.code, &run.stdout, &run.stderr),
+                (want.code, &want.stdout, &want.stderr),
+                "{format}"
+            );
+        }
+    }
+}
+
+#[test]
+fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
+    let rewrite = |t: &Tree, f: &dyn Fn(&str) -> String| {
+        let text = t.read(FINGERPRINT);
+        t.write(
+            FINGERPRINT,
+            text.lines().map(|l| f(l) + "\n").collect::<String>(),
+        );
+    };
+    let cases: [&dyn Fn(&str) -> String; 4] = [
+        &|l| match l.strip_prefix("diag ") {
+            Some(json) => format!("diag {}", &json[1..]),
+            None => l.to_string(),
+        },
+        &|l| match l.strip_prefix("checked ") {
+            Some(_) => "checked 1 2".to_string(),
+            None => l.to_string(),
+        },
+        &|l| match l.strip_prefix("checked ") {
+            Some(_) => "checked 1 2 3 4".to_string(),
+            None => l.to_string(),
+        },
+        &|l| {
+            if l.starts_with("diag ") {
+                String::new()
+            } else {
+                l.to_string()
+            }
+        },
+    ];
+    for case in cases {
+        let t = built_with_warnings();
+        assert!(
+            t.read(FINGERPRINT).contains("\ndiag {"),
+            "warnings recorded"
+        );
+        rewrite(&t, case);
+        for args in [
+            &["check", "--format", "json"][..],
+            &["check", "--strict"],
+            &["stats", "--format", "table"],
+            &["stats", "--format", "csv"],
+            &["build", "--check"],
+            &["build"],
+        ] {
+            same_as_full_path(&t, args);
+        }
+    }
+}
+
+#[test]
+fn the_record_lives_in_the_cache_folder_not_in_stats() {
+    let t = built();
+    assert!(t.path(".cache/corpus-build.fingerprint").is_file());
+    assert!(!t.path("stats/.fingerprint").exists());
+    let ignore = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore"),
+    )
+    .expect(".gitignore");
+    assert!(ignore.lines().any(|l| l == "/.cache"), "{ignore}");
+}
