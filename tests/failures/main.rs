@@ -6,4 +6,4 @@
 mod common;
 
 mod no_data_loss;
-mod silent_failures;
+mod no_silent_failure;

@@ -1,7 +1,8 @@
-//! No silent failure (issue 11): every class of quiet failure seen on the
-//! tool, pinned end to end. Sections follow the issue: output lost while the
-//! exit code says success, checks that pass when they should not, messages
-//! that mislead, exit codes and round trips. Each test names its class.
+//! No silent failure: every kind of quiet failure seen on the tool, pinned
+//! end to end so that none comes back unnoticed. The sections group them:
+//! output lost while the exit code says success, checks that pass when they
+//! should not, messages that mislead, exit codes and round trips. Each test
+//! is named for the behaviour it pins.
 
 use crate::common::{self, fixture_dir, mkfifo, raw_command, run_in, valid, Tree};
 use std::process::Stdio;
@@ -27,9 +28,9 @@ fn to_full_disk(t: &Tree, args: &[&str]) -> (Option<i32>, String) {
 // Output that is lost while the exit code says success
 // ---------------------------------------------------------------------------
 
-/// Class 1: a failed write to standard output is an error, for every command that prints.
+/// A failed write to standard output is an error, for every command that prints.
 #[test]
-fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
+fn every_printing_command_fails_loudly_on_a_full_disk() {
     let t = Tree::repo_copy();
     let old = Tree::repo_copy();
     let old_root = old.root().display().to_string();
@@ -66,9 +67,9 @@ fn class01_every_printing_command_fails_loudly_on_a_full_disk() {
     }
 }
 
-/// Class 1: a closed pipe (`corpus list | head -1`) stops quietly with the command's own status.
+/// A closed pipe (`corpus list | head -1`) stops quietly with the command's own status.
 #[test]
-fn class01_a_closed_pipe_stops_quietly() {
+fn a_closed_pipe_stops_quietly_with_the_commands_own_status() {
     let t = Tree::repo_copy();
     let mut child = raw_command(t.root(), &["list", "--format", "json"])
         .stdout(Stdio::piped())
@@ -82,9 +83,9 @@ fn class01_a_closed_pipe_stops_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no error text");
 }
 
-/// Class 2: `--out --force` writes only to a regular file; a symlink is refused, not replaced.
+/// `--out --force` writes only to a regular file; a symlink is refused, not replaced.
 #[test]
-fn class02_out_force_refuses_a_symlink() {
+fn out_force_refuses_a_symlink() {
     let t = Tree::valid();
     t.write("mine.txt", "keep me\n");
     std::os::unix::fs::symlink(t.path("mine.txt"), t.path("link.json")).expect("symlink");
@@ -106,9 +107,9 @@ fn class02_out_force_refuses_a_symlink() {
     assert_eq!(t.read("mine.txt"), "keep me\n");
 }
 
-/// Class 2: a FIFO at `--out` is refused (a reader on it would get nothing while the tool said "wrote").
+/// A FIFO at `--out` is refused (a reader on it would get nothing while the tool said "wrote").
 #[test]
-fn class02_out_force_refuses_a_fifo() {
+fn out_force_refuses_a_fifo() {
     let t = Tree::valid();
     mkfifo(&t.path("pipe.json"));
     let run = t.corpus(&[
@@ -126,9 +127,9 @@ fn class02_out_force_refuses_a_fifo() {
     assert!(meta.file_type().is_fifo(), "the FIFO is left as it was");
 }
 
-/// Class 2: a device node at `--out` (here /dev/null itself) is refused, never swallowed or replaced.
+/// A device node at `--out` (here /dev/null itself) is refused, never swallowed or replaced.
 #[test]
-fn class02_out_force_refuses_a_device() {
+fn out_force_refuses_a_device() {
     use std::os::unix::fs::FileTypeExt;
     let t = Tree::valid();
     let run = t.corpus(&[
@@ -149,9 +150,9 @@ fn class02_out_force_refuses_a_device() {
     );
 }
 
-/// Class 2: the same rule holds for every command that writes user files (`new --force`).
+/// The same rule holds for every command that writes user files (`new --force`).
 #[test]
-fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
+fn new_force_refuses_a_symlink_in_place_of_the_entry() {
     let t = Tree::valid();
     t.write("elsewhere.yaml", "mine\n");
     std::os::unix::fs::symlink(t.path("elsewhere.yaml"), t.path("corpus/papers/fresh.yaml"))
@@ -163,10 +164,10 @@ fn class02_new_force_refuses_a_symlink_in_place_of_the_entry() {
     assert!(meta.file_type().is_symlink());
 }
 
-/// Class 2: `fmt` rewrites regular files only; an entry that is a symlink is
+/// `fmt` rewrites regular files only; an entry that is a symlink is
 /// refused, not replaced by a copy (the user's link and its target stay).
 #[test]
-fn class02_fmt_refuses_a_symlinked_entry() {
+fn fmt_refuses_a_symlinked_entry() {
     let t = Tree::valid();
     let target = t.path("elsewhere.yaml");
     let text = t.read(valid::INDUSTRY).replace("venue: ", "venue:    ");
@@ -181,9 +182,9 @@ fn class02_fmt_refuses_a_symlinked_entry() {
     assert_eq!(t.read("elsewhere.yaml"), text);
 }
 
-/// Class 2: `build` does not replace a generated file's place when a symlink sits there.
+/// `build` does not replace a generated file's place when a symlink sits there.
 #[test]
-fn class02_build_refuses_a_symlinked_generated_file() {
+fn build_refuses_a_symlinked_generated_file() {
     let t = Tree::valid_with_templates();
     t.corpus(&["build"]).assert_code(0);
     t.write("mine.md", "my own notes\n");
@@ -197,9 +198,9 @@ fn class02_build_refuses_a_symlinked_generated_file() {
     assert!(meta.file_type().is_symlink());
 }
 
-/// Class 2: a regular file at `--out` is still replaced with `--force`, atomically.
+/// A regular file at `--out` is still replaced with `--force`, atomically.
 #[test]
-fn class02_out_force_replaces_a_regular_file() {
+fn out_force_still_replaces_a_regular_file() {
     let t = Tree::valid();
     t.write("out.json", "old\n");
     let run = t.corpus(&["export", "--format", "json", "--out", "out.json", "--force"]);
@@ -208,9 +209,9 @@ fn class02_out_force_replaces_a_regular_file() {
     assert!(v["entries"].is_array());
 }
 
-/// Class 3: braces in any title, author or venue export to BibTeX that parsers accept.
+/// Braces in any title, author or venue export to BibTeX that parsers accept.
 #[test]
-fn class03_unbalanced_braces_export_to_valid_bibtex() {
+fn unbalanced_braces_export_to_valid_bibtex() {
     let t = Tree::valid();
     t.set(valid::METHOD, "title", "'Set {A} size { test'");
     t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
@@ -253,9 +254,9 @@ const LEDGER: &str = "claims:
     boundary: Counts tagged entries only.
 ";
 
-/// Class 4: a claim filtering on a value outside the vocabulary is invalid, not vacuously true.
+/// A claim filtering on a value outside the vocabulary is invalid, not vacuously true.
 #[test]
-fn class04_claim_filter_values_are_checked() {
+fn claim_filter_values_outside_the_vocabulary_are_invalid() {
     let t = Tree::valid();
     t.write("corpus/claims.yaml", LEDGER);
     let run = t.check(&[]);
@@ -274,9 +275,9 @@ fn class04_claim_filter_values_are_checked() {
     assert!(run.of("claim-invalid").is_empty(), "{}", run.stdout);
 }
 
-/// Class 4: a claim filtering on a field its items do not have says so in plain words, with a suggestion.
+/// A claim filtering on a field its items do not have says so in plain words, with a suggestion.
 #[test]
-fn class04_claim_filter_fields_are_checked_with_a_suggestion() {
+fn claim_filter_fields_are_checked_with_a_suggestion() {
     let t = Tree::valid();
     t.write(
         "corpus/claims.yaml",
@@ -293,9 +294,9 @@ fn class04_claim_filter_fields_are_checked_with_a_suggestion() {
     );
 }
 
-/// Class 4: a taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
+/// A taxonomy rule whose `when` names no real value is an error, not a rule that never fires.
 #[test]
-fn class04_rule_filter_values_are_checked() {
+fn rule_filter_values_outside_the_vocabulary_are_errors() {
     let t = Tree::valid();
     t.replace(
         "corpus/taxonomy.yaml",
@@ -318,10 +319,10 @@ fn class04_rule_filter_values_are_checked() {
     assert!(d[0].line.is_some());
 }
 
-/// Class 4: a rule whose `require` names no real value is reported once, in
+/// A rule whose `require` names no real value is reported once, in
 /// the taxonomy, and does not blame the entries it would wrongly fail.
 #[test]
-fn class04_a_broken_rule_blames_no_entry() {
+fn a_broken_rule_blames_no_entry() {
     let t = Tree::valid();
     t.replace(
         "corpus/taxonomy.yaml",
@@ -336,9 +337,9 @@ fn class04_a_broken_rule_blames_no_entry() {
     assert!(d.message.contains("did you mean `case`"), "{}", d.message);
 }
 
-/// Class 4: `list --where` with a value outside the vocabulary is a usage error with a suggestion.
+/// `list --where` with a value outside the vocabulary is a usage error with a suggestion.
 #[test]
-fn class04_where_values_are_checked() {
+fn list_where_values_outside_the_vocabulary_are_usage_errors() {
     let t = Tree::valid();
     let run = t.corpus(&["list", "--where", "reward_type=shard"]);
     run.assert_code(2);
@@ -361,9 +362,9 @@ fn class04_where_values_are_checked() {
     }
 }
 
-/// Class 4: a year no entry can have (before the earliest accepted, after the cutoff) is refused too.
+/// A year no entry can have (before the earliest accepted, after the cutoff) is refused too.
 #[test]
-fn class04_years_outside_the_accepted_range_are_refused() {
+fn years_outside_the_accepted_range_are_refused() {
     let t = Tree::valid();
     for bad in ["year=20255", "year=1850"] {
         let run = t.corpus(&["list", "--where", bad]);
@@ -381,9 +382,9 @@ fn class04_years_outside_the_accepted_range_are_refused() {
     assert_eq!(run.of("claim-invalid").len(), 1, "{}", run.stdout);
 }
 
-/// Class 5: an arxiv.org link that names another paper than `arxiv_id` is an error.
+/// An arxiv.org link that names another paper than `arxiv_id` is an error.
 #[test]
-fn class05_arxiv_links_must_name_the_entry_id() {
+fn arxiv_links_must_name_the_entry_id() {
     let t = Tree::valid();
     t.replace(
         valid::METHOD,
@@ -407,9 +408,9 @@ fn class05_arxiv_links_must_name_the_entry_id() {
     assert_eq!(run.rules(), ["duplicate-url"], "{}", run.stdout);
 }
 
-/// Class 5: `/pdf/X` in one entry and `/abs/X` in another are the same link.
+/// `/pdf/X` in one entry and `/abs/X` in another are the same link.
 #[test]
-fn class05_pdf_and_abs_links_are_one_link_across_entries() {
+fn pdf_and_abs_links_are_one_link_across_entries() {
     let t = Tree::valid();
     t.replace(
         valid::INDUSTRY,
@@ -425,9 +426,9 @@ fn class05_pdf_and_abs_links_are_one_link_across_entries() {
     );
 }
 
-/// Class 5: an exclusion record's arxiv.org link must name the paper of its `arXiv:` identifier.
+/// An exclusion record's arxiv.org link must name the paper of its `arXiv:` identifier.
 #[test]
-fn class05_a_record_link_must_name_its_identifier() {
+fn a_record_link_must_name_its_identifier() {
     let t = Tree::valid();
     t.set(
         valid::ARXIV_RECORD,
@@ -458,9 +459,9 @@ fn third_record(t: &Tree) {
     t.set(rel, "title", "Another Handbook");
 }
 
-/// Class 6: two exclusion records of the same item are duplicates, by identifier, link or title.
+/// Two exclusion records of the same item are duplicates, by identifier, link or title.
 #[test]
-fn class06_duplicate_exclusion_records_are_reported() {
+fn duplicate_exclusion_records_are_reported() {
     // Each repeats one thing of E001 (an arXiv record), written differently.
     for (field, value) in [
         ("identifier", "arXiv:2404.05550v2"),
@@ -483,9 +484,9 @@ fn class06_duplicate_exclusion_records_are_reported() {
     t.check(&[]).assert_code(0);
 }
 
-/// Class 7: metrics of a trace that `trace validate` rejects are refused with its diagnostics.
+/// Metrics of a trace that `trace validate` rejects are refused with its diagnostics.
 #[test]
-fn class07_metrics_refuse_an_invalid_trace() {
+fn metrics_refuse_an_invalid_trace() {
     let dir = fixture_dir("traces");
     for (file, rule) in [
         ("trace-cycle.json", "trace-cycle"),
@@ -510,9 +511,9 @@ fn class07_metrics_refuse_an_invalid_trace() {
     .assert_code(0);
 }
 
-/// Class 8: traces have their own size limit, and it is honoured.
+/// Traces have their own size limit, and it is honoured.
 #[test]
-fn class08_the_trace_size_limit_is_honoured() {
+fn the_trace_size_limit_is_honoured() {
     let dir = fixture_dir("traces");
     let path = dir.join("reference_equivalent.json");
     let size = std::fs::metadata(&path).expect("fixture").len();
@@ -555,9 +556,9 @@ fn class08_the_trace_size_limit_is_honoured() {
 // Messages that mislead
 // ---------------------------------------------------------------------------
 
-/// Class 11: one broken file yields one diagnostic, not a pile of derived ones.
+/// One broken file yields one diagnostic, not a pile of derived ones.
 #[test]
-fn class11_one_broken_file_is_one_diagnostic() {
+fn one_broken_file_is_one_diagnostic() {
     let t = Tree::repo_copy();
     t.append("corpus/papers/magrpo.yaml", "extra: [unclosed\n");
     let run = t.check(&[]);
@@ -571,9 +572,9 @@ fn class11_one_broken_file_is_one_diagnostic() {
     );
 }
 
-/// Class 11: stale generated files are one diagnostic that lists them.
+/// Stale generated files are one diagnostic that lists them.
 #[test]
-fn class11_staleness_is_one_diagnostic_listing_the_files() {
+fn staleness_is_one_diagnostic_listing_the_files() {
     let t = Tree::repo_copy();
     t.set("corpus/papers/magrpo.yaml", "scenario", "coding");
     let run = t.check(&[]);
@@ -585,9 +586,9 @@ fn class11_staleness_is_one_diagnostic_listing_the_files() {
     }
 }
 
-/// Class 12: a second YAML document is explained in the tool's words; a lone final `---` is fine.
+/// A second YAML document is explained in the tool's words; a lone final `---` is fine.
 #[test]
-fn class12_multiple_documents_in_own_words_and_final_marker_accepted() {
+fn a_second_document_is_explained_and_a_final_marker_accepted() {
     let t = Tree::valid();
     t.append(valid::METHOD, "---\n");
     t.check(&[]).assert_code(0);
@@ -604,9 +605,9 @@ fn class12_multiple_documents_in_own_words_and_final_marker_accepted() {
     assert!(d.line.is_some() && d.help.is_some());
 }
 
-/// Class 12: numbers the parser cannot hold, and fractional years, are named plainly.
+/// Numbers the parser cannot hold, and fractional years, are named plainly.
 #[test]
-fn class12_number_messages_name_the_value_not_the_parser_type() {
+fn number_messages_name_the_value_not_the_parser_type() {
     let t = Tree::valid();
     t.set(valid::METHOD, "year", "99999999999999999999999999");
     let d = t.check(&[]).single();
@@ -641,10 +642,10 @@ const PARSER_INTERNALS: [&str; 9] = [
     "mapping values are not allowed",
 ];
 
-/// Class 12: every parser error a contributor can make in an entry is said in
+/// Every parser error a contributor can make in an entry is said in
 /// the tool's words, at the right line, with a help line.
 #[test]
-fn class12_parser_errors_are_explained_in_own_words() {
+fn parser_errors_are_explained_in_own_words() {
     let file = valid::METHOD;
     let fixture = Tree::valid();
     let original = fixture.read(file);
@@ -820,9 +821,9 @@ fn class12_parser_errors_are_explained_in_own_words() {
     t.check(&[]).assert_code(0);
 }
 
-/// Class 12: `corpus fmt` explains a file it cannot parse in the same words as `check`.
+/// `corpus fmt` explains a file it cannot parse in the same words as `check`.
 #[test]
-fn class12_fmt_explains_parse_errors_in_own_words() {
+fn fmt_explains_parse_errors_in_own_words() {
     let t = Tree::valid();
     t.set(valid::METHOD, "venue", "arXiv: 2025");
     let run = t.corpus(&["fmt"]);
@@ -846,9 +847,9 @@ fn class12_fmt_explains_parse_errors_in_own_words() {
     );
 }
 
-/// Class 12: the other YAML files (taxonomy, claims ledger) say their parser errors in the same words.
+/// The other YAML files (taxonomy, claims ledger) say their parser errors in the same words.
 #[test]
-fn class12_taxonomy_and_ledger_errors_are_explained_too() {
+fn taxonomy_and_ledger_parse_errors_are_explained_too() {
     let t = Tree::valid();
     t.write(
         "corpus/claims.yaml",
@@ -889,9 +890,9 @@ fn class12_taxonomy_and_ledger_errors_are_explained_too() {
 // Exit codes and round trips
 // ---------------------------------------------------------------------------
 
-/// Class 17: failures to run exit 2, not 1.
+/// Failures to run exit 2, not 1.
 #[test]
-fn class17_failures_to_run_exit_2() {
+fn failures_to_run_exit_2() {
     // stats/ cannot be written: a file is where the folder should be.
     let t = Tree::valid_with_templates();
     t.write("stats", "not a folder\n");
@@ -926,9 +927,9 @@ fn class17_failures_to_run_exit_2() {
     assert!(run.stderr.contains("README.md.tera"), "{}", run.stderr);
 }
 
-/// Class 17: a `--root` that is a file, or a template that does not parse, is a failure to run that names its cause.
+/// A `--root` that is a file, or a template that does not parse, is a failure to run that names its cause.
 #[test]
-fn class17_unusable_root_or_template_is_named() {
+fn an_unusable_root_or_template_is_named() {
     let t = Tree::valid_with_templates();
     t.write("a-file", "x\n");
     let run = run_in(t.root(), None, &["--root", "a-file", "check"]);
@@ -946,9 +947,9 @@ fn class17_unusable_root_or_template_is_named() {
     assert_eq!(d.file, "templates/README.md.tera");
 }
 
-/// Class 17: `--help` states the exit-code contract, and the README repeats it.
+/// `--help` states the exit-code contract, and the README repeats it.
 #[test]
-fn class17_the_exit_code_contract_is_documented() {
+fn the_exit_code_contract_is_documented() {
     let t = Tree::valid();
     let help = t.corpus(&["--help"]);
     help.assert_code(0);
@@ -966,9 +967,9 @@ fn class17_the_exit_code_contract_is_documented() {
     );
 }
 
-/// Class 9: an entry whose file no longer parses is reported broken, not removed, and the diff fails.
+/// An entry whose file no longer parses is reported broken, not removed, and the diff fails.
 #[test]
-fn class09_diff_reports_a_broken_entry_as_broken() {
+fn diff_reports_a_broken_entry_as_broken() {
     let old = Tree::valid();
     let new = Tree::valid();
     new.append(valid::METHOD, "extra: [unclosed\n");
@@ -1009,11 +1010,11 @@ fn class09_diff_reports_a_broken_entry_as_broken() {
     );
 }
 
-/// Class 9: an entry whose field no longer loads (a value of the wrong type)
+/// An entry whose field no longer loads (a value of the wrong type)
 /// is broken, not changed to a default; one the base could not load is
 /// repaired, not added.
 #[test]
-fn class09_diff_neither_invents_values_nor_additions() {
+fn diff_neither_invents_values_nor_additions() {
     let old = Tree::valid();
     let new = Tree::valid();
     new.set(valid::INDUSTRY, "year", "[2025]");
@@ -1051,9 +1052,9 @@ fn class09_diff_neither_invents_values_nor_additions() {
     assert!(md.stdout.contains("0 added"), "{}", md.stdout);
 }
 
-/// Class 10: `trace validate` on a folder without traces refuses instead of validating nothing.
+/// `trace validate` on a folder without traces refuses instead of validating nothing.
 #[test]
-fn class10_trace_validate_on_an_empty_folder_refuses() {
+fn trace_validate_on_an_empty_folder_refuses() {
     let t = Tree::empty();
     std::fs::create_dir_all(t.path("logs")).expect("folder");
     t.write("logs/notes.txt", "not a trace\n");
@@ -1066,9 +1067,9 @@ fn class10_trace_validate_on_an_empty_folder_refuses() {
     );
 }
 
-/// Class 10: `check` says when the README template is missing instead of passing.
+/// `check` says when the README template is missing instead of passing.
 #[test]
-fn class10_check_reports_a_missing_readme_template() {
+fn check_reports_a_missing_readme_template() {
     let t = Tree::valid_with_templates();
     t.corpus(&["build"]).assert_code(0);
     t.remove("templates/README.md.tera");
@@ -1078,10 +1079,10 @@ fn class10_check_reports_a_missing_readme_template() {
     assert!(d.message.contains("README.md.tera"), "{}", d.message);
 }
 
-/// Class 10: a root that has been built (its manifest is there) but lost its
+/// A root that has been built (its manifest is there) but lost its
 /// whole templates/ folder is not taken for a data-only corpus.
 #[test]
-fn class10_check_reports_a_missing_templates_folder() {
+fn check_reports_a_missing_templates_folder() {
     let t = Tree::valid_with_templates();
     t.corpus(&["build"]).assert_code(0);
     std::fs::remove_dir_all(t.path("templates")).expect("remove templates/");
@@ -1094,9 +1095,9 @@ fn class10_check_reports_a_missing_templates_folder() {
     );
 }
 
-/// Class 10: hidden files among the entries are named, not silently skipped.
+/// Hidden files among the entries are named, not silently skipped.
 #[test]
-fn class10_hidden_files_under_papers_are_reported() {
+fn hidden_files_under_papers_are_reported() {
     let t = Tree::valid();
     t.write("corpus/papers/.draft.yaml", t.read(valid::METHOD));
     let run = t.check(&[]);
@@ -1107,9 +1108,9 @@ fn class10_hidden_files_under_papers_are_reported() {
     t.check_strict().assert_code(1);
 }
 
-/// Class 10: an annotation file with a header and no rows is refused, not an empty table.
+/// An annotation file with a header and no rows is refused, not an empty table.
 #[test]
-fn class10_agreement_with_no_rows_is_refused() {
+fn agreement_with_no_rows_is_refused() {
     let t = Tree::fixture("agreement");
     t.write("ann.csv", "key,ann_category\n");
     let run = t.corpus(&["agreement", "ann.csv"]);
@@ -1117,9 +1118,9 @@ fn class10_agreement_with_no_rows_is_refused() {
     assert!(run.stdout.contains("no annotations"), "{}", run.stdout);
 }
 
-/// Class 10: rows whose annotation cells are all blank are refused too, not a table of "undefined".
+/// Rows whose annotation cells are all blank are refused too, not a table of "undefined".
 #[test]
-fn class10_agreement_with_only_blank_cells_is_refused() {
+fn agreement_with_only_blank_cells_is_refused() {
     let t = Tree::fixture("agreement");
     t.write("ann.csv", "key,ann_category\nalpha,\n");
     let run = t.corpus(&["agreement", "ann.csv"]);
@@ -1129,9 +1130,9 @@ fn class10_agreement_with_only_blank_cells_is_refused() {
     t.corpus(&["agreement", "ann.yaml"]).assert_code(1);
 }
 
-/// Class 10: `list` says which files it left out because they do not load.
+/// `list` says which files it left out because they do not load.
 #[test]
-fn class10_list_names_the_files_it_leaves_out() {
+fn list_names_the_files_it_leaves_out() {
     let t = Tree::valid();
     t.append(valid::METHOD, "extra: [unclosed\n");
     for format in ["table", "keys", "json"] {
@@ -1146,9 +1147,9 @@ fn class10_list_names_the_files_it_leaves_out() {
     assert_eq!(clean.corpus(&["list"]).stderr, "");
 }
 
-/// Class 10: a waiver with an empty reason waives nothing.
+/// A waiver with an empty reason waives nothing.
 #[test]
-fn class10_a_waiver_without_a_reason_waives_nothing() {
+fn a_waiver_without_a_reason_waives_nothing() {
     let t = Tree::valid();
     t.set(valid::METHOD, "year", "2024");
     t.append(valid::METHOD, "waivers:\n  arxiv-year: \"\"\n");
@@ -1167,9 +1168,9 @@ fn class10_a_waiver_without_a_reason_waives_nothing() {
     t.check_strict().assert_code(0);
 }
 
-/// Class 13: CSV diagnostics point at the record's own line (header = line 1), CRLF included.
+/// CSV diagnostics point at the record's own line (header = line 1), CRLF included.
 #[test]
-fn class13_csv_lines_are_the_lines_of_the_file() {
+fn csv_diagnostics_give_the_line_in_the_file() {
     let t = Tree::fixture("agreement");
     for eol in ["\n", "\r\n"] {
         let text = ["key,ann_category", "alpha,rl_method", "bravo,rl-mthod", ""].join(eol);
@@ -1198,9 +1199,9 @@ fn class13_csv_lines_are_the_lines_of_the_file() {
     );
 }
 
-/// Class 14: the key-mismatch help proposes only keys that pass the key rule.
+/// The key-mismatch help proposes only keys that pass the key rule.
 #[test]
-fn class14_key_suggestions_pass_the_key_rule() {
+fn key_suggestions_pass_the_key_rule() {
     let key_ok = regex::Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").expect("regex");
     let t = Tree::valid();
     t.rename(valid::INDUSTRY, "corpus/papers/c3 copy.yaml");
@@ -1223,9 +1224,9 @@ fn class14_key_suggestions_pass_the_key_rule() {
     }
 }
 
-/// Class 14: the record-id mismatch help proposes an id built from the digits written, and a valid one.
+/// The record-id mismatch help proposes an id built from the digits written, and a valid one.
 #[test]
-fn class14_record_id_suggestions_follow_the_digits_and_pass_the_rule() {
+fn record_id_suggestions_follow_the_digits_and_pass_the_rule() {
     let id_ok = regex::Regex::new(r"^E[0-9]{3,}$").expect("regex");
     let t = Tree::valid();
     t.rename(valid::DOCS_RECORD, "exclusions/e9.yaml");
@@ -1253,9 +1254,9 @@ fn class14_record_id_suggestions_follow_the_digits_and_pass_the_rule() {
     }
 }
 
-/// Class 15: with `--format json`, every stdout line is JSON, on the error path too.
+/// With `--format json`, every stdout line is JSON, on the error path too.
 #[test]
-fn class15_json_formats_print_only_json() {
+fn json_formats_print_only_json() {
     let t = Tree::fixture("agreement");
     t.write("ann.csv", "key,ann_category\nalpha,rl-mthod\n");
     let run = t.corpus(&["agreement", "ann.csv", "--format", "json"]);
@@ -1294,9 +1295,9 @@ fn csv_round_trip(t: &Tree) -> (String, String) {
     (before.stdout, after.stdout)
 }
 
-/// Class 18: export then import gives back exactly the data: spaces and a block scalar's final newline kept.
+/// Export then import gives back exactly the data: spaces and a block scalar's final newline kept.
 #[test]
-fn class18_the_csv_round_trip_is_exact() {
+fn the_csv_round_trip_is_exact() {
     let t = Tree::valid();
     t.set(valid::METHOD, "title", "\"  Padded Title  \"");
     t.append(valid::METHOD, "notes: |\n  first line\n  second line\n");
@@ -1307,9 +1308,9 @@ fn class18_the_csv_round_trip_is_exact() {
     assert!(before.contains("second line\\n"), "{before}");
 }
 
-/// Class 18: a CSV column import does not know is refused, not dropped.
+/// A CSV column import does not know is refused, not dropped.
 #[test]
-fn class18_an_unknown_csv_column_is_refused() {
+fn an_unknown_csv_column_is_refused() {
     let t = Tree::valid();
     let papers = t.corpus(&["export", "--format", "csv"]).stdout;
     let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
@@ -1324,9 +1325,9 @@ fn class18_an_unknown_csv_column_is_refused() {
     assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
 }
 
-/// Class 18: a CSV column named twice is refused, not read as one of the two.
+/// A CSV column named twice is refused, not read as one of the two.
 #[test]
-fn class18_a_column_named_twice_is_refused() {
+fn a_csv_column_named_twice_is_refused() {
     let t = Tree::valid();
     let papers = t.corpus(&["export", "--format", "csv"]).stdout;
     let mut lines: Vec<String> = papers.lines().map(str::to_string).collect();
@@ -1341,9 +1342,9 @@ fn class18_a_column_named_twice_is_refused() {
     assert_eq!(common::snapshot_tree(t.root()), before, "nothing written");
 }
 
-/// Class 19: a value that starts like a formula is exported as text and imported back unchanged.
+/// A value that starts like a formula is exported as text and imported back unchanged.
 #[test]
-fn class19_formulas_are_exported_as_text_and_imported_back() {
+fn formulas_are_exported_as_text_and_imported_back() {
     let t = Tree::valid();
     t.set(
         valid::METHOD,
@@ -1369,10 +1370,10 @@ fn class19_formulas_are_exported_as_text_and_imported_back() {
     assert_eq!(before, after);
 }
 
-/// Class 19: every CSV the tool writes is spreadsheet-safe, `stats --format csv` included
+/// Every CSV the tool writes is spreadsheet-safe, `stats --format csv` included
 /// (its labels come from the data, which may not have passed `check` yet).
 #[test]
-fn class19_stats_csv_cells_never_start_like_formulas() {
+fn stats_csv_cells_never_start_like_formulas() {
     let t = Tree::valid();
     t.set(valid::ARXIV_RECORD, "source", "\"@SUM(1)\"");
     t.set(valid::ARXIV_RECORD, "query_family", "\"=HYPERLINK(1)\"");
@@ -1390,9 +1391,9 @@ fn class19_stats_csv_cells_never_start_like_formulas() {
     }
 }
 
-/// Class 20: a figure that overflows is refused the same way in every format, not `inf` here and `null` there.
+/// A figure that overflows is refused the same way in every format, not `inf` here and `null` there.
 #[test]
-fn class20_non_finite_figures_are_refused_in_every_format() {
+fn non_finite_figures_are_refused_in_every_format() {
     let t = Tree::empty();
     t.write("big.json", overflowing_trace());
     for format in ["table", "json"] {
@@ -1422,10 +1423,10 @@ fn overflowing_trace() -> String {
     serde_json::to_string_pretty(&v).expect("JSON")
 }
 
-/// Class 20: an example trace whose figures overflow fails the build and the
+/// An example trace whose figures overflow fails the build and the
 /// check with a diagnostic, and nothing is written (no `inf` in the README).
 #[test]
-fn class20_an_example_trace_that_overflows_fails_the_build() {
+fn an_example_trace_that_overflows_fails_the_build() {
     let t = Tree::valid_with_templates();
     t.write(
         "traces/examples/fine.json",
@@ -1475,10 +1476,10 @@ fn class20_an_example_trace_that_overflows_fails_the_build() {
     );
 }
 
-/// Class 20: token counts summed from OTLP spans never wrap (or panic): the
+/// Token counts summed from OTLP spans never wrap (or panic): the
 /// imported trace carries the exact sum, and its metrics replay it.
 #[test]
-fn class20_otlp_token_sums_do_not_wrap() {
+fn otlp_token_sums_do_not_wrap() {
     let t = Tree::empty();
     let text = std::fs::read_to_string(common::repo().join("traces/otlp/research-team.json"))
         .expect("shipped OTLP example");
@@ -1516,9 +1517,9 @@ fn class20_otlp_token_sums_do_not_wrap() {
     assert!(m["tokens"].as_f64().expect("a number") > u64::MAX as f64);
 }
 
-/// Class 16: control and bidi characters in data are flagged, and never reach the terminal raw.
+/// Control and bidi characters in data are flagged, and never reach the terminal raw.
 #[test]
-fn class16_control_characters_are_flagged_and_shown_escaped() {
+fn control_characters_are_flagged_and_shown_escaped() {
     let t = Tree::valid();
     // `\e[2J` clears the screen; U+202E reverses the text after it.
     t.set(valid::METHOD, "title", "\"Relay \\e[2J Credit\"");
