@@ -48,7 +48,7 @@ fn root_is_found_from_a_subdirectory_without_root_flag() {
 }
 
 // ---------------------------------------------------------------------------
-// The bad inputs the issue lists, one fixture each
+// The bad inputs a contributor is known to produce, one mutation each
 
 #[test]
 fn value_outside_the_taxonomy_is_an_error_suggesting_the_closest_value() {
@@ -250,7 +250,7 @@ fn unquoted_arxiv_id_is_an_error_whose_help_keeps_the_trailing_zero() {
 }
 
 #[test]
-fn unquoted_arxiv_id_from_the_issue_keeps_its_trailing_zero() {
+fn unquoted_arxiv_id_is_flagged_with_its_trailing_zero_kept_in_the_help() {
     let t = Tree::valid();
     t.set(valid::METHOD, "arxiv_id", "2510.20510");
     t.replace(

@@ -378,8 +378,8 @@ fn indented_block_nesting_up_to_the_size_limit_ends_with_a_diagnostic() {
 // flow level for each token, so flow nesting costs time quadratic in its
 // depth, and serde_yaml's recursion limit (128) applies only after the whole
 // document has been scanned: 100,000 `[` once took 26 s in a release build.
-// src/load.rs now refuses flow nesting deeper than that limit before parsing;
-// these tests keep it that way.
+// crates/core/src/load/mod.rs now refuses flow nesting deeper than that
+// limit before parsing; these tests keep it that way.
 
 #[test]
 fn flow_sequence_nesting_100000_levels_deep_ends_quickly_with_a_diagnostic() {

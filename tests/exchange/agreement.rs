@@ -1,7 +1,8 @@
 //! End-to-end tests of `corpus agreement`: the binary run on a small corpus
 //! root built in a temporary directory from `tests/fixtures/agreement/`
-//! (ten entries whose tags the unit tests in `src/agreement.rs` work through
-//! by hand) plus the repository's own taxonomy.
+//! (ten entries whose tags the unit tests in
+//! `crates/core/src/exchange/agreement.rs` work through by hand) plus the
+//! repository's own taxonomy.
 
 use crate::common::{corpus_cmd, fixture_dir, Tree};
 use std::path::{Path, PathBuf};
