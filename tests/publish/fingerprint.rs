@@ -16,10 +16,18 @@ fn built() -> Tree {
     t
 }
 
-/// The same tree without the fingerprint.
-fn without_fingerprint(t: &Tree) -> Tree {
+/// A copy of a tree, fingerprint included. A test that tries several
+/// changes builds once and makes each change on a copy of that build: the
+/// build is the slow part, and it gives the same tree every time.
+fn copy_of(t: &Tree) -> Tree {
     let u = Tree::empty();
     copy_tree(t.root(), u.root());
+    u
+}
+
+/// The same tree without the fingerprint.
+fn without_fingerprint(t: &Tree) -> Tree {
+    let u = copy_of(t);
     let _ = std::fs::remove_file(u.path(FINGERPRINT));
     u
 }
@@ -32,50 +40,72 @@ fn files(t: &Tree) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Runs `args` on the tree and on its copy without a fingerprint; both must
-/// answer alike and leave the same files.
-fn same_as_full_path(t: &Tree, args: &[&str]) -> (i32, String) {
-    let full = without_fingerprint(t);
-    let a = t.corpus(args);
-    let b = full.corpus(args);
-    assert_eq!(
-        (a.code, &a.stdout, &a.stderr),
-        (b.code, &b.stdout, &b.stderr),
-        "`{}` with and without the fingerprint",
-        args.join(" ")
-    );
-    assert!(
-        files(t) == files(&full),
-        "`{}` left other files",
-        args.join(" ")
-    );
-    (a.code.expect("exit code"), a.stdout)
+/// A tree and its copy without the fingerprint (the full path), on which
+/// commands run side by side. After each command both hold the same files
+/// (it asserts so), so the copy is made once per pair rather than once per
+/// command; the tree is not edited while its pair is in use.
+struct Pair<'a> {
+    t: &'a Tree,
+    full: Tree,
+}
+
+impl<'a> Pair<'a> {
+    fn of(t: &'a Tree) -> Pair<'a> {
+        Pair {
+            t,
+            full: without_fingerprint(t),
+        }
+    }
+
+    /// Runs `args` on the tree and on its copy without a fingerprint; both
+    /// must answer alike and leave the same files.
+    fn same(&self, args: &[&str]) -> (i32, String) {
+        // A build on the copy records a fingerprint there: removed, so the
+        // copy takes the full path again.
+        let _ = std::fs::remove_file(self.full.path(FINGERPRINT));
+        let a = self.t.corpus(args);
+        let b = self.full.corpus(args);
+        assert_eq!(
+            (a.code, &a.stdout, &a.stderr),
+            (b.code, &b.stdout, &b.stderr),
+            "`{}` with and without the fingerprint",
+            args.join(" ")
+        );
+        assert!(
+            files(self.t) == files(&self.full),
+            "`{}` left other files",
+            args.join(" ")
+        );
+        (a.code.expect("exit code"), a.stdout)
+    }
+
+    /// `stats` in every format answers as on the full path.
+    fn stats_same(&self) {
+        for format in STATS_FORMATS {
+            self.same(&["stats", "--format", format]);
+        }
+    }
 }
 
 /// The formats of `stats`.
 const STATS_FORMATS: [&str; 4] = ["table", "markdown", "json", "csv"];
 
-/// `stats` in every format answers as on the full path.
-fn stats_same_as_full_path(t: &Tree) {
-    for format in STATS_FORMATS {
-        same_as_full_path(t, &["stats", "--format", format]);
-    }
-}
-
-/// After `change`, every command answers as on the full path, and the build
-/// that follows brings the tree back to a fresh one.
-fn after(change: impl Fn(&Tree)) -> (i32, String) {
-    let t = built();
+/// After `change` to a copy of the built tree `base`, every command answers
+/// as on the full path, and the build that follows brings the tree back to
+/// a fresh one.
+fn after(base: &Tree, change: impl Fn(&Tree)) -> (i32, String) {
+    let t = copy_of(base);
     change(&t);
-    let check = same_as_full_path(&t, &["check", "--format", "json"]);
-    same_as_full_path(&t, &["check", "--format", "github"]);
-    stats_same_as_full_path(&t);
-    same_as_full_path(&t, &["build", "--check"]);
-    same_as_full_path(&t, &["build"]);
-    same_as_full_path(&t, &["check", "--format", "json"]);
-    same_as_full_path(&t, &["check", "--strict"]);
-    stats_same_as_full_path(&t);
-    same_as_full_path(&t, &["stats", "--write"]);
+    let pair = Pair::of(&t);
+    let check = pair.same(&["check", "--format", "json"]);
+    pair.same(&["check", "--format", "github"]);
+    pair.stats_same();
+    pair.same(&["build", "--check"]);
+    pair.same(&["build"]);
+    pair.same(&["check", "--format", "json"]);
+    pair.same(&["check", "--strict"]);
+    pair.stats_same();
+    pair.same(&["stats", "--write"]);
     check
 }
 
@@ -83,24 +113,26 @@ fn after(change: impl Fn(&Tree)) -> (i32, String) {
 fn a_second_build_takes_the_shortcut_with_the_same_answer() {
     let t = built();
     let before = files(&t);
-    let (code, out) = same_as_full_path(&t, &["build"]);
+    let pair = Pair::of(&t);
+    let (code, out) = pair.same(&["build"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("0 changed, "), "{out}");
     assert!(files(&t) == before);
-    same_as_full_path(&t, &["build", "--check"]);
-    same_as_full_path(&t, &["check", "--format", "json"]);
-    stats_same_as_full_path(&t);
+    pair.same(&["build", "--check"]);
+    pair.same(&["check", "--format", "json"]);
+    pair.stats_same();
     // `stats --format json` prints what the build wrote.
-    let (code, json) = same_as_full_path(&t, &["stats", "--format", "json"]);
+    let (code, json) = pair.same(&["stats", "--format", "json"]);
     assert_eq!(code, 0);
     assert_eq!(json, t.read("stats/stats.json"));
-    same_as_full_path(&t, &["stats", "--write", "--check"]);
-    same_as_full_path(&t, &["stats", "--write"]);
+    pair.same(&["stats", "--write", "--check"]);
+    pair.same(&["stats", "--write"]);
 }
 
 #[test]
 fn an_edited_entry_is_rebuilt() {
-    let (code, out) = after(|t| {
+    let base = built();
+    let (code, out) = after(&base, |t| {
         t.replace(
             "corpus/papers/agent-lightning.yaml",
             "one_liner: ",
@@ -113,51 +145,64 @@ fn an_edited_entry_is_rebuilt() {
 
 #[test]
 fn a_comment_in_an_entry_takes_the_full_path_and_finds_nothing_stale() {
-    let (code, _) = after(|t| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"));
+    let base = built();
+    let (code, _) = after(&base, |t| {
+        t.append("corpus/papers/agent-lightning.yaml", "# a note\n")
+    });
     assert_eq!(code, 0);
 }
 
 #[test]
 fn a_removed_or_added_entry_is_rebuilt() {
-    after(|t| t.remove("corpus/papers/agent-lightning.yaml"));
-    after(|t| t.rename("exclusions/E001.yaml", "exclusions/E001.yml"));
+    let base = built();
+    after(&base, |t| t.remove("corpus/papers/agent-lightning.yaml"));
+    after(&base, |t| {
+        t.rename("exclusions/E001.yaml", "exclusions/E001.yml")
+    });
 }
 
 #[test]
 fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
-    after(|t| t.append("templates/README.md.tera", "One more line.\n"));
-    after(|t| t.append("templates/STATS.md.tera", "One more line.\n"));
-    after(|t| t.append("corpus/taxonomy.yaml", "# a comment\n"));
-    after(|t| {
+    let base = built();
+    after(&base, |t| {
+        t.append("templates/README.md.tera", "One more line.\n")
+    });
+    after(&base, |t| {
+        t.append("templates/STATS.md.tera", "One more line.\n")
+    });
+    after(&base, |t| t.append("corpus/taxonomy.yaml", "# a comment\n"));
+    after(&base, |t| {
         t.replace(
             "corpus/claims.yaml",
             "statement: The taxonomy has eight reward families, R1 to R8.",
             "statement: The taxonomy has eight reward families (R1-R8).",
         )
     });
-    after(|t| t.append("corpus/survey.yaml", "# a comment\n"));
+    after(&base, |t| t.append("corpus/survey.yaml", "# a comment\n"));
 }
 
 #[test]
 fn an_edited_or_removed_example_trace_is_rebuilt() {
-    after(|t| {
+    let base = built();
+    after(&base, |t| {
         t.replace(
             "traces/examples/swarm.json",
             "\"system\": \"hand-written example\"",
             "\"system\": \"hand-written example, edited\"",
         )
     });
-    after(|t| t.remove("traces/examples/swarm.json"));
+    after(&base, |t| t.remove("traces/examples/swarm.json"));
 }
 
 #[test]
 fn a_hand_edited_missing_or_extra_output_is_caught() {
-    let (code, out) = after(|t| t.append("README.md", "A hand-written line.\n"));
+    let base = built();
+    let (code, out) = after(&base, |t| t.append("README.md", "A hand-written line.\n"));
     assert_eq!(code, 1, "{out}");
-    after(|t| t.append("stats/count_category.csv", "x,1\n"));
-    after(|t| t.remove("stats/chart_reward_family.svg"));
-    after(|t| t.remove("corpus/entry.schema.json"));
-    after(|t| {
+    after(&base, |t| t.append("stats/count_category.csv", "x,1\n"));
+    after(&base, |t| t.remove("stats/chart_reward_family.svg"));
+    after(&base, |t| t.remove("corpus/entry.schema.json"));
+    after(&base, |t| {
         t.write("stats/count_legacy.csv", "a,b\n");
         t.append("stats/.generated", "stats/count_legacy.csv\n");
     });
@@ -165,10 +210,11 @@ fn a_hand_edited_missing_or_extra_output_is_caught() {
 
 #[test]
 fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
-    after(|t| t.write(FINGERPRINT, "not a fingerprint\n"));
-    after(|t| t.write(FINGERPRINT, ""));
+    let base = built();
+    after(&base, |t| t.write(FINGERPRINT, "not a fingerprint\n"));
+    after(&base, |t| t.write(FINGERPRINT, ""));
     // The right key with wrong digests: the outputs are judged by their bytes.
-    after(|t| {
+    after(&base, |t| {
         let text = t.read(FINGERPRINT);
         let forged: String = text
             .lines()
@@ -180,7 +226,7 @@ fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
         t.write(FINGERPRINT, forged);
     });
     // A key of another tool or tree: the full path decides.
-    after(|t| {
+    after(&base, |t| {
         let text = t.read(FINGERPRINT);
         let mut lines: Vec<&str> = text.lines().collect();
         let other = format!("key {}", "f".repeat(32));
@@ -188,7 +234,9 @@ fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
         t.write(FINGERPRINT, lines.join("\n") + "\n");
     });
     // Paths outside the generated files are refused, not read.
-    after(|t| t.append(FINGERPRINT, &format!("{} ../outside\n", "0".repeat(32))));
+    after(&base, |t| {
+        t.append(FINGERPRINT, &format!("{} ../outside\n", "0".repeat(32)))
+    });
 }
 
 #[test]
@@ -265,17 +313,19 @@ fn built_with_warnings() -> Tree {
 
 #[test]
 fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
-    let t = built_with_warnings();
-    let (code, out) = same_as_full_path(&t, &["build"]);
+    let base = built_with_warnings();
+    let t = copy_of(&base);
+    let pair = Pair::of(&t);
+    let (code, out) = pair.same(&["build"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("0 changed, "), "{out}");
-    same_as_full_path(&t, &["build", "--check"]);
+    pair.same(&["build", "--check"]);
     for format in ["human", "json", "github"] {
-        same_as_full_path(&t, &["check", "--format", format]);
+        pair.same(&["check", "--format", format]);
     }
-    let (strict, _) = same_as_full_path(&t, &["check", "--strict"]);
+    let (strict, _) = pair.same(&["check", "--strict"]);
     assert_eq!(strict, 1, "warnings fail --strict");
-    stats_same_as_full_path(&t);
+    pair.stats_same();
     // Every kind of change, on top of the warnings.
     for change in [
         |t: &Tree| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"),
@@ -284,26 +334,28 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
         |t: &Tree| t.append("README.md", "A hand-written line.\n"),
         |t: &Tree| t.write(FINGERPRINT, "not a fingerprint\n"),
     ] {
-        let t = built_with_warnings();
+        let t = copy_of(&base);
         change(&t);
-        same_as_full_path(&t, &["check", "--format", "json"]);
-        same_as_full_path(&t, &["build", "--check"]);
-        stats_same_as_full_path(&t);
-        same_as_full_path(&t, &["build"]);
-        same_as_full_path(&t, &["check", "--format", "github"]);
-        stats_same_as_full_path(&t);
+        let pair = Pair::of(&t);
+        pair.same(&["check", "--format", "json"]);
+        pair.same(&["build", "--check"]);
+        pair.stats_same();
+        pair.same(&["build"]);
+        pair.same(&["check", "--format", "github"]);
+        pair.stats_same();
     }
 }
 
 #[test]
 fn a_new_stray_or_hidden_file_is_seen() {
-    let (code, out) = after(|t| t.write("corpus/papers/notes.txt", "not data\n"));
+    let base = built();
+    let (code, out) = after(&base, |t| t.write("corpus/papers/notes.txt", "not data\n"));
     assert_eq!(code, 0);
     assert!(out.contains("stray-file"), "{out}");
-    let (_, out) = after(|t| t.write("exclusions/.draft.yaml", "id: E999\n"));
+    let (_, out) = after(&base, |t| t.write("exclusions/.draft.yaml", "id: E999\n"));
     assert!(out.contains("stray-file"), "{out}");
     // A housekeeping file is no data and changes nothing.
-    after(|t| t.write("corpus/papers/.gitkeep", ""));
+    after(&base, |t| t.write("corpus/papers/.gitkeep", ""));
 }
 
 #[test]
@@ -394,13 +446,15 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
             t.read(FINGERPRINT) + &line + "\n"
         },
     ];
+    // The full path's answers, the same for every case.
+    let full_path = without_fingerprint(&t);
+    let wants = STATS_FORMATS.map(|format| full_path.corpus(&["stats", "--format", format]));
     for case in cases {
         let u = Tree::empty();
         copy_tree(t.root(), u.root());
         u.write(FINGERPRINT, case);
-        for format in STATS_FORMATS {
+        for (format, want) in STATS_FORMATS.iter().zip(&wants) {
             let run = u.corpus(&["stats", "--format", format]);
-            let want = without_fingerprint(&t).corpus(&["stats", "--format", format]);
             assert_eq!(
                 (run.code, &run.stdout, &run.stderr),
                 (want.code, &want.stdout, &want.stderr),
@@ -440,13 +494,15 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
             }
         },
     ];
+    let base = built_with_warnings();
     for case in cases {
-        let t = built_with_warnings();
+        let t = copy_of(&base);
         assert!(
             t.read(FINGERPRINT).contains("\ndiag {"),
             "warnings recorded"
         );
         rewrite(&t, case);
+        let pair = Pair::of(&t);
         for args in [
             &["check", "--format", "json"][..],
             &["check", "--strict"],
@@ -455,7 +511,7 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
             &["build", "--check"],
             &["build"],
         ] {
-            same_as_full_path(&t, args);
+            pair.same(args);
         }
     }
 }
