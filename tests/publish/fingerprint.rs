@@ -2,17 +2,46 @@
 //! different answer: after any change to any input or output, `build`,
 //! `build --check`, `check` and `stats` say and write exactly what they do
 //! on the same tree without a fingerprint (the full path).
+//!
+//! The shipped tree is the subject where its data matters (its counts, a
+//! contributor's edit, a forged record); the tests that try every kind of
+//! change run on a miniature of it with every kind of input and output,
+//! where each command costs a fraction of a run on the shipped corpus.
 
-use crate::common::{copy_tree, snapshot_tree, Tree};
+use crate::common::{copy_tree, fixture_dir, repo, snapshot_tree, valid, Tree};
 
 const FINGERPRINT: &str = ".cache/corpus-build.fingerprint";
 
-/// A copy of the shipped tree, built once, so it holds a fingerprint.
-fn built() -> Tree {
-    let t = Tree::repo_copy();
+/// An entry of the shipped corpus.
+const AN_ENTRY: &str = "corpus/papers/agent-lightning.yaml";
+
+/// A tree, built once, so it holds a fingerprint.
+fn build(t: Tree) -> Tree {
     let _ = std::fs::remove_file(t.path(FINGERPRINT));
     t.corpus(&["build"]).assert_code(0);
     assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    t
+}
+
+/// A copy of the shipped tree, built once, so it holds a fingerprint.
+fn built() -> Tree {
+    build(Tree::repo_copy())
+}
+
+/// A miniature of the shipped tree, built once, so it holds a fingerprint:
+/// the valid fixture's three entries and two records, the shipped taxonomy,
+/// templates and traces, and a claims ledger and survey written for the
+/// fixture (`tests/fixtures/fingerprint/`). Like the shipped tree it has
+/// every input the fingerprint's key covers and every generated output,
+/// and it checks clean.
+fn built_miniature() -> Tree {
+    let t = Tree::valid_with_templates();
+    copy_tree(&repo().join("traces"), &t.path("traces"));
+    copy_tree(&fixture_dir("fingerprint"), t.root());
+    let t = build(t);
+    let check = t.corpus(&["check", "--format", "json"]);
+    check.assert_code(0);
+    assert_eq!(check.stdout, "", "the miniature checks clean");
     t
 }
 
@@ -133,11 +162,7 @@ fn a_second_build_takes_the_shortcut_with_the_same_answer() {
 fn an_edited_entry_is_rebuilt() {
     let base = built();
     let (code, out) = after(&base, |t| {
-        t.replace(
-            "corpus/papers/agent-lightning.yaml",
-            "one_liner: ",
-            "one_liner: Changed. ",
-        )
+        t.replace(AN_ENTRY, "one_liner: ", "one_liner: Changed. ")
     });
     assert_eq!(code, 1, "the README is stale: {out}");
     assert!(out.contains("stale-generated"), "{out}");
@@ -145,17 +170,15 @@ fn an_edited_entry_is_rebuilt() {
 
 #[test]
 fn a_comment_in_an_entry_takes_the_full_path_and_finds_nothing_stale() {
-    let base = built();
-    let (code, _) = after(&base, |t| {
-        t.append("corpus/papers/agent-lightning.yaml", "# a note\n")
-    });
+    let base = built_miniature();
+    let (code, _) = after(&base, |t| t.append(valid::METHOD, "# a note\n"));
     assert_eq!(code, 0);
 }
 
 #[test]
 fn a_removed_or_added_entry_is_rebuilt() {
-    let base = built();
-    after(&base, |t| t.remove("corpus/papers/agent-lightning.yaml"));
+    let base = built_miniature();
+    after(&base, |t| t.remove(valid::METHOD));
     after(&base, |t| {
         t.rename("exclusions/E001.yaml", "exclusions/E001.yml")
     });
@@ -163,7 +186,7 @@ fn a_removed_or_added_entry_is_rebuilt() {
 
 #[test]
 fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
-    let base = built();
+    let base = built_miniature();
     after(&base, |t| {
         t.append("templates/README.md.tera", "One more line.\n")
     });
@@ -183,7 +206,7 @@ fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
 
 #[test]
 fn an_edited_or_removed_example_trace_is_rebuilt() {
-    let base = built();
+    let base = built_miniature();
     after(&base, |t| {
         t.replace(
             "traces/examples/swarm.json",
@@ -196,7 +219,7 @@ fn an_edited_or_removed_example_trace_is_rebuilt() {
 
 #[test]
 fn a_hand_edited_missing_or_extra_output_is_caught() {
-    let base = built();
+    let base = built_miniature();
     let (code, out) = after(&base, |t| t.append("README.md", "A hand-written line.\n"));
     assert_eq!(code, 1, "{out}");
     after(&base, |t| t.append("stats/count_category.csv", "x,1\n"));
@@ -210,7 +233,7 @@ fn a_hand_edited_missing_or_extra_output_is_caught() {
 
 #[test]
 fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
-    let base = built();
+    let base = built_miniature();
     after(&base, |t| t.write(FINGERPRINT, "not a fingerprint\n"));
     after(&base, |t| t.write(FINGERPRINT, ""));
     // The right key with wrong digests: the outputs are judged by their bytes.
@@ -243,7 +266,7 @@ fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
 fn a_build_with_errors_records_nothing() {
     let t = Tree::repo_copy();
     let _ = std::fs::remove_file(t.path(FINGERPRINT));
-    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    t.set(AN_ENTRY, "year", "not-a-year");
     assert_ne!(t.corpus(&["build"]).code, Some(0));
     assert!(!t.path(FINGERPRINT).exists());
 }
@@ -290,30 +313,23 @@ fn forge_record_for_this_tree(t: &Tree) {
     t.write(FINGERPRINT, lines.join("\n") + "\n");
 }
 
-/// A copy of the shipped tree whose data yields warnings and no error (a
-/// stray file, a hidden one, an entry out of layout), built once.
-fn built_with_warnings() -> Tree {
-    let t = Tree::repo_copy();
+/// The tree `t` changed so that its data yields warnings and no error (a
+/// stray file, a hidden one, `entry` out of layout), built once.
+fn built_with_warnings(t: Tree, entry: &str) -> Tree {
     t.write("corpus/papers/notes.txt", "not data\n");
     t.write("exclusions/.draft.yaml", "id: E999\n");
-    t.replace(
-        "corpus/papers/agent-lightning.yaml",
-        "one_liner: ",
-        "one_liner:   ",
-    );
+    t.replace(entry, "one_liner: ", "one_liner:   ");
     let check = t.corpus(&["check", "--format", "json"]);
     check.assert_code(0);
     for rule in ["stray-file", "not-formatted"] {
         assert!(check.stdout.contains(rule), "{rule}: {}", check.stdout);
     }
-    t.corpus(&["build"]).assert_code(0);
-    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
-    t
+    build(t)
 }
 
 #[test]
 fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
-    let base = built_with_warnings();
+    let base = built_with_warnings(built_miniature(), valid::METHOD);
     let t = copy_of(&base);
     let pair = Pair::of(&t);
     let (code, out) = pair.same(&["build"]);
@@ -328,7 +344,7 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
     pair.stats_same();
     // Every kind of change, on top of the warnings.
     for change in [
-        |t: &Tree| t.append("corpus/papers/agent-lightning.yaml", "# a note\n"),
+        |t: &Tree| t.append(valid::METHOD, "# a note\n"),
         |t: &Tree| t.remove("corpus/papers/notes.txt"),
         |t: &Tree| t.append("templates/README.md.tera", "One more line.\n"),
         |t: &Tree| t.append("README.md", "A hand-written line.\n"),
@@ -348,7 +364,7 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
 
 #[test]
 fn a_new_stray_or_hidden_file_is_seen() {
-    let base = built();
+    let base = built_miniature();
     let (code, out) = after(&base, |t| t.write("corpus/papers/notes.txt", "not data\n"));
     assert_eq!(code, 0);
     assert!(out.contains("stray-file"), "{out}");
@@ -361,7 +377,8 @@ fn a_new_stray_or_hidden_file_is_seen() {
 #[test]
 fn the_key_before_parsing_is_the_loaders() {
     let opts = corpus_core::load::LoadOptions::default();
-    for t in [Tree::repo_copy(), built_with_warnings()] {
+    let with_warnings = built_with_warnings(Tree::repo_copy(), AN_ENTRY);
+    for t in [Tree::repo_copy(), with_warnings] {
         let loaded = corpus_core::load::load(t.root(), opts).expect("loads");
         assert_eq!(
             corpus_core::load::source_digest(t.root(), opts),
@@ -390,7 +407,7 @@ fn a_fresh_record_lets_build_skip_parsing_and_checking() {
     // shows the build with nothing to write neither parses nor checks, and
     // why only a build that found no error writes a record.
     let t = built();
-    t.set("corpus/papers/agent-lightning.yaml", "year", "not-a-year");
+    t.set(AN_ENTRY, "year", "not-a-year");
     forge_record_for_this_tree(&t);
     let run = t.corpus(&["build"]);
     run.assert_code(0);
@@ -419,7 +436,7 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
     // believed: `stats` then prints the recorded figures (84 retained)
     // without counting, where the full path counts 83.
     let t = built();
-    t.remove("corpus/papers/agent-lightning.yaml");
+    t.remove(AN_ENTRY);
     forge_record_for_this_tree(&t);
     let fast = t.corpus(&["stats", "--format", "json"]);
     fast.assert_code(0);
@@ -494,7 +511,7 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
             }
         },
     ];
-    let base = built_with_warnings();
+    let base = built_with_warnings(built_miniature(), valid::METHOD);
     for case in cases {
         let t = copy_of(&base);
         assert!(
