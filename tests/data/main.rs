@@ -14,3 +14,4 @@ mod contributors;
 mod fmt;
 mod hostile_files;
 mod provenance;
+mod rule_registry;

@@ -1392,9 +1392,11 @@ fn stats_csv_cells_never_start_like_formulas() {
 }
 
 /// A figure that overflows is refused the same way in every format, not `inf` here and `null` there.
+/// The trace is replayed inside a corpus root, whose taxonomy maps its team
+/// reward channel, so the tokens per unit of team reward are computed.
 #[test]
 fn non_finite_figures_are_refused_in_every_format() {
-    let t = Tree::empty();
+    let t = Tree::valid();
     t.write("big.json", overflowing_trace());
     for format in ["table", "json"] {
         let run = run_in(
@@ -1411,6 +1413,37 @@ fn non_finite_figures_are_refused_in_every_format() {
         );
         assert!(!run.stderr.contains("inf"), "{}", run.stderr);
     }
+}
+
+/// Outside a corpus root the tool has no taxonomy: reward channels keep
+/// their own names and no family-based figure is made up.
+#[test]
+fn outside_a_corpus_reward_channels_stay_unmapped() {
+    let t = Tree::empty();
+    t.write(
+        "t.json",
+        std::fs::read(fixture_dir("traces").join("reference_equivalent.json")).expect("fixture"),
+    );
+    let run = run_in(
+        t.root(),
+        None,
+        &["trace", "metrics", "t.json", "--format", "json"],
+    );
+    run.assert_code(0);
+    let m: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON metrics");
+    assert_eq!(
+        m["rewards_by_family"],
+        serde_json::json!({}),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        m["unmapped_rewards"]
+            .as_object()
+            .is_some_and(|o| !o.is_empty()),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A copy of a valid fixture trace whose tokens per unit of team reward overflow.

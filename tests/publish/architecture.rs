@@ -1,125 +1,229 @@
-//! ARCHITECTURE.md describes the house as it is: every module of `src/` is
-//! on its map and in its layer table, and no module imports one in a higher
-//! layer (a module directory counts as one module).
+//! ARCHITECTURE.md describes the house as it is: every crate with the
+//! crates it depends on, every folder of `corpus-core` in its layer, no
+//! import that climbs a layer, no library crate that prints, and no source
+//! file over the size a reader can hold.
 
-use crate::common;
-
+use crate::common::repo;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
-/// Top-level modules of src/ (files and directories), without lib and main.
-fn modules() -> BTreeSet<String> {
-    std::fs::read_dir(common::repo().join("src"))
-        .expect("list src")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter_map(|n| match n.strip_suffix(".rs") {
-            Some(stem) => Some(stem.to_string()),
-            None if !n.contains('.') => Some(n),
-            None => None,
-        })
-        .filter(|m| m != "lib" && m != "main")
-        .collect()
+fn doc() -> String {
+    std::fs::read_to_string(repo().join("ARCHITECTURE.md")).expect("read ARCHITECTURE.md")
 }
 
-/// The non-test code of a module (a file, or every file of a directory).
-fn code_of(module: &str) -> String {
-    let src = common::repo().join("src");
-    let file = src.join(format!("{module}.rs"));
-    let paths = if file.is_file() {
-        vec![file]
-    } else {
-        std::fs::read_dir(src.join(module))
-            .expect("list module directory")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-            .collect()
-    };
-    paths
-        .iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(p).expect("read source");
-            let text = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
-            text.lines()
-                .map(|l| l.split("//").next().unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join("\n")
+/// The rows of the Markdown table that follows `heading` in ARCHITECTURE.md, as cells.
+fn table_after(heading: &str) -> Vec<Vec<String>> {
+    let doc = doc();
+    let start = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}`"));
+    doc[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
         })
         .collect()
 }
 
-/// The modules a module names through `crate::`.
-fn imports(module: &str, all: &BTreeSet<String>) -> BTreeSet<String> {
-    let code = code_of(module);
-    let ident = regex::Regex::new(r"crate::([a-z_][a-z0-9_]*)").expect("regex");
-    let group = regex::Regex::new(r"use crate::\{([^}]*)\}").expect("regex");
-    let word = regex::Regex::new(r"(?:^|,)\s*([a-z_][a-z0-9_]*)").expect("regex");
-    let mut out: BTreeSet<String> = ident
-        .captures_iter(&code)
-        .map(|c| c[1].to_string())
-        .collect();
-    for g in group.captures_iter(&code) {
-        out.extend(word.captures_iter(&g[1]).map(|c| c[1].to_string()));
-    }
-    out.retain(|m| all.contains(m) && m != module);
-    out
+/// The backticked names in a table cell.
+fn names(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
-/// The layer table of ARCHITECTURE.md: module -> layer number.
-fn layers() -> BTreeMap<String, u32> {
-    let doc = std::fs::read_to_string(common::repo().join("ARCHITECTURE.md")).expect("read");
-    let row = regex::Regex::new(r"(?m)^\| (\d)\. [^|]+\| (.+) \|$").expect("regex");
-    let name = regex::Regex::new(r"`([a-z_]+)(?:/|\.rs)?`").expect("regex");
-    let mut out = BTreeMap::new();
-    for r in row.captures_iter(&doc) {
-        let layer: u32 = r[1].parse().expect("layer number");
-        for n in name.captures_iter(&r[2]) {
-            out.insert(n[1].to_string(), layer);
+/// Every `.rs` file below a folder.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("list folder") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
         }
     }
+    out.sort();
     out
 }
 
-#[test]
-fn every_module_is_on_the_map_and_in_a_layer() {
-    let doc = std::fs::read_to_string(common::repo().join("ARCHITECTURE.md")).expect("read");
-    let layers = layers();
-    for m in modules() {
-        let file = common::repo().join("src").join(format!("{m}.rs"));
-        let shown = if file.is_file() {
-            format!("- `{m}.rs`")
-        } else {
-            format!("- `{m}/`")
-        };
-        assert!(
-            doc.contains(&shown),
-            "ARCHITECTURE.md has no `{shown}` line"
-        );
-        assert!(
-            layers.contains_key(&m),
-            "`{m}` is in no layer of ARCHITECTURE.md"
-        );
+/// A file's code without its tests and comments (test-only files give nothing).
+fn code(path: &Path) -> String {
+    let name = path.file_name().unwrap().to_string_lossy();
+    if ["tests.rs", "testutil.rs", "robustness.rs"].contains(&name.as_ref()) {
+        return String::new();
     }
-    for m in layers.keys().filter(|m| *m != "main") {
+    let text = std::fs::read_to_string(path).expect("read source");
+    let text = text.split("#[cfg(test)]").next().unwrap_or("");
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `corpus*` packages a manifest depends on (normal dependencies only).
+fn corpus_dependencies(manifest: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(manifest).expect("read Cargo.toml");
+    let deps = text
+        .split("\n[dependencies]\n")
+        .nth(1)
+        .unwrap_or("")
+        .split("\n[")
+        .next()
+        .unwrap_or("");
+    deps.lines()
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .filter(|n| n.starts_with("corpus-") || *n == "clap")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_crate_depends_only_on_the_crates_the_map_names_above_it() {
+    let rows = table_after("## Crates");
+    assert!(rows.len() >= 5, "the crate table: {rows:?}");
+    let mut above: BTreeSet<String> = BTreeSet::new();
+    let short: BTreeMap<&str, &str> = [
+        ("diagnostics", "corpus-diagnostics"),
+        ("io", "corpus-io"),
+        ("trace", "corpus-trace"),
+        ("core", "corpus-core"),
+    ]
+    .into();
+    for row in &rows {
+        let krate = &names(&row[0])[0];
+        let folder = names(&row[1]).first().cloned().unwrap_or_default();
+        let manifest = if row[1].starts_with("the root") {
+            repo().join("Cargo.toml")
+        } else {
+            repo().join(&folder).join("Cargo.toml")
+        };
+        assert!(manifest.is_file(), "`{krate}`: no {}", manifest.display());
+        let named: BTreeSet<String> = if row[3].contains("all of the above") {
+            above.clone()
+        } else {
+            row[3]
+                .split(',')
+                .filter_map(|w| short.get(w.trim()).map(|s| s.to_string()))
+                .collect()
+        };
+        let mut actual = corpus_dependencies(&manifest);
+        let clap = actual.remove("clap");
+        assert_eq!(
+            actual, named,
+            "`{krate}` depends on other crates than the map says"
+        );
         assert!(
-            modules().contains(m),
-            "ARCHITECTURE.md names `{m}`, which src/ does not have"
+            actual.is_subset(&above),
+            "`{krate}` depends on a crate below it"
+        );
+        assert_eq!(
+            clap,
+            krate == "corpus",
+            "`{krate}`: only the command-line crate may depend on clap"
+        );
+        above.insert(krate.clone());
+    }
+    let on_disk: BTreeSet<String> = std::fs::read_dir(repo().join("crates"))
+        .expect("list crates")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    for c in on_disk {
+        assert!(
+            rows.iter().any(|r| r[1].contains(&format!("crates/{c}"))),
+            "crates/{c} is not on the map"
         );
     }
 }
 
 #[test]
-fn no_module_imports_one_in_a_higher_layer() {
-    let all = modules();
-    let layers = layers();
-    let mut wrong = Vec::new();
-    for m in &all {
-        for i in imports(m, &all) {
-            if layers.get(&i) > layers.get(m) {
-                wrong.push(format!(
-                    "{m} (layer {:?}) -> {i} (layer {:?})",
-                    layers[m], layers[&i]
-                ));
+fn no_library_crate_writes_to_the_terminal() {
+    let printing = regex::Regex::new(
+        r"\b(e?print(ln)?!|dbg!|std::io::stdout|std::io::stderr|io::stdout\(|io::stderr\()",
+    )
+    .expect("regex");
+    for file in rust_files(&repo().join("crates")) {
+        if file.ends_with("build.rs") {
+            continue;
+        }
+        let code = code(&file);
+        if let Some(m) = printing.find(&code) {
+            panic!(
+                "{} writes to the terminal: `{}`",
+                file.display(),
+                m.as_str()
+            );
+        }
+    }
+}
+
+#[test]
+fn core_folders_import_only_folders_in_a_row_above() {
+    let rows = table_after("## Layers inside `corpus-core`");
+    let mut layer: BTreeMap<String, u32> = BTreeMap::new();
+    for row in &rows {
+        let n: u32 = row[0].parse().expect("a layer number");
+        for name in names(&row[1]) {
+            layer.insert(name, n);
+        }
+    }
+    let src = repo().join("crates/core/src");
+    let crate_path = regex::Regex::new(r"crate::([a-z_][a-z0-9_]*)").expect("regex");
+    for e in std::fs::read_dir(&src).expect("list core") {
+        let p = e.expect("entry").path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "lib" {
+            continue;
+        }
+        let own = *layer
+            .get(&name)
+            .unwrap_or_else(|| panic!("`{name}` of corpus-core is in no layer of ARCHITECTURE.md"));
+        let files = if p.is_dir() {
+            rust_files(&p)
+        } else {
+            vec![p.clone()]
+        };
+        for f in files {
+            for c in crate_path.captures_iter(&code(&f)) {
+                let used = &c[1];
+                if used == name {
+                    continue;
+                }
+                let theirs = layer[used];
+                assert!(
+                    theirs < own,
+                    "{} (layer {own}) imports `{used}` (layer {theirs})",
+                    f.display()
+                );
             }
         }
     }
-    assert!(wrong.is_empty(), "upward imports:\n{}", wrong.join("\n"));
+    for name in layer.keys() {
+        assert!(
+            src.join(name).is_dir() || src.join(format!("{name}.rs")).is_file(),
+            "ARCHITECTURE.md names `{name}`, which corpus-core does not have"
+        );
+    }
+}
+
+#[test]
+fn no_source_file_is_longer_than_a_reader_can_hold() {
+    let mut files = rust_files(&repo().join("crates"));
+    files.extend(rust_files(&repo().join("src")));
+    for f in files {
+        let lines = std::fs::read_to_string(&f).expect("read").lines().count();
+        assert!(
+            lines <= 700,
+            "{} has {lines} lines (700 at most)",
+            f.display()
+        );
+    }
 }
