@@ -7,7 +7,7 @@
 //! (32 records per 84 entries), every file in the layout `corpus fmt` writes.
 //! Output is deterministic for a given N.
 
-use corpus::yaml_format::{formatted_or_same, Kind};
+use corpus_core::model::format::{formatted_or_same, FileKind};
 use std::path::Path;
 
 /// A small deterministic generator, so runs are comparable without a crate.
@@ -72,7 +72,7 @@ fn main() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tax_text =
         std::fs::read_to_string(manifest.join("corpus/taxonomy.yaml")).expect("taxonomy");
-    let tax = corpus::taxonomy::Taxonomy::from_yaml(&tax_text).expect("valid taxonomy");
+    let tax = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax_text).expect("valid taxonomy");
     std::fs::create_dir_all(root.join("corpus/papers")).unwrap();
     std::fs::create_dir_all(root.join("exclusions")).unwrap();
     std::fs::create_dir_all(root.join("templates")).unwrap();
@@ -154,7 +154,7 @@ fn main() {
             rng.pick(&WORDS).to_lowercase(),
         );
         // In the layout `corpus fmt` writes, as a curated corpus is kept.
-        let text = formatted_or_same(text, Kind::Entry);
+        let text = formatted_or_same(text, FileKind::Entry);
         std::fs::write(root.join(format!("corpus/papers/{key}.yaml")), text).unwrap();
     }
     let stages: Vec<String> = tax.screening.stages.iter().map(|s| s.id.clone()).collect();
@@ -167,7 +167,7 @@ fn main() {
             rng.skewed(&tax.screening.query_families),
             rng.skewed(&stages),
         );
-        let text = formatted_or_same(text, Kind::Record);
+        let text = formatted_or_same(text, FileKind::Record);
         std::fs::write(root.join(format!("exclusions/{id}.yaml")), text).unwrap();
     }
     println!("wrote {n} entries to {}", root.display());

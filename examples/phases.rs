@@ -5,26 +5,37 @@ use std::time::Instant;
 fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let t = Instant::now();
-    let c = corpus::load::load(&root, Default::default()).unwrap();
-    eprintln!("load {:?}", t.elapsed());
+    let inputs = corpus_core::load::Inputs::read(&root, Default::default());
+    eprintln!("read {:?}", t.elapsed());
     let t = Instant::now();
-    let r = corpus::check::check(&c);
+    let key = inputs.digest();
+    eprintln!("digest {:?} ({})", t.elapsed(), key.is_some());
+    let t = Instant::now();
+    let c = corpus_core::load::parse(&inputs).unwrap();
+    eprintln!("parse {:?}", t.elapsed());
+    let t = Instant::now();
+    let r = corpus_core::check::check(&c);
     eprintln!("check {:?} ({} diags)", t.elapsed(), r.diagnostics.len());
     let t = Instant::now();
-    let s = corpus::stats::of_corpus(&c);
+    let s = corpus_core::stats::of_corpus(&c);
     eprintln!("stats {:?}", t.elapsed());
     let t = Instant::now();
-    let _ = corpus::render::context(&c.taxonomy, &c.entry_list(), &s, Default::default());
+    let _ =
+        corpus_core::publish::render::context(&c.taxonomy, &c.entry_list(), &s, Default::default());
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
-    let tpl = corpus::generate::read_templates(&root).unwrap();
-    let examples = corpus::examples::read(&root, &c.taxonomy);
-    let files =
-        corpus::generate::generate(&c, &tpl, &examples.metrics, corpus::generate::Part::All)
-            .unwrap();
+    let tpl = inputs.templates.as_ref().unwrap();
+    let examples = corpus_core::load::examples::parse(&inputs.traces, &c.taxonomy);
+    let files = corpus_core::publish::generate::generate(
+        &c,
+        tpl,
+        &examples.metrics,
+        corpus_core::publish::generate::Part::All,
+    )
+    .unwrap();
     eprintln!("generate {:?}", t.elapsed());
     let t = Instant::now();
-    let st = corpus::generate::stale(&root, &files);
+    let st = corpus_core::publish::generate::stale(&root, &files);
     eprintln!("stale compare {:?} ({} stale)", t.elapsed(), st.len());
     let t = Instant::now();
     drop(files);

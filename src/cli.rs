@@ -1,19 +1,18 @@
-//! The command line: argument definitions and the dispatch from a parsed
-//! command to the function of its module in `commands`. Output is returned
-//! as text, never printed here, so `main` stays the only place that touches
-//! stdout and stderr.
+//! The command line: the global options, the subcommands (each wrapping the
+//! options its module in `commands` defines) and the dispatch to that
+//! module's `run`. Output is returned as text, never printed here, so `main`
+//! stays the only place that touches stdout and stderr.
 
-use crate::commands;
-pub use crate::commands::diff::DiffFormat;
-pub use crate::commands::export::ExportFormat;
-pub use crate::commands::list::ListFormat;
-pub use crate::commands::stats::StatsFormat;
-pub use crate::commands::{find_root, sources, Outcome, TableFormat};
-use crate::generate::Part;
-use crate::load::{self, LoadOptions};
-use crate::report::Format;
-use clap::{Args, Parser, Subcommand};
+use crate::commands::{
+    agreement, check, claims, diff, export, fmt, import, links, list, new, publish, schema, site,
+    stats, trace, verify, Audience, Context, Outcome,
+};
+use clap::{Parser, Subcommand};
+use corpus_core::load::{self, LoadOptions};
 use std::path::{Path, PathBuf};
+
+/// Source texts of a corpus: the fuzz targets render diagnostics with them.
+pub use crate::commands::sources;
 
 /// Keeps a curated literature corpus as YAML and turns it into checked, counted, rendered output.
 #[derive(Debug, Parser)]
@@ -42,441 +41,100 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check every entry and record; report all problems.
-    Check(CheckArgs),
+    Check(check::Args),
     /// Check, then regenerate stats/ and README.md from the data.
-    Build(PublishArgs),
+    Build(publish::Args),
     /// Print the statistics (or, with --write, regenerate stats/ only).
-    Stats(StatsArgs),
+    Stats(stats::Args),
     /// Regenerate README.md only.
-    Render(PublishArgs),
+    Render(publish::Args),
     /// Print the claims ledger: each claim, expected and actual, and whether it holds.
-    Claims(ClaimsArgs),
+    Claims(claims::Args),
     /// List entries (or exclusion records) matching filters.
-    List(ListArgs),
+    List(list::Args),
     /// Show what a change moves: entries, figures and claims.
-    Diff(DiffArgs),
+    Diff(diff::Args),
     /// Import the reference CSV layout into YAML files.
-    Import(ImportArgs),
+    Import(import::Args),
     /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
-    New(NewArgs),
+    New(new::Args),
     /// Format entry and record files: field order, quoting every YAML reader agrees on.
-    Fmt(FmtArgs),
+    Fmt(fmt::Args),
     /// Print the JSON Schema of entry files, generated from the taxonomy.
-    Schema,
+    Schema(schema::Args),
     /// Export the corpus as CSV (the import layout), JSON or BibTeX.
-    Export(ExportArgs),
+    Export(export::Args),
     /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
-    Agreement(AgreementArgs),
+    Agreement(agreement::Args),
     /// Write the browsable, filterable page of the corpus: one self-contained HTML file.
-    Site(SiteArgs),
+    Site(site::Args),
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
-    Trace(TraceCommand),
+    Trace(trace::TraceCommand),
     /// Check every link of the entries, records and README (dead, moved, timed out).
-    Links(crate::links::LinksArgs),
+    Links(links::Args),
     /// Compare entries' title, first author and year with their arXiv records.
-    Verify(crate::verify::VerifyArgs),
-}
-
-/// The `corpus trace` subcommands.
-#[derive(Debug, Subcommand)]
-pub enum TraceCommand {
-    /// Check traces against the trace schema and the graph rules.
-    Validate(TraceValidateArgs),
-    /// Replay one trace into orchestration metrics.
-    Metrics(TraceMetricsArgs),
-    /// Import OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
-    Import(TraceImportArgs),
-}
-
-/// Options of `corpus trace validate`.
-#[derive(Debug, Args)]
-pub struct TraceValidateArgs {
-    /// Trace files, or folders searched for .json files; - reads standard input.
-    #[arg(required = true, value_name = "FILE|DIR")]
-    pub paths: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Size limit for trace files.
-    #[command(flatten)]
-    pub limit: TraceLimit,
-}
-
-/// The size limit of trace files, shared by the trace subcommands.
-#[derive(Debug, Args)]
-pub struct TraceLimit {
-    /// Largest trace file to read, in bytes (traces are larger than data files, so they have their own limit).
-    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::DEFAULT_MAX_BYTES)]
-    pub max_trace_size: u64,
-}
-
-/// Options of `corpus trace metrics`.
-#[derive(Debug, Args)]
-pub struct TraceMetricsArgs {
-    /// The trace file; - reads standard input.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
-    pub format: TableFormat,
-    /// Size limit for trace files.
-    #[command(flatten)]
-    pub limit: TraceLimit,
-}
-
-/// Formats `corpus trace import` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ImportFrom {
-    /// OTLP JSON of OpenTelemetry GenAI spans (one document, or JSON Lines).
-    Otlp,
-}
-
-/// Options of `corpus trace import`.
-#[derive(Debug, Args)]
-pub struct TraceImportArgs {
-    /// Input format.
-    #[arg(
-        long,
-        value_enum,
-        value_name = "FORMAT",
-        required_unless_present = "explain"
-    )]
-    pub from: Option<ImportFrom>,
-    /// OTLP JSON files (one document, or one per line); - reads standard input.
-    #[arg(value_name = "FILE", required_unless_present = "explain")]
-    pub files: Vec<PathBuf>,
-    /// Print how spans map to trace events and edges, then exit.
-    #[arg(long)]
-    pub explain: bool,
-    /// Write the trace to FILE instead of standard output (one trace only).
-    #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
-    pub out: Option<PathBuf>,
-    /// Write every trace to DIR/<trace_id>.json.
-    #[arg(long, value_name = "DIR")]
-    pub out_dir: Option<PathBuf>,
-    /// Overwrite existing output files.
-    #[arg(long)]
-    pub force: bool,
-    /// Import only the trace with this id (32 hex digits).
-    #[arg(long, value_name = "ID")]
-    pub trace_id: Option<String>,
-    /// The orchestrating agent (default: the outermost invoked agent).
-    #[arg(long, value_name = "NAME")]
-    pub orchestrator: Option<String>,
-    /// Topology to record in the trace, a value of the trace schema (not inferred from spans).
-    #[arg(long, value_name = "TOPOLOGY", value_parser = topology_value)]
-    pub topology: Option<String>,
-    /// Format of the diagnostics, written to standard error.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Size limit for input files.
-    #[command(flatten)]
-    pub limit: TraceLimit,
-}
-
-/// Options of `corpus site`.
-#[derive(Debug, Args)]
-pub struct SiteArgs {
-    /// Folder to write index.html into (default: site/ under the corpus root).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Replace an index.html that `corpus site` did not write.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// Options of `corpus agreement`.
-#[derive(Debug, Args)]
-pub struct AgreementArgs {
-    /// Annotations: CSV with `key` and `ann_<field>` columns, or YAML with the same content.
-    pub file: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
-    pub format: TableFormat,
-}
-
-/// Options of `corpus new`.
-#[derive(Debug, Args)]
-pub struct NewArgs {
-    /// The new entry's key: lowercase letters, digits and '-'.
-    pub key: String,
-    /// Its arXiv id (fills arxiv_id, year and the link).
-    #[arg(long, value_name = "ID")]
-    pub arxiv: Option<String>,
-    /// Its category.
-    #[arg(long, value_name = "C")]
-    pub category: Option<String>,
-    /// Overwrite an existing file.
-    #[arg(long)]
-    pub force: bool,
-    /// Fill title, first author and year from the arXiv API (needs --arxiv).
-    #[arg(long, requires = "arxiv")]
-    pub fetch: bool,
-    /// The arXiv API endpoint used by --fetch.
-    #[arg(long, value_name = "URL", default_value = crate::arxiv::DEFAULT_API)]
-    pub arxiv_api: String,
-}
-
-/// Options of `corpus fmt`.
-#[derive(Debug, Args)]
-pub struct FmtArgs {
-    /// Write nothing; list the files that would change and fail if any would.
-    #[arg(long)]
-    pub check: bool,
-    /// Entry or record files, or folders searched for .yaml files (default: all of them).
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-}
-
-/// Options of `corpus export`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// Output format.
-    #[arg(long, value_enum)]
-    pub format: ExportFormat,
-    /// With csv: export the exclusion log instead of the entries.
-    #[arg(long)]
-    pub exclusions: bool,
-    /// Write to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Overwrite --out if it exists.
-    #[arg(long, requires = "out")]
-    pub force: bool,
-}
-
-/// Options of `corpus claims`.
-#[derive(Debug, Args)]
-pub struct ClaimsArgs {
-    /// Also list the keys each claim matches.
-    #[arg(long, short)]
-    pub verbose: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
-    pub format: TableFormat,
-}
-
-/// Options of `corpus list`.
-#[derive(Debug, Args)]
-pub struct ListArgs {
-    /// FIELD=VALUE condition (repeatable; all must hold). `!` negates, `a,b` allows several, `[]` is an empty list.
-    #[arg(long = "where", value_name = "FIELD=VALUE")]
-    pub conditions: Vec<String>,
-    /// List exclusion records instead of entries.
-    #[arg(long)]
-    pub exclusions: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
-    pub format: ListFormat,
-}
-
-/// Options of `corpus diff`.
-#[derive(Debug, Args)]
-pub struct DiffArgs {
-    /// The old corpus root to compare with (instead of --base).
-    #[arg(
-        value_name = "OLD_ROOT",
-        conflicts_with = "base",
-        required_unless_present = "base"
-    )]
-    pub old_root: Option<PathBuf>,
-    /// Compare with the corpus as committed at this git revision.
-    #[arg(long, value_name = "REV")]
-    pub base: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
-    pub format: DiffFormat,
-}
-
-/// Options of `corpus build` and `corpus render`.
-#[derive(Debug, Args)]
-pub struct PublishArgs {
-    /// Write nothing; fail when a generated file is stale.
-    #[arg(long)]
-    pub check: bool,
-}
-
-/// Options of `corpus stats`.
-#[derive(Debug, Args)]
-pub struct StatsArgs {
-    /// Output format when printing.
-    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
-    pub format: StatsFormat,
-    /// Regenerate stats/ instead of printing.
-    #[arg(long)]
-    pub write: bool,
-    /// With --write: write nothing; fail when a file under stats/ is stale.
-    #[arg(long, requires = "write")]
-    pub check: bool,
-}
-
-/// Options of `corpus check`.
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    /// Fail on unwaived warnings too.
-    #[arg(long)]
-    pub strict: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-}
-
-/// Options of `corpus import`.
-#[derive(Debug, Args)]
-pub struct ImportArgs {
-    /// papers.csv in the reference layout.
-    #[arg(long, value_name = "FILE")]
-    pub papers: Option<PathBuf>,
-    /// excluded.csv in the reference layout.
-    #[arg(long, value_name = "FILE")]
-    pub excluded: Option<PathBuf>,
-    /// Overwrite existing entry and record files.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// A `--topology` value: one the trace schema allows.
-fn topology_value(s: &str) -> Result<String, String> {
-    let allowed = crate::trace::topologies();
-    if allowed.iter().any(|t| t == s) {
-        Ok(s.to_string())
-    } else {
-        Err(format!("expected one of {}", allowed.join(", ")))
-    }
+    Verify(verify::Args),
 }
 
 /// Runs a parsed command line from the given working directory.
 pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
-    let mut out = dispatch(cli, cwd).unwrap_or_else(|stopped| stopped);
-    // Text from data files must not drive the terminal: escape control and
-    // bidirectional characters in everything meant for a human to read.
-    // Machine formats and exported files are left byte for byte.
-    out.stderr = crate::visible::visible(&out.stderr).into_owned();
+    let load = LoadOptions {
+        max_file_bytes: cli.max_file_size,
+    };
+    let ctx = Context::new(cli.root.clone(), load, cwd);
+    let mut out = dispatch(&cli.command, &ctx).unwrap_or_else(|stopped| stopped);
+    // Text from data files must not drive the terminal (see `Audience`):
+    // stderr is always read by a person, stdout when the options say so.
+    out.stderr = corpus_core::text::visible::visible(&out.stderr).into_owned();
     if human_stdout(&cli.command) {
-        out.stdout = crate::visible::visible(&out.stdout).into_owned();
+        out.stdout = corpus_core::text::visible::visible(&out.stdout).into_owned();
     }
     out
 }
 
-/// Whether a command's standard output is meant for a human (text, tables,
-/// Markdown) rather than for a program or a file.
+/// Whether a command's standard output is meant for a human; its options say.
 fn human_stdout(command: &Command) -> bool {
-    match command {
-        Command::Check(a) => a.format == Format::Human,
-        Command::Stats(a) => {
-            a.write || matches!(a.format, StatsFormat::Table | StatsFormat::Markdown)
-        }
-        Command::Claims(a) => a.format == TableFormat::Table,
-        Command::List(a) => a.format != ListFormat::Json,
-        Command::Diff(a) => a.format != DiffFormat::Json,
-        Command::Agreement(a) => a.format == TableFormat::Table,
-        Command::Trace(TraceCommand::Validate(a)) => a.format == Format::Human,
-        Command::Trace(TraceCommand::Metrics(a)) => a.format == TableFormat::Table,
-        Command::Trace(TraceCommand::Import(a)) => a.explain,
-        Command::Links(a) => matches!(
-            a.format,
-            crate::links::LinkFormat::Human | crate::links::LinkFormat::Markdown
-        ),
-        Command::Verify(a) => a.format == Format::Human,
-        Command::Export(_) | Command::Schema => false,
-        Command::Build(_)
-        | Command::Render(_)
-        | Command::Import(_)
-        | Command::New(_)
-        | Command::Site(_)
-        | Command::Fmt(_) => true,
-    }
-}
-
-/// `corpus trace …`: traces come from agent logs anywhere on disk, so they need no corpus root.
-fn trace(cli: &Cli, t: &TraceCommand, cwd: &Path) -> commands::Result {
-    match t {
-        TraceCommand::Validate(a) => {
-            commands::trace::validate(&a.paths, a.format, a.limit.max_trace_size, cwd)
-        }
-        TraceCommand::Metrics(a) => commands::trace::metrics(
-            &a.file,
-            a.format,
-            a.limit.max_trace_size,
-            cli.root.as_deref(),
-            cwd,
-        ),
-        TraceCommand::Import(a) if a.explain => Ok(commands::trace::explain()),
-        TraceCommand::Import(a) => commands::trace::import(
-            &a.files,
-            crate::trace::otlp::Options {
-                orchestrator: a.orchestrator.clone(),
-                topology: a.topology.clone(),
-            },
-            &commands::trace::ImportOutput {
-                out: a.out.as_deref(),
-                out_dir: a.out_dir.as_deref(),
-                force: a.force,
-                trace_id: a.trace_id.as_deref(),
-                format: a.format,
-            },
-            a.limit.max_trace_size,
-            cwd,
-        ),
-    }
-}
-
-fn dispatch(cli: &Cli, cwd: &Path) -> commands::Result {
-    if let Command::Trace(t) = &cli.command {
-        return trace(cli, t, cwd);
-    }
-    let root = find_root(cli.root.as_deref(), cwd).map_err(|e| Outcome::fail(2, e))?;
-    let root = root.as_path();
-    let opts = LoadOptions {
-        max_file_bytes: cli.max_file_size,
+    let args: &dyn Audience = match command {
+        Command::Check(a) => a,
+        Command::Build(a) | Command::Render(a) => a,
+        Command::Stats(a) => a,
+        Command::Claims(a) => a,
+        Command::List(a) => a,
+        Command::Diff(a) => a,
+        Command::Import(a) => a,
+        Command::New(a) => a,
+        Command::Fmt(a) => a,
+        Command::Schema(a) => a,
+        Command::Export(a) => a,
+        Command::Agreement(a) => a,
+        Command::Site(a) => a,
+        Command::Trace(a) => a,
+        Command::Links(a) => a,
+        Command::Verify(a) => a,
     };
-    match &cli.command {
-        Command::Check(a) => commands::check::run(root, opts, a.strict, a.format),
-        Command::Build(a) => commands::publish::run(root, opts, Part::All, a.check),
-        Command::Render(a) => commands::publish::run(root, opts, Part::Readme, a.check),
-        Command::Stats(a) if a.write => commands::publish::run(root, opts, Part::Stats, a.check),
-        Command::Stats(a) => commands::stats::run(root, opts, a.format),
-        Command::Claims(a) => commands::claims::run(root, opts, a.verbose, a.format),
-        Command::List(a) => commands::list::run(root, opts, &a.conditions, a.exclusions, a.format),
-        Command::Diff(a) => commands::diff::run(
-            root,
-            opts,
-            a.old_root.as_deref(),
-            a.base.as_deref(),
-            a.format,
-        ),
-        Command::Import(a) => commands::import::run(
-            root,
-            opts,
-            a.papers.as_deref(),
-            a.excluded.as_deref(),
-            a.force,
-        ),
-        Command::New(a) => commands::new::run(
-            root,
-            opts,
-            &a.key,
-            a.arxiv.as_deref(),
-            a.category.as_deref(),
-            a.force,
-            a.fetch.then_some(a.arxiv_api.as_str()),
-        ),
-        Command::Fmt(a) => commands::fmt::run(root, &a.paths, a.check, opts.max_file_bytes, cwd),
-        Command::Schema => commands::schema::run(root, opts),
-        Command::Export(a) => commands::export::run(
-            root,
-            opts,
-            a.format,
-            a.exclusions,
-            a.out.as_deref(),
-            a.force,
-            cwd,
-        ),
-        Command::Agreement(a) => commands::agreement::run(root, opts, &a.file, a.format, cwd),
-        Command::Site(a) => commands::site::run(root, opts, a.out.as_deref(), a.force, cwd),
-        Command::Trace(t) => trace(cli, t, cwd),
-        Command::Links(a) => commands::links::run(root, opts, cwd, a),
-        Command::Verify(a) => commands::verify::run(root, opts, a),
+    args.stdout_is_for_humans()
+}
+
+/// Runs one command; `Err` is the outcome of a run that stopped early.
+fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
+    match command {
+        Command::Check(a) => check::run(ctx, a),
+        Command::Build(a) => publish::build(ctx, a),
+        Command::Stats(a) => stats::run(ctx, a),
+        Command::Render(a) => publish::render(ctx, a),
+        Command::Claims(a) => claims::run(ctx, a),
+        Command::List(a) => list::run(ctx, a),
+        Command::Diff(a) => diff::run(ctx, a),
+        Command::Import(a) => import::run(ctx, a),
+        Command::New(a) => new::run(ctx, a),
+        Command::Fmt(a) => fmt::run(ctx, a),
+        Command::Schema(a) => schema::run(ctx, a),
+        Command::Export(a) => export::run(ctx, a),
+        Command::Agreement(a) => agreement::run(ctx, a),
+        Command::Site(a) => site::run(ctx, a),
+        Command::Trace(a) => trace::run(ctx, a),
+        Command::Links(a) => links::run(ctx, a),
+        Command::Verify(a) => verify::run(ctx, a),
     }
 }

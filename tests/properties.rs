@@ -1,8 +1,8 @@
 //! Property tests: no input makes loading and checking panic; export →
 //! import round-trips arbitrary valid entries; the statistics add up.
 //!
-//! The loading properties call the library directly (`corpus::load::load`
-//! then `corpus::check::check`, and the derived outputs: stats, exports and
+//! The loading properties call the library directly (`corpus_core::load::load`
+//! then `corpus_core::check::check`, and the derived outputs: stats, exports and
 //! the generated files) on a temporary root holding the project's taxonomy,
 //! the valid fixture and templates, with one file replaced per case. They run
 //! on three kinds of input:
@@ -21,12 +21,13 @@
 mod common;
 
 use common::Tree;
-use corpus::generate::{self, Part};
-use corpus::import;
-use corpus::load::{self, LoadOptions};
-use corpus::model::Entry;
-use corpus::stats;
-use corpus::taxonomy::Taxonomy;
+use corpus_core::exchange::import;
+use corpus_core::layout::Layout;
+use corpus_core::load::{self, LoadOptions};
+use corpus_core::model::taxonomy::Taxonomy;
+use corpus_core::model::Entry;
+use corpus_core::publish::generate::{self, Part};
+use corpus_core::stats;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -57,12 +58,12 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
 }
 
 fn taxonomy() -> Taxonomy {
-    let text = std::fs::read_to_string(common::repo().join(load::TAXONOMY_PATH)).unwrap();
+    let text = std::fs::read_to_string(common::repo().join(Layout::TAXONOMY)).unwrap();
     Taxonomy::from_yaml(&text).expect("the project's taxonomy parses")
 }
 
 fn templates() -> Vec<(String, String)> {
-    generate::read_templates(&common::repo()).expect("the project's templates read")
+    corpus_core::load::templates::read(&common::repo()).expect("the project's templates read")
 }
 
 /// Loads and checks a root, then computes everything derived from it. The
@@ -74,11 +75,11 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
         // A broken taxonomy is not what these properties vary.
         Err(e) => panic!("the taxonomy must load: {e}"),
     };
-    let report = corpus::check::check(&corpus);
+    let report = corpus_core::check::check(&corpus);
     // The varied file either loaded (it is among the files read) or was
     // reported; it is never silently skipped.
     let read = corpus.files.iter().any(|f| f.rel == rel)
-        || (rel == corpus::claims::CLAIMS_PATH && corpus.claims.is_some());
+        || (rel == Layout::CLAIMS && corpus.claims.is_some());
     let reported = report
         .diagnostics
         .iter()
@@ -93,22 +94,22 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
             .exclusions
             .iter()
             .any(|x| corpus.file(x.file).rel == rel)
-        || (rel == corpus::claims::CLAIMS_PATH && corpus.claims.is_some());
+        || (rel == Layout::CLAIMS && corpus.claims.is_some());
     // Derived outputs can only differ from the fixture's when the varied
     // file made it into the corpus.
     if !loaded {
         return;
     }
     let st = stats::of_corpus(&corpus);
-    let _ = corpus::stats_render::json_text(&st);
-    let _ = corpus::stats_render::csv_tables(&st);
-    let _ = corpus::stats_render::table(&st);
+    let _ = corpus_core::stats::render::json_text(&st);
+    let _ = corpus_core::stats::render::csv_tables(&st);
+    let _ = corpus_core::stats::render::table(&st);
     let entries = corpus.entry_list();
     let records = corpus.exclusion_list();
-    let _ = corpus::export::papers_csv(&entries);
-    let _ = corpus::export::exclusions_csv(&records);
-    let _ = corpus::export::json(&entries, &records);
-    let _ = corpus::export::bibtex(&entries);
+    let _ = corpus_core::exchange::export::papers_csv(&entries);
+    let _ = corpus_core::exchange::export::exclusions_csv(&records);
+    let _ = corpus_core::exchange::export::json(&entries, &records);
+    let _ = corpus_core::exchange::export::bibtex(&entries);
     let _ = generate::charts(&corpus, &st);
     // Rendering the templates costs several times the rest (~20 ms in a
     // debug build): one loaded case in four keeps the file fast.
@@ -221,7 +222,9 @@ const BREAKING_VALUES: [&str; 16] = [
 
 fn tag_values(tax: &Taxonomy) -> Vec<String> {
     let mut out = vec![tax.na.clone()];
-    for f in corpus::fields::entry_tags().chain(corpus::fields::record_tags()) {
+    for f in
+        corpus_core::model::fields::entry_tags().chain(corpus_core::model::fields::record_tags())
+    {
         out.extend(tax.allowed(f).unwrap_or_default());
     }
     out.extend(tax.rules.iter().map(|r| r.id.clone()));
@@ -300,7 +303,7 @@ fn line(fields: Vec<String>, tags: Vec<String>) -> BoxedStrategy<String> {
         1 => Just("...".to_string()),
         1 => Just("? complex".to_string()),
         1 => Just(": value".to_string()),
-        1 => Just(corpus::fields::MODELINE.to_string()),
+        1 => Just(corpus_core::model::fields::MODELINE.to_string()),
     ]
     .boxed()
 }
@@ -426,14 +429,14 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 }
 
 fn entry_fields() -> Vec<String> {
-    corpus::fields::names(&corpus::fields::ENTRY)
+    corpus_core::model::fields::names(&corpus_core::model::fields::ENTRY)
         .into_iter()
         .map(String::from)
         .collect()
 }
 
 fn exclusion_fields() -> Vec<String> {
-    corpus::fields::names(&corpus::fields::RECORD)
+    corpus_core::model::fields::names(&corpus_core::model::fields::RECORD)
         .into_iter()
         .map(String::from)
         .collect()
@@ -688,7 +691,7 @@ fn text_char(newlines: bool) -> BoxedStrategy<char> {
     // No control or bidirectional-override characters: `check` refuses them
     // (control-character), so they cannot be in an exportable corpus.
     let unicode = any::<char>().prop_filter("no hidden characters", |c| {
-        !c.is_control() && !corpus::visible::is_hidden(*c)
+        !c.is_control() && !corpus_core::text::visible::is_hidden(*c)
     });
     if newlines {
         prop_oneof![
@@ -762,7 +765,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
     let warnings: Vec<String> = tax
         .rules
         .iter()
-        .filter(|r| r.severity == corpus::taxonomy::RuleSeverity::Warning)
+        .filter(|r| r.severity == corpus_core::model::taxonomy::RuleSeverity::Warning)
         .map(|r| r.id.clone())
         .collect();
     let tags = (
@@ -878,7 +881,7 @@ fn export_then_import_gives_back_the_same_entries_and_yaml() {
     let tax = taxonomy();
     run(256, entries(&tax, 6), |entries| {
         let refs: Vec<&Entry> = entries.iter().collect();
-        let csv = corpus::export::papers_csv(&refs);
+        let csv = corpus_core::exchange::export::papers_csv(&refs);
         let back = import::parse_papers("papers.csv", &csv)
             .map_err(|d| TestCaseError::fail(format!("import refused the export: {d:?}\n{csv}")))?;
         prop_assert_eq!(&back, &entries, "CSV:\n{}", csv);
@@ -894,15 +897,15 @@ fn entry_yaml_loads_back_to_the_same_entry() {
     let tax = taxonomy();
     let t = Tree::empty();
     t.write(
-        load::TAXONOMY_PATH,
-        std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+        Layout::TAXONOMY,
+        std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
     );
     run(256, entries(&tax, 4), |entries| {
-        let dir = t.path(load::PAPERS_DIR);
+        let dir = t.path(Layout::PAPERS_DIR);
         let _ = std::fs::remove_dir_all(&dir);
         for e in &entries {
             t.write(
-                &format!("{}/{}.yaml", load::PAPERS_DIR, e.key),
+                &format!("{}/{}.yaml", Layout::PAPERS_DIR, e.key),
                 import::entry_yaml(e),
             );
         }
@@ -944,7 +947,7 @@ fn url_with_a_semicolon_round_trips() {
         one_liner: "S".into(),
         ..Entry::default()
     };
-    let csv = corpus::export::papers_csv(&[&e]);
+    let csv = corpus_core::exchange::export::papers_csv(&[&e]);
     assert_eq!(import::parse_papers("p.csv", &csv).unwrap(), vec![e]);
 }
 
@@ -1012,12 +1015,12 @@ fn export_then_import_through_the_binary_gives_identical_files() {
     run(8, valid, |entries| {
         let src = Tree::empty();
         src.write(
-            load::TAXONOMY_PATH,
-            std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+            Layout::TAXONOMY,
+            std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
         );
         for e in &entries {
             src.write(
-                &format!("{}/{}.yaml", load::PAPERS_DIR, e.key),
+                &format!("{}/{}.yaml", Layout::PAPERS_DIR, e.key),
                 import::entry_yaml(e),
             );
         }
@@ -1034,8 +1037,8 @@ fn export_then_import_through_the_binary_gives_identical_files() {
         }
         let dst = Tree::empty();
         dst.write(
-            load::TAXONOMY_PATH,
-            std::fs::read(common::repo().join(load::TAXONOMY_PATH)).unwrap(),
+            Layout::TAXONOMY,
+            std::fs::read(common::repo().join(Layout::TAXONOMY)).unwrap(),
         );
         let run = dst.corpus(&["import", "--papers", &csv_arg]);
         prop_assert_eq!(
@@ -1046,8 +1049,8 @@ fn export_then_import_through_the_binary_gives_identical_files() {
             run.stdout
         );
         prop_assert_eq!(
-            common::snapshot_tree(&src.path(load::PAPERS_DIR)),
-            common::snapshot_tree(&dst.path(load::PAPERS_DIR))
+            common::snapshot_tree(&src.path(Layout::PAPERS_DIR)),
+            common::snapshot_tree(&dst.path(Layout::PAPERS_DIR))
         );
         Ok(())
     });
@@ -1114,18 +1117,20 @@ fn counted_entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         )
 }
 
-fn counted_exclusion(tax: &Taxonomy) -> impl Strategy<Value = corpus::model::Exclusion> {
+fn counted_exclusion(tax: &Taxonomy) -> impl Strategy<Value = corpus_core::model::Exclusion> {
     (
         tag(tax, "stage"),
         tag(tax, "source"),
         tag(tax, "query_family"),
     )
-        .prop_map(|(stage, source, query_family)| corpus::model::Exclusion {
-            stage,
-            source,
-            query_family,
-            ..Default::default()
-        })
+        .prop_map(
+            |(stage, source, query_family)| corpus_core::model::Exclusion {
+                stage,
+                source,
+                query_family,
+                ..Default::default()
+            },
+        )
 }
 
 #[test]
@@ -1137,7 +1142,7 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
     );
     run(256, strategy, |(entries, records)| {
         let refs: Vec<&Entry> = entries.iter().collect();
-        let xrefs: Vec<&corpus::model::Exclusion> = records.iter().collect();
+        let xrefs: Vec<&corpus_core::model::Exclusion> = records.iter().collect();
         let st = stats::compute(&tax, &refs, &xrefs);
         let n = entries.len() as u64;
         prop_assert_eq!(st.retained, n);
@@ -1189,7 +1194,7 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
                 }
             }
         }
-        for field in corpus::fields::entry_tags() {
+        for field in corpus_core::model::fields::entry_tags() {
             prop_assert!(st.count(field).is_some(), "no count for `{}`", field);
         }
         prop_assert!(st.count("reward_family").is_some());
@@ -1210,7 +1215,7 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
             );
         }
         // The JSON form says the same.
-        let json = corpus::stats_render::json(&st);
+        let json = corpus_core::stats::render::json(&st);
         for t in &st.counts {
             let sum: u64 = json["counts"][&t.name]
                 .as_object()
@@ -1235,8 +1240,8 @@ fn counts_agree_with_a_direct_count() {
             for field in ["category", "reward_type", "credit_granularity", "verified"] {
                 let mut direct: BTreeMap<String, u64> = BTreeMap::new();
                 for e in &entries {
-                    if let Some(corpus::filter::FieldValue::One(v)) =
-                        corpus::filter::Fields::field(e, field)
+                    if let Some(corpus_core::model::filter::FieldValue::One(v)) =
+                        corpus_core::model::filter::Fields::field(e, field)
                     {
                         *direct.entry(v.into_owned()).or_default() += 1;
                     }

@@ -5,10 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-fn taxonomy() -> &'static corpus::taxonomy::Taxonomy {
-    static T: OnceLock<corpus::taxonomy::Taxonomy> = OnceLock::new();
+fn taxonomy() -> &'static corpus_core::model::taxonomy::Taxonomy {
+    static T: OnceLock<corpus_core::model::taxonomy::Taxonomy> = OnceLock::new();
     T.get_or_init(|| {
-        corpus::taxonomy::Taxonomy::from_yaml(include_str!("../../corpus/taxonomy.yaml")).expect("shipped taxonomy")
+        corpus_core::model::taxonomy::Taxonomy::from_yaml(include_str!("../../corpus/taxonomy.yaml")).expect("shipped taxonomy")
     })
 }
 
@@ -19,14 +19,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let Ok(entry) = std::str::from_utf8(entry) else { return };
     let record = String::from_utf8_lossy(record).into_owned();
-    let c = corpus::load::corpus_from_texts(
+    let c = corpus_core::load::corpus_from_texts(
         taxonomy().clone(),
         vec![("corpus/papers/fuzz.yaml".into(), entry.to_string())],
         vec![("exclusions/E001.yaml".into(), record)],
     );
-    let report = corpus::check::check(&c);
+    let findings = corpus_core::check::check(&c);
     let sources = corpus::cli::sources(&c);
-    for d in &report.diagnostics {
-        let _ = corpus::report::human(d, &sources);
+    for d in &findings.diagnostics {
+        let _ = corpus_diagnostics::report::human(d, &sources);
     }
 });

@@ -6,10 +6,10 @@ use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = corpus::trace::validate_bytes("fuzz.json", data);
-    if let Ok(t) = corpus::trace::parse("fuzz.json", data) {
+    let _ = corpus_trace::validate_bytes("fuzz.json", data);
+    if let Ok(t) = corpus_trace::parse("fuzz.json", data) {
         let families: BTreeMap<String, String> =
             [("team", "R1"), ("tool", "R5")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-        let _ = corpus::trace::metrics(&t, &families);
+        let _ = corpus_trace::metrics(&t, &families);
     }
 });

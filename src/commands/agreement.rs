@@ -1,21 +1,37 @@
 //! `corpus agreement`: a second annotator's tags compared with the corpus.
 
-use super::{json_text, load_corpus, Outcome, Result, TableFormat};
-use crate::agreement;
-use crate::load::LoadOptions;
-use crate::report::{self, Format, Sources};
-use std::path::Path;
+use super::{json_text, load_corpus, Audience, Context, Outcome, Result, TableFormat};
+use corpus_core::exchange::agreement;
+use corpus_diagnostics::report::{self, Sources};
+use std::path::PathBuf;
 
-/// Compares the annotations in `file` (relative to `cwd`) with the corpus at `root`.
-pub fn run(root: &Path, opts: LoadOptions, file: &Path, format: TableFormat, cwd: &Path) -> Result {
-    let text = agreement::read_input(&cwd.join(file), opts.max_file_bytes)
+/// Options of `corpus agreement`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Annotations: CSV with `key` and `ann_<field>` columns, or YAML with the same content.
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
+/// Compares the annotations in FILE (relative to the working directory) with the corpus.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let text = agreement::read_input(&ctx.cwd.join(&args.file), ctx.load.max_file_bytes)
         .map_err(|e| Outcome::fail(2, e))?;
-    let corpus = load_corpus(root, opts, None)?;
-    let label = file.display().to_string();
+    let corpus = load_corpus(root, ctx.load, None)?;
+    let label = args.file.display().to_string();
     let result = agreement::parse(&label, &text)
         .and_then(|anns| agreement::compare(&label, &anns, &corpus.entry_list(), &corpus.taxonomy));
     match result {
-        Ok(r) => Ok(Outcome::ok(match format {
+        Ok(r) => Ok(Outcome::ok(match args.format {
             TableFormat::Table => agreement::table(&r),
             TableFormat::Json => json_text(&r),
         })),
@@ -26,14 +42,9 @@ pub fn run(root: &Path, opts: LoadOptions, file: &Path, format: TableFormat, cwd
                 "{} problem(s) in the annotations; nothing was compared",
                 diags.len()
             );
-            // With --format json every stdout line is JSON: one diagnostic per line.
-            let report_format = match format {
-                TableFormat::Table => Format::Human,
-                TableFormat::Json => Format::Json,
-            };
             Err(Outcome::with_code(
                 1,
-                report::render(&diags, report_format, &src, Some(&summary)),
+                report::render(&diags, args.format.report_format(), &src, Some(&summary)),
             ))
         }
     }

@@ -1,14 +1,30 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{load_checked, sources, Outcome, Result};
-use crate::check;
-use crate::corpus::Corpus;
-use crate::diag::Diagnostic;
-use crate::generate::{self, Part};
-use crate::load::LoadOptions;
-use crate::report::{self, Format, Sources};
-use std::path::Path;
+use super::{parse_checked, sources, Audience, Context, Outcome, ReportFormat, Result};
+use corpus_core::check;
+use corpus_core::load::Inputs;
+use corpus_core::model::corpus::Corpus;
+use corpus_core::publish::generate::{self, Part};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report::{self, Format, Sources};
+
+/// Options of `corpus check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Fail on unwaived warnings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
 
 /// Renders check diagnostics, adding a summary line in human format.
 pub fn render_report(
@@ -34,20 +50,16 @@ fn render_counted(
     report::render(diags, format, sources, Some(&summary))
 }
 
-/// `check` from the build fingerprint, when it proves the inputs are those
-/// of a recorded error-free build and the generated files fresh: that
-/// build's check result, rendered as the full path renders it.
-fn from_fingerprint(
-    root: &Path,
-    opts: LoadOptions,
-    strict: bool,
-    format: Format,
-) -> Option<Outcome> {
-    let (_, c) = generate::fresh_unparsed(root, opts)?;
-    let texts = crate::load::data_texts(root, opts, c.diagnostics.iter().map(|d| d.file.as_str()))?;
-    let sources: Sources = texts
+/// `check` from the build fingerprint, when the record for `key` proves
+/// the inputs are those of a recorded error-free build and the generated
+/// files fresh: that build's check result, rendered as the full path
+/// renders it, quoting the data files already read.
+fn from_fingerprint(inputs: &Inputs, key: u128, strict: bool, format: Format) -> Option<Outcome> {
+    let (_, c) = generate::unchanged(&inputs.root, key)?;
+    let sources: Sources = c
+        .diagnostics
         .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .filter_map(|d| Some((d.file.as_str(), inputs.source_text(&d.file)?)))
         .collect();
     let stdout = render_counted(
         (c.entries, c.exclusions),
@@ -60,12 +72,16 @@ fn from_fingerprint(
     Some(Outcome::with_code(i32::from(fails), stdout))
 }
 
-/// Checks the corpus at `root`; fails on errors (and, with `strict`, on unwaived warnings).
-pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Result {
-    if let Some(out) = from_fingerprint(root, opts, strict, format) {
+/// Checks the corpus; fails on errors (and, with `--strict`, on unwaived warnings).
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let format = Format::from(args.format);
+    let inputs = Inputs::read(root, ctx.load);
+    let key = generate::fingerprint_key(&inputs, Part::All);
+    if let Some(out) = key.and_then(|k| from_fingerprint(&inputs, k, args.strict, format)) {
         return Ok(out);
     }
-    let (corpus, examples) = load_checked(root, opts, Some(format))?;
+    let (corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
@@ -75,6 +91,7 @@ pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Resu
         rep.diagnostics.extend(generate::stale_diagnostics(
             root,
             &corpus,
+            &inputs.templates,
             &examples,
             Part::All,
         ));
@@ -83,5 +100,8 @@ pub fn run(root: &Path, opts: LoadOptions, strict: bool, format: Format) -> Resu
     if waiting && deferred && format == Format::Human {
         stdout.push_str(&format!("note: {}\n", check::DERIVED_WAIT));
     }
-    Ok(Outcome::with_code(i32::from(rep.fails(strict)), stdout))
+    Ok(Outcome::with_code(
+        i32::from(rep.fails(args.strict)),
+        stdout,
+    ))
 }

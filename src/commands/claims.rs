@@ -1,41 +1,57 @@
 //! `corpus claims`: the claims ledger judged on the data.
 
-use super::{json_text, load_corpus, sources, Outcome, Result, TableFormat};
-use crate::claims::CLAIMS_PATH;
-use crate::diag::Diagnostic;
-use crate::load::LoadOptions;
-use crate::report::{self, Format};
-use std::path::Path;
+use super::{json_text, load_corpus, sources, Audience, Context, Outcome, Result, TableFormat};
+use corpus_core::layout::Layout;
+
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report;
+
+/// Options of `corpus claims`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Also list the keys each claim matches.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
 
 /// Prints each claim with its expected and actual count; fails when one does not hold.
-pub fn run(root: &Path, opts: LoadOptions, verbose: bool, format: TableFormat) -> Result {
-    let corpus = load_corpus(root, opts, None)?;
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let corpus = load_corpus(ctx.root()?, ctx.load, None)?;
     if corpus.claims.is_none() {
         let problems: Vec<Diagnostic> = corpus
             .diagnostics
             .iter()
-            .filter(|d| d.file == CLAIMS_PATH)
+            .filter(|d| d.file == Layout::CLAIMS)
             .cloned()
             .collect();
         if problems.is_empty() {
             return Err(Outcome::fail(
                 2,
-                format!("no claims ledger at {CLAIMS_PATH}"),
+                format!("no claims ledger at {}", Layout::CLAIMS),
             ));
         }
-        // With --format json every stdout line is JSON: one diagnostic per line.
-        let report_format = match format {
-            TableFormat::Table => Format::Human,
-            TableFormat::Json => Format::Json,
-        };
         return Err(Outcome::with_code(
             1,
-            report::render(&problems, report_format, &sources(&corpus), None),
+            report::render(
+                &problems,
+                args.format.report_format(),
+                &sources(&corpus),
+                None,
+            ),
         ));
     }
     let verdicts = corpus.verdicts();
-    let stdout = match format {
-        TableFormat::Table => crate::claims::table(verdicts, verbose),
+    let stdout = match args.format {
+        TableFormat::Table => corpus_core::model::claims::table(verdicts, args.verbose),
         TableFormat::Json => json_text(verdicts),
     };
     Ok(Outcome::with_code(

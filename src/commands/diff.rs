@@ -1,9 +1,10 @@
 //! `corpus diff`: what a change moves — entries, figures and claims —
 //! between an old root (or a git revision) and this one.
 
-use super::{json_text, Outcome, Result};
-use crate::load::{self, LoadOptions};
-use std::path::Path;
+use super::{json_text, Audience, Context, Outcome, Result};
+use corpus_core::layout::Layout;
+use corpus_core::load;
+use std::path::{Path, PathBuf};
 
 /// Output format of `corpus diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -17,44 +18,71 @@ pub enum DiffFormat {
     Json,
 }
 
-/// Compares the corpus at `old_root` (or as committed at `base`) with the one at `root`.
-pub fn run(
-    root: &Path,
-    opts: LoadOptions,
-    old_root: Option<&Path>,
-    base: Option<&str>,
-    format: DiffFormat,
-) -> Result {
+impl DiffFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self != DiffFormat::Json
+    }
+}
+
+/// Options of `corpus diff`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The old corpus root to compare with (instead of --base).
+    #[arg(
+        value_name = "OLD_ROOT",
+        conflicts_with = "base",
+        required_unless_present = "base"
+    )]
+    pub old_root: Option<PathBuf>,
+    /// Compare with the corpus as committed at this git revision.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
+/// Compares the corpus at OLD_ROOT (or as committed at `--base`) with this one.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
     let snapshot;
-    let old_root: &Path = match (old_root, base) {
+    let old_root: &Path = match (args.old_root.as_deref(), args.base.as_deref()) {
         (Some(p), _) => {
-            if !p.join(load::TAXONOMY_PATH).is_file() {
+            if !p.join(Layout::TAXONOMY).is_file() {
                 return Err(Outcome::fail(
                     2,
-                    format!("{}: no {} there", p.display(), load::TAXONOMY_PATH),
+                    format!("{}: no {} there", p.display(), Layout::TAXONOMY),
                 ));
             }
             p
         }
         (None, Some(rev)) => {
-            snapshot = crate::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+            snapshot = corpus_core::exchange::git::snapshot_at(root, rev)
+                .map_err(|e| Outcome::fail(2, e))?;
             snapshot.root()
         }
         (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),
     };
     let load_one = |r: &Path| {
-        load::load(r, opts).map_err(|e| Outcome::fail(2, format!("{}: {e}", r.display())))
+        load::load(r, ctx.load).map_err(|e| Outcome::fail(2, format!("{}: {e}", r.display())))
     };
     let old = load_one(old_root)?;
     let new = load_one(root)?;
-    let d = crate::diff::diff(&old, &new);
+    let d = corpus_core::exchange::diff::diff(&old, &new);
     let unreadable: usize = [&old, &new]
         .iter()
         .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
         .sum();
-    let stdout = match format {
-        DiffFormat::Text => crate::diff::text(&d),
-        DiffFormat::Markdown => crate::diff::markdown(&d),
+    let stdout = match args.format {
+        DiffFormat::Text => corpus_core::exchange::diff::text(&d),
+        DiffFormat::Markdown => corpus_core::exchange::diff::markdown(&d),
         DiffFormat::Json => json_text(&d),
     };
     // Files of the new side that fail to load make the diff incomplete: the

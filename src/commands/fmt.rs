@@ -1,10 +1,28 @@
 //! `corpus fmt`: which data files to format, and formatting them in place or
 //! (with `--check`) listing the ones that would change.
 
-use super::{Outcome, Result};
-use crate::load::{self, EXCLUSIONS_DIR, PAPERS_DIR};
-use crate::yaml_format;
+use super::{Audience, Context, Outcome, Result};
+use corpus_core::layout::Layout;
+use corpus_core::load;
 use std::path::{Path, PathBuf};
+
+/// Options of `corpus fmt`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write nothing; list the files that would change and fail if any would.
+    #[arg(long)]
+    pub check: bool,
+    /// Entry or record files, or folders searched for .yaml files (default: all of them).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The files formatted, or that would be.
+        true
+    }
+}
 
 /// The data files to format: the given paths (entry or record files, or
 /// folders searched for them), or every entry and record file under the root.
@@ -18,7 +36,7 @@ fn targets(
     paths: &[PathBuf],
     cwd: &Path,
 ) -> std::result::Result<Vec<PathBuf>, String> {
-    let data_dirs: Vec<PathBuf> = [PAPERS_DIR, EXCLUSIONS_DIR]
+    let data_dirs: Vec<PathBuf> = [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
         .iter()
         .filter_map(|d| root.join(d).canonicalize().ok())
         .collect();
@@ -31,7 +49,7 @@ fn targets(
                 .is_some_and(load::is_data_file)
     };
     let walk = |dir: &Path| {
-        crate::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
+        corpus_io::reader::files_below(dir, "yaml").map_err(|e| format!("{}: {e}", dir.display()))
     };
     let mut out = Vec::new();
     if paths.is_empty() {
@@ -47,9 +65,9 @@ fn targets(
         if canon.is_file() {
             if !is_data_file(&canon) {
                 return Err(format!(
-                    "{}: not an entry or record file; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    "{}: not an entry or record file; `corpus fmt` formats the YAML files in {}/ and {}/", 
                     given.display()
-                ));
+                , Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR));
             }
             out.push(canon);
         } else if canon.is_dir() {
@@ -60,9 +78,9 @@ fn targets(
                 .collect();
             if found.is_empty() {
                 return Err(format!(
-                    "{}: no entry or record files there; `corpus fmt` formats the YAML files in {PAPERS_DIR}/ and {EXCLUSIONS_DIR}/",
+                    "{}: no entry or record files there; `corpus fmt` formats the YAML files in {}/ and {}/", 
                     given.display()
-                ));
+                , Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR));
             }
             out.extend(found);
         } else {
@@ -74,16 +92,17 @@ fn targets(
     Ok(out)
 }
 
-/// Formats the given data files (or all of them); with `check`, writes nothing
-/// and lists the files that would change.
-pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Path) -> Result {
-    let files = targets(root, paths, cwd).map_err(|e| Outcome::fail(2, e))?;
+/// Formats the given data files (or all of them); with `--check`, writes
+/// nothing and lists the files that would change.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let files = targets(root, &args.paths, &ctx.cwd).map_err(|e| Outcome::fail(2, e))?;
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut res = Outcome::default();
     let (mut changed, mut unchanged, mut failed) = (0usize, 0usize, 0usize);
     for path in &files {
         let rel = load::rel_path(&canon_root, path);
-        let text = match load::read_text(path, &rel, max_bytes, None) {
+        let text = match load::read_text(path, &rel, ctx.load.max_file_bytes, None) {
             Ok(t) => t,
             Err(d) => {
                 failed += 1;
@@ -91,7 +110,7 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
                 continue;
             }
         };
-        let formatted = match yaml_format::format(&text, kind_of(&rel)) {
+        let formatted = match corpus_core::model::format::format(&text, kind_of(&rel)) {
             Ok(f) => f,
             Err(e) => {
                 failed += 1;
@@ -106,9 +125,9 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
             continue;
         }
         changed += 1;
-        if check {
+        if args.check {
             res.stdout.push_str(&format!("would reformat {rel}\n"));
-        } else if let Err(e) = crate::files::write_atomic(path, formatted.as_bytes()) {
+        } else if let Err(e) = corpus_io::files::write_atomic(path, formatted.as_bytes()) {
             failed += 1;
             changed -= 1;
             res.stderr
@@ -117,22 +136,26 @@ pub fn run(root: &Path, paths: &[PathBuf], check: bool, max_bytes: u64, cwd: &Pa
             res.stdout.push_str(&format!("formatted {rel}\n"));
         }
     }
-    let verb = if check { "would change" } else { "changed" };
+    let verb = if args.check {
+        "would change"
+    } else {
+        "changed"
+    };
     res.stdout.push_str(&format!(
         "{changed} {verb}, {unchanged} unchanged, {failed} could not be formatted\n"
     ));
-    if check && changed > 0 {
+    if args.check && changed > 0 {
         res.stdout.push_str("run `corpus fmt` to format them\n");
     }
-    res.code = i32::from(failed > 0 || (check && changed > 0));
+    res.code = i32::from(failed > 0 || (args.check && changed > 0));
     Ok(res)
 }
 
 /// Kind of a data file from its folder (every target is in one of the two).
-fn kind_of(rel: &str) -> yaml_format::Kind {
-    if rel.starts_with(&format!("{EXCLUSIONS_DIR}/")) {
-        yaml_format::Kind::Record
+fn kind_of(rel: &str) -> corpus_core::model::format::FileKind {
+    if rel.starts_with(&format!("{}/", Layout::EXCLUSIONS_DIR)) {
+        corpus_core::model::format::FileKind::Record
     } else {
-        yaml_format::Kind::Entry
+        corpus_core::model::format::FileKind::Entry
     }
 }

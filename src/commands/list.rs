@@ -1,10 +1,8 @@
 //! `corpus list`: entries or exclusion records matching `--where` conditions.
 
-use super::{json_text, load_corpus, Outcome, Result};
-use crate::fields;
-use crate::filter::{Condition, Filter};
-use crate::load::LoadOptions;
-use std::path::Path;
+use super::{json_text, load_corpus, Audience, Context, Outcome, Result};
+use corpus_core::model::fields;
+use corpus_core::model::filter::{Condition, Filter};
 
 /// Output format of `corpus list`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -16,6 +14,33 @@ pub enum ListFormat {
     Json,
     /// One key per line.
     Keys,
+}
+
+impl ListFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self != ListFormat::Json
+    }
+}
+
+/// Options of `corpus list`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// FIELD=VALUE condition (repeatable; all must hold). `!` negates, `a,b` allows several, `[]` is an empty list.
+    #[arg(long = "where", value_name = "FIELD=VALUE")]
+    pub conditions: Vec<String>,
+    /// List exclusion records instead of entries.
+    #[arg(long)]
+    pub exclusions: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
 }
 
 /// Parses `FIELD=VALUE` conditions against the fields a filter may use.
@@ -43,16 +68,12 @@ pub fn parse_conditions(
     Ok(filter)
 }
 
-/// Lists the entries (or, with `exclusions`, the records) matching every condition.
-pub fn run(
-    root: &Path,
-    opts: LoadOptions,
-    conditions: &[String],
-    exclusions: bool,
-    format: ListFormat,
-) -> Result {
-    let filter = parse_conditions(conditions, exclusions).map_err(|e| Outcome::fail(2, e))?;
-    let corpus = load_corpus(root, opts, None)?;
+/// Lists the entries (or, with `--exclusions`, the records) matching every condition.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let filter =
+        parse_conditions(&args.conditions, args.exclusions).map_err(|e| Outcome::fail(2, e))?;
+    let corpus = load_corpus(root, ctx.load, None)?;
     // A value outside the vocabulary would answer "0 matching" as if that were a finding.
     let problems = corpus.taxonomy.filter_problems(&filter);
     if !problems.is_empty() {
@@ -61,13 +82,13 @@ pub fn run(
             format!("--where: {}", problems.join("\nerror: --where: ")),
         ));
     }
-    let stdout = if exclusions {
-        let items: Vec<&crate::model::Exclusion> = corpus
+    let stdout = if args.exclusions {
+        let items: Vec<&corpus_core::model::Exclusion> = corpus
             .exclusion_list()
             .into_iter()
             .filter(|x| filter.matches(*x))
             .collect();
-        match format {
+        match args.format {
             ListFormat::Keys => items.iter().map(|x| format!("{}\n", x.record_id)).collect(),
             ListFormat::Json => json_text(&items),
             ListFormat::Table => table(
@@ -83,12 +104,12 @@ pub fn run(
             ),
         }
     } else {
-        let items: Vec<&crate::model::Entry> = corpus
+        let items: Vec<&corpus_core::model::Entry> = corpus
             .entry_list()
             .into_iter()
             .filter(|e| filter.matches(*e))
             .collect();
-        match format {
+        match args.format {
             ListFormat::Keys => items.iter().map(|e| format!("{}\n", e.key)).collect(),
             ListFormat::Json => json_text(&items),
             ListFormat::Table => table(

@@ -1,6 +1,7 @@
-//! The commands: one module per `corpus` subcommand, each a `run` function
-//! that returns its [`Outcome`] (exit code and the text of each stream) or
-//! stops early with `?`. Nothing here prints; `main` writes the streams.
+//! The commands: one module per `corpus` subcommand, each with the clap
+//! `Args` of its options and a `run(&Context, &Args)` that returns its
+//! [`Outcome`] (exit code and the text of each stream) or stops early with
+//! `?`. Nothing here prints; `main` writes the streams.
 
 pub mod agreement;
 pub mod check;
@@ -19,10 +20,12 @@ pub mod stats;
 pub mod trace;
 pub mod verify;
 
-use crate::corpus::Corpus;
-use crate::load::{self, LoadError, LoadOptions};
-use crate::report::{self, Format, Sources};
-use crate::trace::Metrics;
+use corpus_core::layout::Layout;
+use corpus_core::load::{self, Inputs, LoadError, LoadOptions};
+use corpus_core::model::corpus::Corpus;
+use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_trace::Metrics;
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 /// What a command produced: exit code and the text for each stream.
@@ -68,6 +71,15 @@ impl Outcome {
 /// A command's result; `Err` is the outcome of a run that stopped early.
 pub type Result = std::result::Result<Outcome, Outcome>;
 
+/// Whom a command writes its standard output for, which each command's
+/// options know: text from data files must not drive a terminal, so a
+/// person's text gets control and bidirectional characters escaped, while
+/// data for a program or a file must pass byte for byte.
+pub trait Audience {
+    /// Whether standard output is text for a person (reports, tables, Markdown).
+    fn stdout_is_for_humans(&self) -> bool;
+}
+
 /// Output format of tables that also come as JSON (claims, agreement, trace metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum TableFormat {
@@ -78,13 +90,94 @@ pub enum TableFormat {
     Json,
 }
 
+impl TableFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self == TableFormat::Table
+    }
+
+    /// The format of diagnostics printed in place of the table: with JSON,
+    /// every line of standard output stays JSON (one diagnostic per line).
+    pub fn report_format(self) -> Format {
+        match self {
+            TableFormat::Table => Format::Human,
+            TableFormat::Json => Format::Json,
+        }
+    }
+}
+
+/// Output format of diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// rustc-like text with source snippets.
+    #[default]
+    Human,
+    /// One JSON object per line.
+    Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+impl ReportFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        self == ReportFormat::Human
+    }
+}
+
+impl From<ReportFormat> for Format {
+    fn from(f: ReportFormat) -> Format {
+        match f {
+            ReportFormat::Human => Format::Human,
+            ReportFormat::Json => Format::Json,
+            ReportFormat::Github => Format::Github,
+        }
+    }
+}
+
 /// Pretty JSON of a value with a final newline.
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
 
+/// What every command shares: where it runs, where the corpus is and how
+/// its files are read.
+#[derive(Debug)]
+pub struct Context {
+    /// The working directory; relative paths given on the command line start here.
+    pub cwd: PathBuf,
+    /// How corpus data files are read (`--max-file-size`).
+    pub load: LoadOptions,
+    /// `--root` as given.
+    explicit_root: Option<PathBuf>,
+    /// The corpus root once looked for: traces need none, so it is looked
+    /// for only when a command asks.
+    root: OnceCell<std::result::Result<PathBuf, String>>,
+}
+
+impl Context {
+    /// A context for running from `cwd`, with `--root` (if given) and the load options.
+    pub fn new(explicit_root: Option<PathBuf>, load: LoadOptions, cwd: &Path) -> Context {
+        Context {
+            cwd: cwd.to_path_buf(),
+            load,
+            explicit_root,
+            root: OnceCell::new(),
+        }
+    }
+
+    /// The corpus root: `--root`, else the nearest ancestor of the working
+    /// directory holding the taxonomy; a run without one cannot start (2).
+    pub fn root(&self) -> std::result::Result<&Path, Outcome> {
+        self.root
+            .get_or_init(|| find_root(self.explicit_root.as_deref(), &self.cwd))
+            .as_deref()
+            .map_err(|e| Outcome::fail(2, e))
+    }
+}
+
 /// Finds the corpus root: `--root`, else the nearest ancestor of `cwd` holding the taxonomy.
-pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf, String> {
+fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<PathBuf, String> {
     if let Some(r) = explicit {
         if !r.is_dir() {
             let what = if r.exists() {
@@ -94,23 +187,23 @@ pub fn find_root(explicit: Option<&Path>, cwd: &Path) -> std::result::Result<Pat
             };
             return Err(format!("--root {}: {what}", r.display()));
         }
-        if !r.join(load::TAXONOMY_PATH).is_file() {
+        if !r.join(Layout::TAXONOMY).is_file() {
             return Err(format!(
                 "--root {}: no {} there",
                 r.display(),
-                load::TAXONOMY_PATH
+                Layout::TAXONOMY
             ));
         }
         return Ok(r.to_path_buf());
     }
     cwd.ancestors()
-        .find(|d| d.join(load::TAXONOMY_PATH).is_file())
+        .find(|d| d.join(Layout::TAXONOMY).is_file())
         .map(Path::to_path_buf)
         .ok_or_else(|| {
             format!(
                 "no corpus root: neither {} nor any parent holds {}; pass --root DIR",
                 cwd.display(),
-                load::TAXONOMY_PATH
+                Layout::TAXONOMY
             )
         })
 }
@@ -126,7 +219,15 @@ pub fn load_corpus(
     opts: LoadOptions,
     report: Option<Format>,
 ) -> std::result::Result<Corpus, Outcome> {
-    match load::load(root, opts) {
+    loaded(load::load(root, opts), report)
+}
+
+/// A corpus, or the outcome of a load that failed (see `load_corpus`).
+fn loaded(
+    corpus: std::result::Result<Corpus, LoadError>,
+    report: Option<Format>,
+) -> std::result::Result<Corpus, Outcome> {
+    match corpus {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
         // Without a usable taxonomy nothing can be checked: the run could not happen.
@@ -149,18 +250,17 @@ pub fn load_corpus(
     }
 }
 
-/// Loads a corpus for a command that checks it: the example traces are
-/// validated and replayed too, their problems counted with the corpus's
-/// own, and the valid ones' metrics returned for the README.
-pub fn load_checked(
-    root: &Path,
-    opts: LoadOptions,
+/// Parses the inputs read for a command that checks the corpus: the
+/// example traces are validated and replayed too, their problems counted
+/// with the corpus's own, and the valid ones' metrics returned for the
+/// README. Load failures are reported as by `load_corpus`.
+pub fn parse_checked(
+    inputs: &Inputs,
     report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
-    let mut corpus = load_corpus(root, opts, report)?;
-    let examples = crate::examples::read(root, &corpus.taxonomy);
+    let mut corpus = loaded(load::parse(inputs), report)?;
+    let examples = load::examples::parse(&inputs.traces, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
-    corpus.examples_digest = Some(examples.digest);
     Ok((corpus, examples.metrics))
 }
 

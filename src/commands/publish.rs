@@ -2,25 +2,56 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
-use super::{load_checked, sources, Outcome, Result};
-use crate::check;
-use crate::diag::Diagnostic;
-use crate::fingerprint::Checked;
-use crate::generate::{self, Part};
-use crate::load::LoadOptions;
-use crate::report::{self, Format};
+use super::{parse_checked, sources, Audience, Context, Outcome, Result};
+use corpus_core::check;
+use corpus_core::layout::Layout;
+use corpus_core::load::Inputs;
+use corpus_core::publish::fingerprint::Checked;
+use corpus_core::publish::generate::{self, Part};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::report::{self, Format};
 use std::path::Path;
 
-/// Checks the corpus at `root`, then writes the generated files of `part`
-/// (or, with `check_only`, fails when one of them is stale).
-pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Result {
-    // Only a whole build is recorded (see below), so only it can be fresh.
-    if part == Part::All {
-        if let Some((paths, _)) = generate::fresh_unparsed(root, opts) {
-            return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
-        }
+/// Options of `corpus build` and `corpus render`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write nothing; fail when a generated file is stale.
+    #[arg(long)]
+    pub check: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // Reports; the generated files themselves go to disk.
+        true
     }
-    let (corpus, examples) = load_checked(root, opts, None)?;
+}
+
+/// `corpus build`: checks, then regenerates every generated file.
+pub fn build(ctx: &Context, args: &Args) -> Result {
+    run_part(ctx, Part::All, args.check)
+}
+
+/// `corpus render`: checks, then regenerates README.md only.
+pub fn render(ctx: &Context, args: &Args) -> Result {
+    run_part(ctx, Part::Readme, args.check)
+}
+
+/// Checks the corpus, then writes the generated files of `part` (or, with
+/// `check_only`, fails when one of them is stale).
+pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
+    let root = ctx.root()?;
+    let inputs = Inputs::read(root, ctx.load);
+    // Only a whole build is recorded: `render` and `stats --write` leave
+    // the files they do not generate, the record among them, alone. So
+    // only a whole build has a key, and only it can be found fresh.
+    let key = (part == Part::All)
+        .then(|| generate::fingerprint_key(&inputs, part))
+        .flatten();
+    if let Some((paths, _)) = key.and_then(|k| generate::unchanged(root, k)) {
+        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
+    }
+    let (corpus, examples) = parse_checked(&inputs, None)?;
     let rep = check::check(&corpus);
     let mut checked = Checked {
         entries: corpus.entries.len(),
@@ -45,34 +76,31 @@ pub fn run(root: &Path, opts: LoadOptions, part: Part, check_only: bool) -> Resu
             stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
         });
     }
-    let templates = generate::read_templates(root)
+    let templates = inputs
+        .templates
+        .as_ref()
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
         return Err(Outcome::fail(
             2,
             format!(
                 "no {}/README.md.tera under {}",
-                generate::TEMPLATES_DIR,
+                Layout::TEMPLATES_DIR,
                 root.display()
             ),
         ));
     }
-    if let Some(paths) = generate::unchanged(root, &corpus, &templates, part) {
-        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
-    }
-    let st = crate::stats::of_corpus(&corpus);
-    let files = generate::generate_counted(&corpus, &st, &templates, &examples, part)
+    let st = corpus_core::stats::of_corpus(&corpus);
+    let files = generate::generate_counted(&corpus, &st, templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     if check_only {
         return Ok(compare(root, &files));
     }
     let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
-    // Only a whole build is recorded: `render` and `stats --write` leave
-    // the files they do not generate, the record among them, alone.
-    if part == Part::All {
+    if let Some(key) = key {
         // The figures too, so that `stats` can print them unparsed.
         checked.stats_json = serde_json::to_string(&st).ok();
-        generate::record(root, &corpus, &templates, part, &checked, &files);
+        generate::record(root, key, &checked, &files);
     }
     let mut out = String::new();
     for p in &w.changed {

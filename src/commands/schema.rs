@@ -1,13 +1,22 @@
 //! `corpus schema`: the JSON Schema of entry files, from the taxonomy.
 
-use super::{load_corpus, Outcome, Result};
-use crate::load::LoadOptions;
-use std::path::Path;
+use super::{load_corpus, Audience, Context, Outcome, Result};
 
-/// Prints the entry schema generated from the taxonomy at `root`.
-pub fn run(root: &Path, opts: LoadOptions) -> Result {
-    let corpus = load_corpus(root, opts, None)?;
-    Ok(Outcome::ok(crate::schema::entry_schema_text(
-        &corpus.taxonomy,
-    )))
+/// Options of `corpus schema`: none beyond the global ones.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+/// Prints the entry schema generated from the corpus's taxonomy.
+pub fn run(ctx: &Context, _args: &Args) -> Result {
+    let corpus = load_corpus(ctx.root()?, ctx.load, None)?;
+    Ok(Outcome::ok(
+        corpus_core::publish::schema::entry_schema_text(&corpus.taxonomy),
+    ))
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // A JSON Schema, for validators.
+        false
+    }
 }

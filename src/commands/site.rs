@@ -1,41 +1,65 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
 //! atomically, never over a file this command did not write.
 
-use super::{load_checked, Outcome, Result};
-use crate::check;
-use crate::generate;
-use crate::load::LoadOptions;
-use crate::site::{self, GENERATOR, PAGE, TEMPLATE};
-use std::path::Path;
+use super::{parse_checked, Audience, Context, Outcome, Result};
+use corpus_core::check;
+use corpus_core::layout::Layout;
+use corpus_core::load::Inputs;
+use corpus_core::publish::site::{self, GENERATOR};
+use std::path::PathBuf;
 
-/// Writes the page of a corpus without errors into `out` (relative to
-/// `cwd`; default `site/` under the root).
+/// Options of `corpus site`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Folder to write index.html into (default: site/ under the corpus root).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace an index.html that `corpus site` did not write.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // The page goes to a file; only reports reach the terminal.
+        true
+    }
+}
+
+/// Writes the page of a corpus without errors into `--out` (relative to the
+/// working directory; default `site/` under the root).
 ///
 /// An existing page is replaced only when this command wrote it (it carries
-/// [`GENERATOR`]) or with `force`; anything other than a regular file at the
-/// page's path is refused, and so is a corpus with errors.
-pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd: &Path) -> Result {
-    let (corpus, _) = load_checked(root, opts, None)?;
+/// [`GENERATOR`]) or with `--force`; anything other than a regular file at
+/// the page's path is refused, and so is a corpus with errors.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let inputs = Inputs::read(root, ctx.load);
+    let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
-    let templates = generate::read_templates(root).map_err(|d| Outcome::fail(2, d.message))?;
-    let Some((_, template)) = templates.iter().find(|(n, _)| n == TEMPLATE) else {
+    let templates = inputs
+        .templates
+        .as_ref()
+        .map_err(|d| Outcome::fail(2, &d.message))?;
+    let Some((_, template)) = templates.iter().find(|(n, _)| n == Layout::SITE_TEMPLATE) else {
         return Err(Outcome::fail(
             2,
             format!(
-                "no page template: {}/{TEMPLATE} is missing",
-                generate::TEMPLATES_DIR
+                "no page template: {}/{} is missing",
+                Layout::TEMPLATES_DIR,
+                Layout::SITE_TEMPLATE
             ),
         ));
     };
     let html = site::page(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
-    let dir = match out {
-        Some(p) => cwd.join(p),
-        None => root.join(site::DEFAULT_OUT),
+    let dir = match &args.out {
+        Some(p) => ctx.cwd.join(p),
+        None => root.join(Layout::SITE_DIR),
     };
-    let path = dir.join(PAGE);
+    let path = dir.join(Layout::SITE_PAGE);
     if let Ok(meta) = std::fs::symlink_metadata(&path) {
         if !meta.is_file() {
             return Err(Outcome::fail(
@@ -46,9 +70,9 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
                 ),
             ));
         }
-        let ours = crate::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
+        let ours = corpus_io::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
             .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
-        if !ours && !force {
+        if !ours && !args.force {
             return Err(Outcome::fail(
                 2,
                 format!(
@@ -59,7 +83,7 @@ pub fn run(root: &Path, opts: LoadOptions, out: Option<&Path>, force: bool, cwd:
         }
     }
     std::fs::create_dir_all(&dir)
-        .and_then(|()| crate::files::write_atomic(&path, html.as_bytes()))
+        .and_then(|()| corpus_io::files::write_atomic(&path, html.as_bytes()))
         .map_err(|e| Outcome::fail(2, format!("cannot write {}: {e}", path.display())))?;
     Ok(Outcome {
         code: 0,

@@ -1,13 +1,12 @@
-//! `corpus stats`: the figures printed in one of four formats.
+//! `corpus stats`: the figures printed in one of four formats (or, with
+//! `--write`, written under stats/ as `corpus build` would).
 
-use super::{load_checked, Outcome, Result};
-use crate::check;
-use crate::diag::Severity;
-use crate::generate;
-use crate::load::LoadOptions;
-use crate::stats::{self, Stats};
-use crate::stats_render;
-use std::path::Path;
+use super::{parse_checked, publish, Audience, Context, Outcome, Result};
+use corpus_core::check;
+use corpus_core::load::Inputs;
+use corpus_core::publish::generate::{self, Part};
+use corpus_core::stats::{self, Stats};
+use corpus_diagnostics::diag::Severity;
 
 /// Output format of `corpus stats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -23,31 +22,65 @@ pub enum StatsFormat {
     Csv,
 }
 
-/// Prints the figures of the corpus at `root`; warns (but counts) when the data has errors.
-pub fn run(root: &Path, opts: LoadOptions, format: StatsFormat) -> Result {
+impl StatsFormat {
+    /// Whether this format is read by a person rather than a program.
+    pub fn is_for_humans(self) -> bool {
+        matches!(self, StatsFormat::Table | StatsFormat::Markdown)
+    }
+}
+
+/// Options of `corpus stats`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Output format when printing.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    pub format: StatsFormat,
+    /// Regenerate stats/ instead of printing.
+    #[arg(long)]
+    pub write: bool,
+    /// With --write: write nothing; fail when a file under stats/ is stale.
+    #[arg(long, requires = "write")]
+    pub check: bool,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        // With --write, the files written rather than the figures.
+        self.write || self.format.is_for_humans()
+    }
+}
+
+/// Prints the figures of the corpus; warns (but counts) when the data has errors.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    if args.write {
+        return publish::run_part(ctx, Part::Stats, args.check);
+    }
+    let root = ctx.root()?;
+    let inputs = Inputs::read(root, ctx.load);
     // When the build fingerprint proves the inputs those of a recorded
     // error-free build, its figures and check result are this run's.
-    if let Some((st, checked)) = generate::fresh_stats(root, opts) {
+    let key = generate::fingerprint_key(&inputs, Part::All);
+    if let Some((st, checked)) = key.and_then(|k| generate::fresh_stats(root, k)) {
         let errors = checked
             .diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
-        return Ok(printed(&st, format, errors));
+        return Ok(printed(&st, args.format, errors));
     }
-    let (corpus, _) = load_checked(root, opts, None)?;
+    let (corpus, _) = parse_checked(&inputs, None)?;
     let st = stats::of_corpus(&corpus);
     let errors = check::check(&corpus).errors();
-    Ok(printed(&st, format, errors))
+    Ok(printed(&st, args.format, errors))
 }
 
 /// The figures `st` in `format`, with a warning when the data has `errors`.
 fn printed(st: &Stats, format: StatsFormat, errors: usize) -> Outcome {
     let stdout = match format {
-        StatsFormat::Table => stats_render::table(st),
-        StatsFormat::Markdown => stats_render::markdown(st),
-        StatsFormat::Json => stats_render::json_text(st),
-        StatsFormat::Csv => stats_render::csv_long(st),
+        StatsFormat::Table => corpus_core::stats::render::table(st),
+        StatsFormat::Markdown => corpus_core::stats::render::markdown(st),
+        StatsFormat::Json => corpus_core::stats::render::json_text(st),
+        StatsFormat::Csv => corpus_core::stats::render::csv_long(st),
     };
     let mut out = Outcome::ok(stdout);
     if errors > 0 {

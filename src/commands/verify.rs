@@ -2,32 +2,73 @@
 //! compares them, renders the diagnostics and, with `--write`, records the
 //! date in the entries that agree.
 
-use super::{load_corpus, Outcome, Result};
-use crate::arxiv;
-use crate::http::{Client, Policy};
-use crate::load::{Corpus, LoadOptions};
-use crate::report;
-use crate::verify::{compare, not_found, with_date, VerifyArgs, FIELD};
+use super::{load_corpus, sources, Audience, Context, Outcome, ReportFormat, Result};
+use corpus_core::load::Corpus;
+use corpus_core::network::arxiv;
+use corpus_core::network::http::{Client, Policy};
+use corpus_core::network::verify::{compare, not_found, with_date, VerifyOptions, FIELD};
+use corpus_diagnostics::report;
 use std::path::Path;
 use std::time::Duration;
 
-/// Verifies the entries of the corpus at `root` against the arXiv API.
-pub fn run(root: &Path, opts: LoadOptions, a: &VerifyArgs) -> Result {
-    let corpus = load_corpus(root, opts, Some(a.format))?;
-    let (code, stdout, stderr) = command(root, &corpus, a).map_err(|e| Outcome::fail(2, e))?;
-    Ok(Outcome {
-        code,
-        stdout,
-        stderr,
-    })
+/// Options of `corpus verify`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Entries to verify (default: every entry with an arxiv_id).
+    #[arg(value_name = "KEY")]
+    pub keys: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+    /// Record today's date in `arxiv_verified_on` of each entry that agrees with arXiv.
+    #[arg(long)]
+    pub write: bool,
+    /// The arXiv API endpoint.
+    #[arg(long, value_name = "URL", default_value = corpus_core::network::arxiv::DEFAULT_API)]
+    pub arxiv_api: String,
+    /// Seconds between two API requests (at least 3 against the public API, as it asks).
+    #[arg(long, value_name = "SECONDS", default_value_t = corpus_core::network::arxiv::DEFAULT_PAUSE_SECS)]
+    pub pause: f64,
+    /// Timeout of one request, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
 }
 
-/// `corpus verify`: Ok((exit code, stdout, stderr)), or Err when it could not run.
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
+impl Args {
+    /// The library's options for these arguments.
+    fn options(&self) -> VerifyOptions {
+        VerifyOptions {
+            keys: self.keys.clone(),
+            format: self.format.into(),
+            write: self.write,
+            arxiv_api: self.arxiv_api.clone(),
+            pause: self.pause,
+            timeout: self.timeout,
+        }
+    }
+}
+
+/// Verifies the entries of the corpus against the arXiv API.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let root = ctx.root()?;
+    let a = args.options();
+    let corpus = load_corpus(root, ctx.load, Some(a.format))?;
+    command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))
+}
+
+/// `corpus verify`: compares, renders, records the dates; Err says why it
+/// could not run.
 fn command(
     root: &Path,
     corpus: &Corpus,
-    a: &VerifyArgs,
-) -> std::result::Result<(i32, String, String), String> {
+    a: &VerifyOptions,
+) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=3600.0).contains(&v) {
             Ok(Duration::from_secs_f64(v))
@@ -50,7 +91,7 @@ fn command(
             return Err(format!("no entry has the key `{k}`"));
         }
     }
-    let chosen: Vec<&crate::load::LoadedEntry> = corpus
+    let chosen: Vec<&corpus_core::load::LoadedEntry> = corpus
         .entries
         .iter()
         .filter(|le| a.keys.is_empty() || a.keys.contains(&le.entry.key))
@@ -60,8 +101,8 @@ fn command(
     let mut ids: Vec<&str> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_some() {
-            ids.push(crate::ids::strip_version(id));
+        if corpus_core::text::ids::arxiv_year(id).is_some() {
+            ids.push(corpus_core::text::ids::strip_version(id));
         } else {
             diags.push(not_found(
                 corpus.file(le.file),
@@ -83,11 +124,11 @@ fn command(
     let mut agreeing: Vec<usize> = Vec::new();
     for le in &chosen {
         let id = le.entry.arxiv_id.as_deref().unwrap_or_default();
-        if crate::ids::arxiv_year(id).is_none() {
+        if corpus_core::text::ids::arxiv_year(id).is_none() {
             continue;
         }
         let file = corpus.file(le.file);
-        let bare = crate::ids::strip_version(id);
+        let bare = corpus_core::text::ids::strip_version(id);
         let found = match feed.records.get(bare) {
             Some(r) => compare(file, &le.entry, r),
             None => {
@@ -106,10 +147,11 @@ fn command(
         }
         diags.extend(found);
     }
-    crate::diag::sort(&mut diags);
+    corpus.taxonomy.apply_severities(&mut diags);
+    corpus_diagnostics::diag::sort(&mut diags);
     let mut stderr = String::new();
     if a.write && !agreeing.is_empty() {
-        let today = crate::http::today();
+        let today = corpus_core::model::dates::today();
         let files: Vec<(std::path::PathBuf, String, Vec<u8>)> = agreeing
             .iter()
             .map(|&i| {
@@ -125,7 +167,7 @@ fn command(
             .iter()
             .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
             .collect();
-        let written = crate::files::write_all(&items)?;
+        let written = corpus_io::files::write_all(&items)?;
         stderr.push_str(&format!(
             "recorded {FIELD}: {today} in {} entr{}\n",
             written.len(),
@@ -139,15 +181,9 @@ fn command(
         a.arxiv_api
     );
     let summary = report::summary(&diags, 0, &what);
-    let sources: report::Sources = corpus
-        .files
-        .iter()
-        .map(|f| (f.rel.as_str(), f.text.as_str()))
-        .collect();
-    let code = i32::from(!diags.is_empty());
-    Ok((
-        code,
-        report::render(&diags, a.format, &sources, Some(&summary)),
+    Ok(Outcome {
+        code: i32::from(diags.iter().any(|d| d.fails(false))),
+        stdout: report::render(&diags, a.format, &sources(corpus), Some(&summary)),
         stderr,
-    ))
+    })
 }

@@ -1,0 +1,60 @@
+//! The claims of the ledger that no longer hold.
+
+use crate::layout::Layout;
+use crate::model::corpus::Corpus;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::rules::Rule;
+
+/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
+pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((_, text)) = &corpus.claims else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimBroken);
+    for v in corpus.verdicts() {
+        if v.holds {
+            continue;
+        }
+        let named = !v.missing.is_empty() || !v.unexpected.is_empty() || v.matching.len() <= 12;
+        let who = if let Some((field, judged, of)) = v.coverage.as_ref().filter(|_| !v.covered()) {
+            format!("`{field}` is judged for only {judged} of the {of} entries the claim needs; it cannot hold by construction")
+        } else if !v.missing.is_empty() || !v.unexpected.is_empty() {
+            let mut parts = Vec::new();
+            if !v.missing.is_empty() {
+                parts.push(format!("no longer matching: {}", v.missing.join(", ")));
+            }
+            if !v.unexpected.is_empty() {
+                parts.push(format!("newly matching: {}", v.unexpected.join(", ")));
+            }
+            parts.join("; ")
+        } else if v.matching.len() <= 12 {
+            format!(
+                "matching: {}",
+                if v.matching.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.matching.join(", ")
+                }
+            )
+        } else {
+            format!("{} entries match", v.matching.len())
+        };
+        out.push(
+            Diagnostic::new(
+                Rule::ClaimBroken,
+                severity,
+                Layout::CLAIMS,
+                format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
+            )
+            .at_line(crate::model::claims::claim_line(text, &v.id))
+            .field(format!("claims.{}", v.id))
+            .help(if named {
+                format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)
+            } else {
+                format!("\"{}\" — `corpus claims --verbose` lists the matching entries; fix their tags, or update the claim and the survey text together", v.statement)
+            }),
+        );
+    }
+    out
+}

@@ -1,0 +1,53 @@
+//! Invisible characters in any text value of an entry or record.
+
+use super::sink::Sink;
+use crate::yaml::source::SourceFile;
+use corpus_diagnostics::rules::Rule;
+
+/// `control-character`: every text value of an item, lists and waivers included.
+pub(super) fn check_hidden<T: serde::Serialize>(sink: &mut Sink, file: &SourceFile, item: &T) {
+    fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<(String, char)>) {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some(c) = s.chars().find(|c| crate::text::visible::is_hidden(*c)) {
+                    out.push((path.to_string(), c));
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, &format!("{path}[{i}]"), out);
+                }
+            }
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(x, &p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let Ok(value) = serde_json::to_value(item) else {
+        return;
+    };
+    let mut found = Vec::new();
+    walk(&value, "", &mut found);
+    for (field, c) in found {
+        let d = sink
+            .at(
+                Rule::ControlCharacter,
+                file,
+                &field,
+                format!(
+                    "`{field}` holds the invisible character U+{:04X}, which can rewrite a terminal or reorder the text around it",
+                    c as u32
+                ),
+            )
+            .help("remove it; write the text with printable characters only");
+        sink.push(d);
+    }
+}

@@ -1,0 +1,142 @@
+//! The checks: every rule of the taxonomy applied to a loaded corpus.
+//!
+//! Rules are identified by the ids listed under `rules:` in the taxonomy; the
+//! built-in ones are implemented here, the data-driven ones (`when`/`require`)
+//! are evaluated generically. Checks return diagnostics and never print.
+
+pub mod style;
+pub mod survey;
+
+mod claims;
+mod data_rules;
+mod duplicates;
+mod entry;
+mod exclusion;
+mod help;
+mod hidden;
+mod sink;
+mod values;
+mod waivers;
+
+use crate::model::corpus::Corpus;
+use crate::model::dates::parse_date;
+use claims::broken_claims;
+use corpus_diagnostics::diag::{self, Diagnostic, Severity};
+use duplicates::check_across;
+use entry::check_entry;
+use exclusion::check_exclusion;
+use hidden::check_hidden;
+use sink::Sink;
+use values::vocab;
+use waivers::apply_waivers;
+
+/// The outcome of a check: every diagnostic, with waived ones set apart.
+#[derive(Debug, Clone, Default)]
+pub struct Findings {
+    /// Diagnostics that count, sorted by file and line.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings acknowledged by a waiver (shown only on request).
+    pub waived: Vec<Diagnostic>,
+}
+
+impl Findings {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    /// Number of (unwaived) warnings.
+    pub fn warnings(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+
+    /// Whether the run fails: any error, or with `strict` any warning.
+    pub fn fails(&self, strict: bool) -> bool {
+        self.diagnostics.iter().any(|d| d.fails(strict))
+    }
+}
+
+/// Said once when checks derived from the data (claims, generated files)
+/// were not run because the data itself has errors.
+pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
+
+/// Runs every check on a loaded corpus (loading problems included).
+pub fn check(corpus: &Corpus) -> Findings {
+    let tax = &corpus.taxonomy;
+    let broken_rules = tax
+        .rules
+        .iter()
+        .filter(|r| {
+            [&r.when, &r.require]
+                .into_iter()
+                .flatten()
+                .any(|f| !tax.filter_problems(f).is_empty())
+        })
+        .map(|r| r.id.as_str())
+        .collect();
+    let mut sink = Sink {
+        tax,
+        out: corpus.diagnostics.clone(),
+        broken_rules,
+    };
+    // `load` refuses a taxonomy whose cutoff is no date; a corpus built
+    // another way is checked as if it had no cutoff.
+    let cutoff = parse_date(&tax.screening.cutoff).unwrap_or((i64::MAX, 12, 31));
+    let vocab = vocab(tax);
+
+    for le in &corpus.entries {
+        let file = corpus.file(le.file);
+        check_entry(&mut sink, &vocab, file, &le.entry, cutoff);
+        check_hidden(&mut sink, file, &le.entry);
+    }
+    for lx in &corpus.exclusions {
+        let file = corpus.file(lx.file);
+        check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
+        check_hidden(&mut sink, file, &lx.record);
+    }
+    check_across(&mut sink, corpus);
+    // Claims count the data; while the data has errors the counts are of
+    // something else, so the claims wait (see `DERIVED_WAIT`).
+    // The survey file's references wait likewise: an entry that failed to
+    // load would otherwise show up as a dangling key.
+    if !sink.out.iter().any(|d| d.severity == Severity::Error) {
+        sink.out.extend(broken_claims(corpus));
+        sink.out.extend(crate::check::survey::problems(corpus));
+    }
+    let style = crate::check::style::check(corpus, &sink.out);
+    sink.out.extend(style);
+
+    let mut findings = apply_waivers(sink.out, corpus);
+    diag::sort(&mut findings.diagnostics);
+    diag::sort(&mut findings.waived);
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::taxonomy::Taxonomy;
+    use corpus_diagnostics::rules::{Family, Rule};
+
+    #[test]
+    fn the_shipped_taxonomy_declares_every_data_rule() {
+        let text = include_str!("../../../../corpus/taxonomy.yaml");
+        let tax = Taxonomy::from_yaml(text).unwrap();
+        for rule in Rule::of(Family::Data) {
+            let declared = tax.rule(rule.id()).unwrap_or_else(|| {
+                panic!("built-in rule `{rule}` is missing from corpus/taxonomy.yaml")
+            });
+            assert_eq!(
+                Severity::from(declared.severity),
+                rule.default_severity(),
+                "`{rule}`: the shipped taxonomy and the registry disagree on its severity"
+            );
+        }
+    }
+}

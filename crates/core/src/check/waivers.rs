@@ -1,0 +1,84 @@
+//! Waivers: the warnings they acknowledge set apart, and those that waive nothing reported.
+
+use super::sink::Sink;
+use super::Findings;
+use crate::model::corpus::Corpus;
+use crate::model::fields;
+use crate::model::Entry;
+use crate::text::closest::closest;
+use crate::yaml::source::SourceFile;
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Moves waived warnings aside and reports waivers that waive nothing.
+pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings {
+    let tax = &corpus.taxonomy;
+    let mut by_file: BTreeMap<&str, (&Entry, &SourceFile)> = BTreeMap::new();
+    for le in &corpus.entries {
+        let f = corpus.file(le.file);
+        by_file.insert(f.rel.as_str(), (&le.entry, f));
+    }
+    let mut used: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut findings = Findings::default();
+    for d in diags {
+        let waived = d.severity == Severity::Warning
+            && by_file
+                .get(d.file.as_str())
+                // A waiver without a reason acknowledges nothing, so it waives nothing.
+                .is_some_and(|(e, _)| {
+                    e.waivers
+                        .get(&d.rule)
+                        .is_some_and(|why| !why.trim().is_empty())
+                });
+        if waived {
+            used.insert((d.file.clone(), d.rule.clone()));
+            findings.waived.push(d);
+        } else {
+            findings.diagnostics.push(d);
+        }
+    }
+    let mut sink = Sink {
+        tax,
+        out: Vec::new(),
+        broken_rules: Default::default(),
+    };
+    for (rel, (e, file)) in &by_file {
+        for (rule, reason) in &e.waivers {
+            let path = format!("waivers.{rule}");
+            let problem = match tax.rule(rule) {
+                None => Some(format!("waiver names `{rule}`, which is not a rule")),
+                Some(r) if Severity::from(r.severity) == Severity::Error => {
+                    Some(format!("`{rule}` is an error and cannot be waived"))
+                }
+                Some(_) if reason.trim().is_empty() => Some(format!(
+                    "waiver for `{rule}` gives no reason, so it waives nothing"
+                )),
+                Some(_) if !used.contains(&(rel.to_string(), rule.clone())) => Some(format!(
+                    "waiver for `{rule}` is unused: the rule does not fire on this entry"
+                )),
+                Some(_) => None,
+            };
+            if let Some(msg) = problem {
+                let mut d = sink
+                    .at(Rule::WaiverUnused, file, &path, msg)
+                    .field(fields::WAIVERS);
+                if tax.rule(rule).is_none() {
+                    let names = tax.rules.iter().map(|r| r.id.as_str());
+                    if let Some(c) = closest(rule, names) {
+                        d = d.help(format!("did you mean `{c}`?"));
+                    }
+                } else if reason.trim().is_empty() {
+                    d = d.help(format!(
+                        "write why `{rule}` does not apply here, or remove the waiver"
+                    ));
+                } else {
+                    d = d.help(format!("remove the `{rule}` waiver"));
+                }
+                sink.push(d);
+            }
+        }
+    }
+    findings.diagnostics.extend(sink.out);
+    findings
+}

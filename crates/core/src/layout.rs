@@ -1,0 +1,50 @@
+//! Every path of a corpus root, relative to it, named once.
+
+/// The layout of a corpus root: where each input is read and each output
+/// written, relative to the root.
+pub struct Layout;
+
+impl Layout {
+    /// The vocabulary and rules.
+    pub const TAXONOMY: &'static str = "corpus/taxonomy.yaml";
+    /// The folder of entry files, one per paper.
+    pub const PAPERS_DIR: &'static str = "corpus/papers";
+    /// The folder of exclusion records.
+    pub const EXCLUSIONS_DIR: &'static str = "exclusions";
+    /// The claims ledger.
+    pub const CLAIMS: &'static str = "corpus/claims.yaml";
+    /// The survey's own facts.
+    pub const SURVEY: &'static str = "corpus/survey.yaml";
+    /// The committed host exceptions of `corpus links`.
+    pub const LINK_HOSTS: &'static str = "corpus/links.yaml";
+    /// The generated JSON Schema of entry files (committed, read by editors).
+    pub const ENTRY_SCHEMA: &'static str = "corpus/entry.schema.json";
+    /// The example traces, validated and replayed into the README's metrics.
+    pub const TRACE_EXAMPLES_DIR: &'static str = "traces/examples";
+    /// The OTLP examples, each imported for the README.
+    pub const OTLP_EXAMPLES_DIR: &'static str = "traces/otlp";
+    /// The folder of templates.
+    pub const TEMPLATES_DIR: &'static str = "templates";
+    /// The README's template, in the templates folder.
+    pub const README_TEMPLATE: &'static str = "README.md.tera";
+    /// The template of stats/STATS.md, in the templates folder.
+    pub const STATS_TEMPLATE: &'static str = "STATS.md.tera";
+    /// The site's template, in the templates folder.
+    pub const SITE_TEMPLATE: &'static str = "site.html.tera";
+    /// The generated awesome list.
+    pub const README: &'static str = "README.md";
+    /// The folder of generated statistics.
+    pub const STATS_DIR: &'static str = "stats";
+    /// The list of files `build` generated under stats/, so it removes only its own.
+    pub const MANIFEST: &'static str = "stats/.generated";
+    /// The default output folder of `corpus site`.
+    pub const SITE_DIR: &'static str = "site";
+    /// The page's file name inside the site's output folder.
+    pub const SITE_PAGE: &'static str = "index.html";
+    /// The folder of local caches (git-ignored, never committed).
+    pub const CACHE_DIR: &'static str = ".cache";
+    /// The build fingerprint's record, in the cache folder.
+    pub const FINGERPRINT: &'static str = "corpus-build.fingerprint";
+    /// The links results cache, in the cache folder.
+    pub const LINKS_CACHE: &'static str = "corpus-links.json";
+}

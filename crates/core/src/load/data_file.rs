@@ -1,0 +1,175 @@
+//! One data file read, parsed and converted, and the corpus taking in what the files yield.
+
+use super::diag;
+use super::read::accepted;
+use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
+use crate::model::format::FileKind;
+use crate::model::taxonomy::Taxonomy;
+use crate::model::{Entry, Exclusion};
+use crate::yaml::source::SourceFile;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::rules::Rule;
+use corpus_io::reader::ReadError;
+use serde_yaml::Value;
+
+/// What one data file yields: its text (when readable), the converted item
+/// (when it held a mapping) and the problems found on the way.
+pub(super) struct FileLoad<T> {
+    pub(super) file: Option<SourceFile>,
+    pub(super) item: Option<T>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+}
+
+impl Corpus {
+    /// Takes in loaded entry files, in order.
+    pub(super) fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
+        let items = self.absorb_all(loaded);
+        self.entries.extend(
+            items
+                .into_iter()
+                .map(|(entry, file)| LoadedEntry { entry, file }),
+        );
+    }
+
+    /// Takes in loaded exclusion files, in order.
+    pub(super) fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
+        let items = self.absorb_all(loaded);
+        self.exclusions.extend(
+            items
+                .into_iter()
+                .map(|(record, file)| LoadedExclusion { record, file }),
+        );
+    }
+
+    /// Takes in loaded files in order; returns each item with its file index.
+    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>) -> Vec<(T, usize)> {
+        loaded
+            .into_iter()
+            .filter_map(|one| {
+                let item = self.absorb(one)?;
+                Some((item, self.files.len() - 1))
+            })
+            .collect()
+    }
+
+    /// Takes in one file's result; returns the item when there is one (its file is then the last).
+    fn absorb<T>(&mut self, one: FileLoad<T>) -> Option<T> {
+        self.diagnostics.extend(one.diagnostics);
+        let file = one.file?;
+        self.files.push(file);
+        one.item
+    }
+}
+
+/// Converts a parsed mapping into an item, pushing field problems.
+pub(super) type Convert<T> =
+    fn(&serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diagnostic>) -> T;
+
+/// Parses and converts one data file as read, or says why it could not be read.
+pub(super) fn parse_read<T>(
+    rel: &str,
+    read: Result<&str, &ReadError>,
+    tax: &Taxonomy,
+    convert: (FileKind, Convert<T>),
+) -> FileLoad<T> {
+    match accepted(read, rel, Some(tax)) {
+        Ok(text) => parse_file(rel.to_string(), text.to_string(), tax, convert),
+        Err(d) => FileLoad {
+            file: None,
+            item: None,
+            diagnostics: vec![d],
+        },
+    }
+}
+
+/// Parses and converts the text of one data file.
+pub(super) fn parse_file<T>(
+    rel: String,
+    text: String,
+    tax: &Taxonomy,
+    (kind, convert): (FileKind, Convert<T>),
+) -> FileLoad<T> {
+    let mut diagnostics = Vec::new();
+    let body = without_final_marker(&text);
+    let whole = body.len() == text.len();
+    let parsed: Result<Value, _> = serde_yaml::from_str(body);
+    let value = match parsed {
+        Ok(v @ Value::Mapping(_)) => Some(v),
+        Ok(Value::Null) => {
+            diagnostics.push(
+                diag(
+                    Rule::FileUnreadable,
+                    Some(tax),
+                    &rel,
+                    format!("`{rel}` holds only comments"),
+                )
+                .help("fill in the fields, or remove the file"),
+            );
+            None
+        }
+        Ok(other) => {
+            let x = crate::yaml::error::not_a_mapping(&text, other.is_sequence());
+            diagnostics.push(explained(x, &rel, tax));
+            None
+        }
+        Err(e) => {
+            diagnostics.push(yaml_error(&e, &rel, &text, tax));
+            None
+        }
+    };
+    let mut file = SourceFile::new(rel, text);
+    let map = match &value {
+        Some(Value::Mapping(m)) => Some(m),
+        _ => None,
+    };
+    // While the file is parsed, what its layout would be (the `not-formatted`
+    // rule's question), so the check need not parse it again; a text the
+    // check parses differently (a final `---`, a byte-order mark) is left
+    // to the check.
+    if let Some(v) = value
+        .as_ref()
+        .filter(|_| whole && !file.text.starts_with('\u{feff}'))
+    {
+        file.layout = Some(crate::model::format::layout_of(&file.text, v, kind));
+    }
+    let item = map.map(|m| convert(m, &file, tax, &mut diagnostics));
+    FileLoad {
+        file: Some(file),
+        item,
+        diagnostics,
+    }
+}
+
+/// The text without a lone `---` on its last line: an editor's or a
+/// concatenating script's end marker holds no second document, so it is
+/// accepted rather than refused as "more than one document".
+fn without_final_marker(text: &str) -> &str {
+    let body = text.trim_end();
+    match body.strip_suffix("---") {
+        Some(rest) if rest.is_empty() || rest.ends_with('\n') => rest,
+        _ => text,
+    }
+}
+
+/// Turns a parser error into a diagnostic: the wording is `yaml_error`'s,
+/// the rule and severity this corpus's.
+fn yaml_error(e: &serde_yaml::Error, rel: &str, text: &str, tax: &Taxonomy) -> Diagnostic {
+    explained(crate::yaml::error::explain(e, text), rel, tax)
+}
+
+fn explained(x: crate::yaml::error::Explained, rel: &str, tax: &Taxonomy) -> Diagnostic {
+    let rule = match &x.kind {
+        crate::yaml::error::ErrorKind::DuplicateKey(_) => Rule::DuplicateField,
+        crate::yaml::error::ErrorKind::Type => Rule::FieldType,
+        crate::yaml::error::ErrorKind::Syntax => Rule::YamlSyntax,
+    };
+    let mut d = diag(rule, Some(tax), rel, x.message).help(x.help);
+    d = match (x.line, x.column) {
+        (Some(l), Some(c)) => d.at(l, c),
+        (line, _) => d.at_line(line),
+    };
+    if let Some(f) = x.field {
+        d = d.field(f);
+    }
+    d
+}

@@ -1,0 +1,125 @@
+//! Every input of a corpus read once, before anything is parsed: the build
+//! fingerprint's key is taken from these bytes and the parser reads the
+//! same ones, so the two cannot disagree about what was on disk.
+//!
+//! Nothing here judges what it read. A read error is kept as it came, and
+//! turned into a diagnostic only by the parser, since its severity is the
+//! taxonomy's to decide.
+
+use super::examples::{self, Traces};
+use super::listing::is_data_file;
+use super::parallel::in_parallel;
+use super::read::accepted;
+use super::{templates, LoadOptions};
+use crate::layout::Layout;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_io::reader::{self, ReadError};
+use std::path::{Path, PathBuf};
+
+/// The inputs of a corpus root, as read.
+#[derive(Debug)]
+pub struct Inputs {
+    /// The root they were read from.
+    pub root: PathBuf,
+    /// The options they were read with.
+    pub opts: LoadOptions,
+    /// The taxonomy's text, or why it could not be read.
+    pub taxonomy: Result<String, Unread>,
+    /// The entries' folder, then the exclusion records'.
+    pub folders: [Folder; 2],
+    /// The claims ledger's text (or read error), when the root has one.
+    pub claims: Option<Result<String, ReadError>>,
+    /// The survey facts' text (or read error), when the root has them.
+    pub survey: Option<Result<String, ReadError>>,
+    /// The example traces.
+    pub traces: Traces,
+    /// The templates by name, sorted, or the problem that stopped reading them.
+    pub templates: Result<Vec<(String, String)>, Diagnostic>,
+}
+
+/// A taxonomy that could not be read.
+#[derive(Debug)]
+pub struct Unread {
+    /// Why.
+    pub error: ReadError,
+    /// Whether a regular file stands there all the same: then the taxonomy
+    /// is broken rather than absent.
+    pub is_file: bool,
+}
+
+/// One data folder, as listed and read.
+#[derive(Debug)]
+pub struct Folder {
+    /// The folder, relative to the root.
+    pub dir: &'static str,
+    /// Every name in it, sorted (none when there is no such folder), or why
+    /// it could not be listed.
+    pub names: std::io::Result<Vec<String>>,
+    /// The data files among the names, in order, by root-relative path, each
+    /// with its text or why it could not be read.
+    pub files: Vec<(String, Result<String, ReadError>)>,
+}
+
+impl Inputs {
+    /// Reads every input below `root`; nothing that fails stops the others.
+    pub fn read(root: &Path, opts: LoadOptions) -> Inputs {
+        let max = opts.max_file_bytes;
+        let tax_path = root.join(Layout::TAXONOMY);
+        let taxonomy = reader::read_text(&tax_path, max).map_err(|error| Unread {
+            error,
+            is_file: tax_path.is_file(),
+        });
+        let optional = |rel: &str| {
+            let path = root.join(rel);
+            path.exists().then(|| reader::read_text(&path, max))
+        };
+        Inputs {
+            root: root.to_path_buf(),
+            opts,
+            taxonomy,
+            folders: [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
+                .map(|dir| Folder::read(root, dir, max)),
+            claims: optional(Layout::CLAIMS),
+            survey: optional(Layout::SURVEY),
+            traces: examples::read(root),
+            templates: templates::read(root),
+        }
+    }
+
+    /// The text of a data file as the loaded corpus keeps it (read, neither
+    /// empty nor nested too deep), for quoting in a report.
+    pub fn source_text(&self, rel: &str) -> Option<&str> {
+        let (_, read) = self
+            .folders
+            .iter()
+            .flat_map(|f| &f.files)
+            .find(|(r, _)| r == rel)?;
+        accepted(read.as_deref(), rel, None).ok()
+    }
+}
+
+impl Folder {
+    /// Lists `root/dir` and reads its data files, in parallel: on a large
+    /// corpus reading them is much of what a run costs.
+    fn read(root: &Path, dir: &'static str, max: u64) -> Folder {
+        let listed = reader::list_dir(&root.join(dir)).map(Option::unwrap_or_default);
+        let data: Vec<(String, PathBuf)> = listed
+            .as_ref()
+            .map(|names| {
+                names
+                    .iter()
+                    .filter(|(name, _)| is_data_file(name))
+                    .map(|(name, path)| (format!("{dir}/{name}"), path.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let files = in_parallel(&data, |(rel, path)| {
+            (rel.clone(), reader::read_text(path, max))
+        });
+        Folder {
+            dir,
+            names: listed.map(|names| names.into_iter().map(|(name, _)| name).collect()),
+            files,
+        }
+    }
+}

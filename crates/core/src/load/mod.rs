@@ -1,0 +1,215 @@
+//! Reading the corpus from disk: files to typed entries, with every problem
+//! collected as a diagnostic instead of stopping at the first.
+//!
+//! YAML is parsed into `serde_yaml::Value` (whose mappings refuse duplicate
+//! keys) and converted field by field, so that one file can report several
+//! unknown, missing or mistyped fields at once. Lines come from our own scan
+//! of the text because the parser's positions are not kept on values.
+
+pub mod examples;
+pub mod templates;
+
+mod convert;
+mod data_file;
+mod digest;
+mod inputs;
+mod listing;
+mod optional;
+mod parallel;
+mod read;
+
+pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
+pub use crate::yaml::source::{SourceFile, Spans};
+pub use inputs::{Folder, Inputs, Unread};
+pub use listing::is_data_file;
+pub use read::{read_text, MAX_FLOW_DEPTH};
+
+use crate::layout::Layout;
+use crate::model::format::FileKind;
+use crate::model::taxonomy::Taxonomy;
+use convert::{convert_entry, convert_exclusion};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::rules::Rule;
+use data_file::{parse_file, parse_read, Convert, FileLoad};
+use listing::listing_problems;
+use optional::{parse_claims, parse_survey};
+use parallel::in_parallel;
+use read::accepted;
+use std::path::Path;
+
+/// Largest data file read by default (bytes); larger ones are refused.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Why a corpus could not be loaded at all.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The root or the taxonomy file cannot be read (exit 2).
+    Io(String),
+    /// The taxonomy is broken; checks cannot run against it (exit 1).
+    Taxonomy(Vec<Diagnostic>),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(m) => f.write_str(m),
+            LoadError::Taxonomy(d) => write!(f, "the taxonomy has {} problem(s)", d.len()),
+        }
+    }
+}
+
+/// Options for loading.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadOptions {
+    /// Files larger than this are refused with a diagnostic.
+    pub max_file_bytes: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
+fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
+    let severity = tax.map_or(rule.default_severity(), |t| t.severity_of(rule));
+    Diagnostic::new(rule, severity, file, msg)
+}
+
+/// Loads taxonomy, entries and exclusions below `root`.
+pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
+    parse(&Inputs::read(root, opts))
+}
+
+/// Builds the corpus from the inputs read: the taxonomy (refused whole when
+/// broken), then the entries and records, the claims ledger and the survey.
+pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
+    let read = inputs.taxonomy.as_deref().map_err(|u| &u.error);
+    let tax_text = accepted(read, Layout::TAXONOMY, None).map_err(|d| match &inputs.taxonomy {
+        Err(Unread { is_file: false, .. }) => LoadError::Io(d.message),
+        _ => LoadError::Taxonomy(vec![d]),
+    })?;
+    let taxonomy = Taxonomy::from_yaml(tax_text).map_err(|e| {
+        let x = crate::yaml::error::explain(&e, tax_text);
+        let d = x.place(diag(
+            Rule::YamlSyntax,
+            None,
+            Layout::TAXONOMY,
+            format!("the taxonomy cannot be read: {}", x.message),
+        ));
+        LoadError::Taxonomy(vec![d])
+    })?;
+    let problems = taxonomy.problems();
+    if !problems.is_empty() {
+        return Err(LoadError::Taxonomy(
+            problems
+                .into_iter()
+                .map(|p| {
+                    diag(
+                        Rule::FieldType,
+                        None,
+                        Layout::TAXONOMY,
+                        format!("taxonomy: {p}"),
+                    )
+                })
+                .collect(),
+        ));
+    }
+    let mut corpus = Corpus::new(taxonomy);
+    corpus
+        .diagnostics
+        .extend(rule_filter_problems(&corpus.taxonomy, tax_text));
+    let [papers, records] = &inputs.folders;
+    let loaded = parse_folder(papers, &mut corpus, (FileKind::Entry, convert_entry));
+    corpus.add_entries(loaded);
+    let loaded = parse_folder(records, &mut corpus, (FileKind::Record, convert_exclusion));
+    corpus.add_exclusions(loaded);
+    parse_claims(inputs.claims.as_ref(), &mut corpus);
+    parse_survey(inputs.survey.as_ref(), &mut corpus);
+    Ok(corpus)
+}
+
+/// What a data folder yields, its listing's problems reported first; the
+/// files are parsed on every core, as each is independent of the others.
+fn parse_folder<T: Send>(
+    folder: &Folder,
+    corpus: &mut Corpus,
+    convert: (FileKind, Convert<T>),
+) -> Vec<FileLoad<T>> {
+    let problems = listing_problems(folder, &corpus.taxonomy);
+    corpus.diagnostics.extend(problems);
+    let tax = &corpus.taxonomy;
+    in_parallel(&folder.files, |(rel, read)| {
+        parse_read(rel, read.as_deref(), tax, convert)
+    })
+}
+
+/// Rule filters (`when`/`require`) naming values outside the vocabulary: such
+/// a rule would never fire, or always, without anyone noticing.
+fn rule_filter_problems(tax: &Taxonomy, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for r in &tax.rules {
+        for (part, f) in [("when", &r.when), ("require", &r.require)] {
+            let Some(f) = f else { continue };
+            for p in tax.filter_problems(f) {
+                out.push(
+                    diag(
+                        Rule::UnknownValue,
+                        None,
+                        Layout::TAXONOMY,
+                        format!("rule `{}` {part}: {p}", r.id),
+                    )
+                    .at_line(crate::model::claims::claim_line(text, &r.id))
+                    .field(format!("rules.{}.{part}", r.id)),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Builds a corpus from file texts in memory, as `load` would from disk:
+/// `(relative path, text)` pairs for entries and exclusion records.
+pub fn corpus_from_texts(
+    taxonomy: Taxonomy,
+    entries: Vec<(String, String)>,
+    exclusions: Vec<(String, String)>,
+) -> Corpus {
+    let mut corpus = Corpus::new(taxonomy);
+    let loaded: Vec<_> = entries
+        .into_iter()
+        .map(|(rel, text)| {
+            parse_file(
+                rel,
+                text,
+                &corpus.taxonomy,
+                (FileKind::Entry, convert_entry),
+            )
+        })
+        .collect();
+    corpus.add_entries(loaded);
+    let loaded: Vec<_> = exclusions
+        .into_iter()
+        .map(|(rel, text)| {
+            parse_file(
+                rel,
+                text,
+                &corpus.taxonomy,
+                (FileKind::Record, convert_exclusion),
+            )
+        })
+        .collect();
+    corpus.add_exclusions(loaded);
+    corpus
+}
+
+/// Root-relative path with `/` separators.
+pub fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}

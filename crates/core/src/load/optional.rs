@@ -1,0 +1,37 @@
+//! The optional files of a root: the claims ledger and the survey facts.
+
+use super::read::accepted;
+use crate::layout::Layout;
+use crate::model::corpus::Corpus;
+use corpus_io::reader::ReadError;
+
+/// Takes in the survey facts (`corpus/survey.yaml`), when the root has them.
+pub(super) fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let parsed = accepted(read.as_deref(), Layout::SURVEY, None)
+        .map_err(|d| vec![d])
+        .and_then(|text| crate::model::survey::parse(text).map(|s| (s, text.to_string())));
+    match parsed {
+        Ok(s) => corpus.survey = Some(s),
+        Err(d) => corpus.diagnostics.extend(d),
+    }
+}
+
+/// Takes in and validates the claims ledger, when the root has one; a ledger
+/// with problems is reported and left out, so no claim is judged on it.
+pub(super) fn parse_claims(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let parsed = accepted(read.as_deref(), Layout::CLAIMS, None)
+        .map_err(|d| vec![d])
+        .and_then(|text| crate::model::claims::parse(text).map(|ledger| (ledger, text)));
+    match parsed {
+        Ok((ledger, text)) => {
+            let problems = crate::model::claims::validate(&ledger, text, Some(&corpus.taxonomy));
+            if problems.is_empty() {
+                corpus.claims = Some((ledger, text.to_string()));
+            }
+            corpus.diagnostics.extend(problems);
+        }
+        Err(d) => corpus.diagnostics.extend(d),
+    }
+}

@@ -1,0 +1,447 @@
+//! The claims ledger (`corpus/claims.yaml`): the survey's sentences about
+//! counts, written as filters with an expected result, and evaluated on every
+//! check so that a sentence cannot drift from the data unnoticed.
+
+use crate::layout::Layout;
+use crate::model::fields;
+use crate::model::filter::{Fields, Filter};
+use crate::model::taxonomy::Taxonomy;
+use crate::model::{Entry, Exclusion};
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::rules::Rule;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// What a claim counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Over {
+    /// Retained entries.
+    #[default]
+    Entries,
+    /// Records of the exclusion log.
+    Exclusions,
+    /// Entries and records together (the audited pool).
+    Audited,
+    /// The taxonomy's reward families.
+    RewardFamilies,
+    /// The taxonomy's credit units.
+    CreditUnits,
+    /// The taxonomy's orchestration sub-decisions.
+    Subdecisions,
+}
+
+/// The expected outcome: a comparison with a count, or an exact set of keys.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// `== N`, `<= N` or `>= N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<String>,
+    /// Exactly these keys (or record ids) match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<String>>,
+}
+
+/// The judged-tag coverage a claim needs: every entry matching `among` has
+/// `field` judged, or the claim fails instead of holding by construction.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coverage {
+    /// A judged tag: subdecisions, strict_credit or additional_credit_units.
+    pub field: String,
+    /// The entries that must all have it judged.
+    #[serde(default)]
+    pub among: Filter,
+}
+
+/// One claim of the ledger.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Stable id.
+    pub id: String,
+    /// Where the claim comes from (an id of the taxonomy's claim_sources).
+    pub source: String,
+    /// The sentence, worded as its source words it.
+    pub statement: String,
+    /// What is counted.
+    #[serde(default)]
+    pub over: Over,
+    /// Which entries or records count (all conditions must hold).
+    #[serde(default, rename = "where")]
+    pub filter: Filter,
+    /// What the count must be.
+    pub expect: Expect,
+    /// Judged-tag coverage the claim needs to mean anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+    /// What the claim does not mean.
+    pub boundary: String,
+    /// A remark shown with the claim (for example, how two sources differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The ledger file.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ledger {
+    /// Claims in file order.
+    pub claims: Vec<Claim>,
+}
+
+/// A comparison operator of a count expectation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Exactly.
+    Eq,
+    /// At most.
+    Le,
+    /// At least.
+    Ge,
+}
+
+/// Parses `== 84`, `<= 2`, `>= 1` (or a bare number, meaning `==`).
+pub fn parse_count(s: &str) -> Option<(Op, u64)> {
+    let s = s.trim();
+    let (op, rest) = if let Some(r) = s.strip_prefix("==") {
+        (Op::Eq, r)
+    } else if let Some(r) = s.strip_prefix("<=") {
+        (Op::Le, r)
+    } else if let Some(r) = s.strip_prefix(">=") {
+        (Op::Ge, r)
+    } else {
+        (Op::Eq, s)
+    };
+    Some((op, rest.trim().parse().ok()?))
+}
+
+/// The result of evaluating one claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Claim id.
+    pub id: String,
+    /// Where the claim comes from.
+    pub source: String,
+    /// The statement.
+    pub statement: String,
+    /// The expectation as written (`== 84`, or the key list).
+    pub expected: String,
+    /// The actual count.
+    pub actual: u64,
+    /// Whether the expectation holds.
+    pub holds: bool,
+    /// Keys (or record ids) that match, sorted.
+    pub matching: Vec<String>,
+    /// For key-set claims: expected keys that no longer match.
+    pub missing: Vec<String>,
+    /// For key-set claims: matching keys that were not expected.
+    pub unexpected: Vec<String>,
+    /// Judged-tag coverage: (field, judged, of how many entries), when the claim declares one.
+    pub coverage: Option<(String, u64, u64)>,
+    /// What the claim does not mean.
+    pub boundary: String,
+    /// A remark shown with the claim.
+    pub note: Option<String>,
+}
+
+impl Verdict {
+    /// Whether the declared coverage is complete (true when none is declared).
+    pub fn covered(&self) -> bool {
+        self.coverage.as_ref().is_none_or(|(_, j, n)| j == n)
+    }
+}
+
+/// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
+pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
+    serde_yaml::from_str(text).map_err(|e| {
+        let x = crate::yaml::error::explain(&e, text);
+        vec![x.place(Diagnostic::new(
+            Rule::ClaimInvalid,
+            Rule::ClaimInvalid.default_severity(),
+            Layout::CLAIMS,
+            format!("the claims ledger cannot be read: {}", x.message),
+        ))]
+    })
+}
+
+/// The line of the claim with this id in the ledger text.
+pub fn claim_line(text: &str, id: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix("id:")
+                .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == id)
+        })
+        .map(|i| i + 1)
+}
+
+/// Problems in the claims themselves: unknown fields, values outside the
+/// vocabulary (with a taxonomy), malformed expectations, repeated ids.
+pub fn validate(
+    ledger: &Ledger,
+    text: &str,
+    tax: Option<&crate::model::taxonomy::Taxonomy>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut ids = BTreeSet::new();
+    for c in &ledger.claims {
+        let mut problems = Vec::new();
+        if !ids.insert(&c.id) {
+            problems.push(format!("claim id `{}` is used twice", c.id));
+        }
+        let sources = tax
+            .and_then(|t| t.values("claim_source"))
+            .unwrap_or_default();
+        if tax.is_some() && !sources.contains(&c.source) {
+            problems.push(format!(
+                "claim `{}` names source `{}`, which is not one of the taxonomy's claim_sources ({})",
+                c.id,
+                c.source,
+                sources.join(", ")
+            ));
+        }
+        if let Some(cov) = &c.coverage {
+            if c.over != Over::Entries {
+                problems.push(format!(
+                    "claim `{}`: coverage applies to entries only",
+                    c.id
+                ));
+            }
+            if !crate::model::JUDGED_TAGS
+                .iter()
+                .any(|(t, _)| *t == cov.field)
+            {
+                problems.push(format!(
+                    "claim `{}`: coverage field `{}` is not a judged tag ({})",
+                    c.id,
+                    cov.field,
+                    crate::model::JUDGED_TAGS.map(|(t, _)| t).join(", ")
+                ));
+            }
+            for cond in &cov.among.conditions {
+                if !crate::model::fields::entry_filter_fields().any(|f| f == cond.field) {
+                    problems.push(format!(
+                        "claim `{}`: coverage filters on `{}`, which entries do not have",
+                        c.id, cond.field
+                    ));
+                }
+            }
+        }
+        let fields: Vec<&str> = match c.over {
+            Over::Entries => crate::model::fields::entry_filter_fields().collect(),
+            Over::Exclusions => crate::model::fields::record_filter_fields().collect(),
+            _ => Vec::new(),
+        };
+        let items = match c.over {
+            Over::Exclusions => "exclusion records",
+            _ => "entries",
+        };
+        for cond in &c.filter.conditions {
+            if !fields.contains(&cond.field.as_str()) {
+                let hint = crate::text::closest::closest(&cond.field, fields.iter().copied())
+                    .map(|f| format!("did you mean `{f}`?"))
+                    .unwrap_or_else(|| format!("their fields are {}", fields.join(", ")));
+                problems.push(format!(
+                    "claim `{}` filters on `{}`, which {items} do not have; {hint}",
+                    c.id, cond.field
+                ));
+            }
+        }
+        if let Some(tax) = tax {
+            for p in tax.filter_problems(&c.filter) {
+                problems.push(format!("claim `{}`: {p}", c.id));
+            }
+        }
+        match (&c.expect.count, &c.expect.keys) {
+            (Some(n), None) if parse_count(n).is_none() => problems.push(format!(
+                "claim `{}`: count `{n}` is not `== N`, `<= N` or `>= N`",
+                c.id
+            )),
+            (Some(_), Some(_)) | (None, None) => problems.push(format!(
+                "claim `{}` needs exactly one of expect.count or expect.keys",
+                c.id
+            )),
+            _ => {}
+        }
+        for p in problems {
+            out.push(
+                Diagnostic::new(
+                    Rule::ClaimInvalid,
+                    Rule::ClaimInvalid.default_severity(),
+                    Layout::CLAIMS,
+                    p,
+                )
+                .at_line(claim_line(text, &c.id))
+                .field(format!("claims.{}", c.id)),
+            );
+        }
+    }
+    out
+}
+
+/// Evaluates one claim on the taxonomy, entries and records of a corpus.
+pub fn evaluate(
+    claim: &Claim,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Verdict {
+    let mut matching: Vec<String> = match claim.over {
+        Over::Entries => entries
+            .iter()
+            .filter(|e| claim.filter.matches(**e))
+            .map(|e| e.key.clone())
+            .collect(),
+        Over::Exclusions => records
+            .iter()
+            .filter(|x| claim.filter.matches(**x as &dyn Fields))
+            .map(|x| x.record_id.clone())
+            .collect(),
+        Over::Audited => entries
+            .iter()
+            .map(|e| e.key.clone())
+            .chain(records.iter().map(|x| x.record_id.clone()))
+            .collect(),
+        Over::RewardFamilies => tax.reward_families.iter().map(|f| f.id.clone()).collect(),
+        Over::CreditUnits => tax.values(fields::CREDIT_GRANULARITY).unwrap_or_default(),
+        Over::Subdecisions => tax.values(fields::SUBDECISIONS).unwrap_or_default(),
+    };
+    matching.sort();
+    let coverage = claim.coverage.as_ref().map(|cov| {
+        let among: Vec<&&Entry> = entries.iter().filter(|e| cov.among.matches(**e)).collect();
+        let judged = among.iter().filter(|e| e.is_judged(&cov.field)).count() as u64;
+        (cov.field.clone(), judged, among.len() as u64)
+    });
+    let actual = matching.len() as u64;
+    let (expected, holds, missing, unexpected) = match (&claim.expect.count, &claim.expect.keys) {
+        (_, Some(keys)) => {
+            let want: BTreeSet<&String> = keys.iter().collect();
+            let got: BTreeSet<&String> = matching.iter().collect();
+            let missing: Vec<String> = want.difference(&got).map(|s| s.to_string()).collect();
+            let unexpected: Vec<String> = got.difference(&want).map(|s| s.to_string()).collect();
+            let holds = missing.is_empty() && unexpected.is_empty();
+            (
+                format!("keys {}", keys.join(", ")),
+                holds,
+                missing,
+                unexpected,
+            )
+        }
+        (Some(n), None) => {
+            let holds = match parse_count(n) {
+                Some((Op::Eq, v)) => actual == v,
+                Some((Op::Le, v)) => actual <= v,
+                Some((Op::Ge, v)) => actual >= v,
+                None => false,
+            };
+            (n.trim().to_string(), holds, Vec::new(), Vec::new())
+        }
+        (None, None) => (String::new(), false, Vec::new(), Vec::new()),
+    };
+    // A claim about a judged tag holds only when its coverage is complete.
+    let covered = coverage.as_ref().is_none_or(|(_, j, n)| j == n);
+    Verdict {
+        id: claim.id.clone(),
+        source: claim.source.clone(),
+        statement: claim.statement.clone(),
+        expected,
+        actual,
+        holds: holds && covered,
+        matching,
+        missing,
+        unexpected,
+        coverage,
+        boundary: claim.boundary.clone(),
+        note: claim.note.clone(),
+    }
+}
+
+/// Evaluates every claim.
+pub fn evaluate_all(
+    ledger: &Ledger,
+    tax: &Taxonomy,
+    entries: &[&Entry],
+    records: &[&Exclusion],
+) -> Vec<Verdict> {
+    ledger
+        .claims
+        .iter()
+        .map(|c| evaluate(c, tax, entries, records))
+        .collect()
+}
+
+/// The ledger as a text table (claim, expected, actual, holds; keys with `verbose`).
+pub fn table(verdicts: &[Verdict], verbose: bool) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(100);
+    t.set_header(vec!["claim", "expected", "actual", "holds"]);
+    for v in verdicts {
+        let expected = if v.expected.starts_with("keys ") {
+            format!("{} keys", v.expected.matches(", ").count() + 1)
+        } else {
+            v.expected.clone()
+        };
+        let holds = if v.holds { "yes" } else { "NO" };
+        t.add_row(vec![
+            v.id.clone(),
+            expected,
+            v.actual.to_string(),
+            holds.to_string(),
+        ]);
+    }
+    let broken = verdicts.iter().filter(|v| !v.holds).count();
+    let mut out = format!(
+        "{t}\n{} claims, {} holding, {broken} broken\n",
+        verdicts.len(),
+        verdicts.len() - broken
+    );
+    if verbose {
+        for v in verdicts {
+            out.push_str(&format!(
+                "\n{}: {}\n  matching ({}): {}\n",
+                v.id,
+                v.statement,
+                v.actual,
+                v.matching.join(", ")
+            ));
+            if !v.missing.is_empty() {
+                out.push_str(&format!(
+                    "  expected but not matching: {}\n",
+                    v.missing.join(", ")
+                ));
+            }
+            if !v.unexpected.is_empty() {
+                out.push_str(&format!(
+                    "  matching but not expected: {}\n",
+                    v.unexpected.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_parse_with_and_without_operator() {
+        assert_eq!(parse_count("== 84"), Some((Op::Eq, 84)));
+        assert_eq!(parse_count("<=2"), Some((Op::Le, 2)));
+        assert_eq!(parse_count(">= 1"), Some((Op::Ge, 1)));
+        assert_eq!(parse_count("7"), Some((Op::Eq, 7)));
+        assert_eq!(parse_count("~ 7"), None);
+    }
+
+    #[test]
+    fn claim_lines_are_found_by_id() {
+        let text = "claims:\n  - id: a\n    statement: x\n  - id: \"b\"\n";
+        assert_eq!(claim_line(text, "b"), Some(4));
+    }
+}

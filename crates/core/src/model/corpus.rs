@@ -1,0 +1,93 @@
+//! The corpus as loaded: taxonomy, entries, exclusion records, the files
+//! they came from, the claims ledger, and the problems met while loading.
+
+use crate::model::claims::Verdict;
+use crate::model::taxonomy::Taxonomy;
+use crate::model::{Entry, Exclusion};
+use crate::yaml::source::SourceFile;
+use corpus_diagnostics::diag::Diagnostic;
+use std::sync::OnceLock;
+
+/// An entry with the file it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedEntry {
+    /// The typed entry (fields that failed to convert hold defaults).
+    pub entry: Entry,
+    /// Index into [`Corpus::files`].
+    pub file: usize,
+}
+
+/// An exclusion record with the file it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedExclusion {
+    /// The typed record.
+    pub record: Exclusion,
+    /// Index into [`Corpus::files`].
+    pub file: usize,
+}
+
+/// Everything loaded from a root, plus the problems met while loading.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    /// The vocabulary.
+    pub taxonomy: Taxonomy,
+    /// Entries that parsed into a mapping (possibly with field problems).
+    pub entries: Vec<LoadedEntry>,
+    /// Exclusion records that parsed into a mapping.
+    pub exclusions: Vec<LoadedExclusion>,
+    /// Every data file read, by index.
+    pub files: Vec<SourceFile>,
+    /// The claims ledger and its text, when the root has one and it parsed.
+    pub claims: Option<(crate::model::claims::Ledger, String)>,
+    /// The survey's own facts (figures, Benchmark Gap) and their text, when present.
+    pub survey: Option<(crate::model::survey::Survey, String)>,
+    /// The claims' verdicts, evaluated on first use and shared by every consumer.
+    verdicts: OnceLock<Vec<Verdict>>,
+    /// Problems found while loading.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Corpus {
+    /// A corpus with a taxonomy and nothing else yet.
+    pub fn new(taxonomy: Taxonomy) -> Corpus {
+        Corpus {
+            taxonomy,
+            entries: Vec::new(),
+            exclusions: Vec::new(),
+            files: Vec::new(),
+            claims: None,
+            survey: None,
+            verdicts: OnceLock::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The source file an entry came from.
+    pub fn file(&self, idx: usize) -> &SourceFile {
+        &self.files[idx]
+    }
+
+    /// The entries alone, in key order.
+    pub fn entry_list(&self) -> Vec<&Entry> {
+        self.entries.iter().map(|e| &e.entry).collect()
+    }
+
+    /// The exclusion records alone, in record order.
+    pub fn exclusion_list(&self) -> Vec<&Exclusion> {
+        self.exclusions.iter().map(|e| &e.record).collect()
+    }
+
+    /// Every claim of the ledger judged on this corpus (none without a
+    /// ledger), evaluated once however many outputs show them.
+    pub fn verdicts(&self) -> &[Verdict] {
+        self.verdicts.get_or_init(|| match &self.claims {
+            Some((ledger, _)) => crate::model::claims::evaluate_all(
+                ledger,
+                &self.taxonomy,
+                &self.entry_list(),
+                &self.exclusion_list(),
+            ),
+            None => Vec::new(),
+        })
+    }
+}

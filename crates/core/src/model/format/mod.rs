@@ -1,0 +1,322 @@
+//! The canonical layout of entry and record files, as `corpus fmt` writes
+//! them: fields in the field table's order, scalars quoted so that YAML 1.1
+//! readers (PyYAML, yamllint) and YAML 1.2 readers agree on every value, block
+//! lists indented under their key, the schema modeline on entries, no blank
+//! lines, one final newline. Comments and every value are kept exactly; the
+//! result is re-parsed and compared before it is returned.
+
+mod block;
+mod quoting;
+
+pub use quoting::{ambiguous_in_yaml11, plain_ok, scalar};
+
+use crate::yaml::source::Layout;
+use block::{format_block, top_key, Block};
+use serde_yaml::Value;
+
+/// Which kind of data file a text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// An entry of the paper pool (corpus/papers/).
+    Entry,
+    /// A record of the exclusion log (exclusions/).
+    Record,
+}
+
+impl FileKind {
+    /// Field names in canonical order.
+    fn order(self) -> Vec<&'static str> {
+        match self {
+            FileKind::Entry => crate::model::fields::names(&crate::model::fields::ENTRY),
+            FileKind::Record => crate::model::fields::names(&crate::model::fields::RECORD),
+        }
+    }
+}
+
+/// Why a text could not be formatted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError {
+    /// Line of the problem, when known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Full-line comments of a text, for the check that formatting keeps them all.
+fn comment_lines(text: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('#'))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Formats the text of an entry or record file. Line endings stay as they
+/// are (CRLF where the file uses CRLF, as a Windows checkout may), and so does
+/// a byte-order mark.
+pub fn format(text: &str, kind: FileKind) -> Result<String, FormatError> {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(b) => ("\u{feff}", b),
+        None => ("", text),
+    };
+    let lf = format_lf(body, kind, None)?;
+    let out = if body.contains("\r\n") {
+        lf.replace('\n', "\r\n")
+    } else {
+        lf
+    };
+    Ok(format!("{bom}{out}"))
+}
+
+/// The formatted text of a file that `check` has already parsed into
+/// `parsed` (a text without byte-order mark): the same as [`format`],
+/// without parsing it again.
+pub fn format_parsed(text: &str, parsed: &Value, kind: FileKind) -> Result<String, FormatError> {
+    debug_assert!(!text.starts_with('\u{feff}'));
+    let lf = format_lf(text, kind, Some(parsed))?;
+    Ok(if text.contains("\r\n") {
+        lf.replace('\n', "\r\n")
+    } else {
+        lf
+    })
+}
+
+fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String, FormatError> {
+    let owned;
+    let parsed: &Value = match known {
+        Some(v) => v,
+        None => {
+            owned = serde_yaml::from_str(text).map_err(|e| {
+                let x = crate::yaml::error::explain(&e, text);
+                FormatError {
+                    line: x.line,
+                    message: format!("not valid YAML: {}\n  = help: {}", x.message, x.help),
+                }
+            })?;
+            &owned
+        }
+    };
+    let Value::Mapping(map) = parsed else {
+        return Err(FormatError {
+            line: None,
+            message: "the file does not hold a mapping of fields".into(),
+        });
+    };
+    let mut header: Vec<&str> = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut pending: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some((key, _)) = top_key(line) {
+            blocks.push(Block {
+                key,
+                comments: std::mem::take(&mut pending),
+                lines: vec![line],
+            });
+        } else if line.starts_with('#') {
+            pending.push(line);
+        } else if let Some(b) = blocks.last_mut() {
+            if !pending.is_empty() {
+                // Comments at column 0 inside a block's continuation stay in place.
+                b.lines.append(&mut pending);
+            }
+            b.lines.push(line);
+        } else if !line.trim().is_empty() {
+            header.push(line);
+        }
+    }
+    if blocks.is_empty() {
+        return Err(FormatError {
+            line: None,
+            message: "the file has no fields".into(),
+        });
+    }
+    if header.iter().any(|l| l.trim() != "---") {
+        // Anything else before the first field (flow mappings, tags) is not a layout we rewrite.
+        return Err(FormatError {
+            line: None,
+            message: "the file does not start with `key: value` fields".into(),
+        });
+    }
+    // Comments above the first field form the header; the modeline leads entries.
+    let mut out: Vec<String> = Vec::new();
+    let modeline = crate::model::fields::MODELINE;
+    if kind == FileKind::Entry {
+        out.push(modeline.to_string());
+    }
+    let first_comments = std::mem::take(&mut blocks[0].comments);
+    out.extend(header.iter().map(|l| l.to_string()));
+    out.extend(
+        first_comments
+            .iter()
+            .filter(|l| !(kind == FileKind::Entry && l.trim_end() == modeline))
+            .map(|l| l.trim_end().to_string()),
+    );
+    let order = kind.order();
+    let rank = |k: &str| order.iter().position(|f| *f == k).unwrap_or(order.len());
+    blocks.sort_by_key(|b| rank(&b.key)); // stable: unknown fields keep their order
+    for b in &blocks {
+        out.extend(b.comments.iter().map(|l| l.trim_end().to_string()));
+        let value = map.get(b.key.as_str()).unwrap_or(&Value::Null);
+        let mut lines = format_block(b, value);
+        // Blank lines only separate fields; a block scalar's inner ones are kept.
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+        out.extend(lines);
+    }
+    out.extend(pending.iter().map(|l| l.trim_end().to_string()));
+    let mut formatted = out.join("\n");
+    formatted.push('\n');
+    // Already in layout (the common case): the same text holds the same
+    // values and comments, so there is nothing to compare.
+    if formatted == text {
+        return Ok(formatted);
+    }
+    let reparsed: Value = serde_yaml::from_str(&formatted).map_err(|e| FormatError {
+        line: None,
+        message: format!("formatting would break the file ({e}); it was left as it is"),
+    })?;
+    let mut want_comments = comment_lines(text);
+    if kind == FileKind::Entry && !want_comments.contains(&modeline) {
+        want_comments.push(modeline);
+        want_comments.sort_unstable();
+    }
+    let mut got_comments = comment_lines(&formatted);
+    if kind == FileKind::Entry {
+        // A repeated modeline is dropped on purpose.
+        got_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
+        want_comments.dedup_by(|a, b| *a == modeline && *b == modeline);
+    }
+    if &reparsed != parsed || got_comments != want_comments {
+        return Err(FormatError {
+            line: None,
+            message:
+                "formatting would change a value or drop a comment; the file was left as it is"
+                    .into(),
+        });
+    }
+    Ok(formatted)
+}
+
+/// What the canonical layout makes of `text`, already parsed into `parsed`
+/// (a text without byte-order mark): the verdict of the `not-formatted` rule.
+pub fn layout_of(text: &str, parsed: &Value, kind: FileKind) -> Layout {
+    verdict(text, format_parsed(text, parsed, kind), kind)
+}
+
+/// What the canonical layout makes of `text` (parsed here).
+pub fn layout_of_text(text: &str, kind: FileKind) -> Layout {
+    verdict(text, format(text, kind), kind)
+}
+
+fn verdict(text: &str, formatted: Result<String, FormatError>, kind: FileKind) -> Layout {
+    let Ok(formatted) = formatted else {
+        return Layout::Unformattable;
+    };
+    // A missing modeline alone is schema-modeline's to report.
+    let only_modeline = kind == FileKind::Entry
+        && formatted == format!("{}\n{}", crate::model::fields::MODELINE, text);
+    if formatted == text || only_modeline {
+        return Layout::Kept;
+    }
+    let line = text
+        .lines()
+        .zip(formatted.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| text.lines().count().min(formatted.lines().count()))
+        + 1;
+    Layout::ChangedAt(line)
+}
+
+/// The canonical text of a new entry or record file, for `new` and `import`;
+/// text the formatter cannot handle is returned unchanged.
+pub fn formatted_or_same(text: String, kind: FileKind) -> String {
+    format(&text, kind).unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MESSY: &str = "\
+key: demo   # the file stem
+title: 'Yes: a title'
+# about the year
+year: 2025
+is_rl: yes
+urls:
+- 'https://example.org/a'   # canonical
+- https://example.org/b
+arxiv_id: '2508.04652'
+subdecisions: [o1_spawn, o5_stop]
+verified: 'no'
+notes: on
+waivers:
+    arxiv-url-mismatch: 'the page'
+
+
+";
+
+    #[test]
+    fn fields_are_ordered_quoted_and_listed_canonically() {
+        let out = format(MESSY, FileKind::Entry).unwrap();
+        let want = "\
+# yaml-language-server: $schema=../entry.schema.json
+key: demo   # the file stem
+title: \"Yes: a title\"
+# about the year
+year: 2025
+arxiv_id: \"2508.04652\"
+urls:
+  - https://example.org/a   # canonical
+  - https://example.org/b
+is_rl: \"yes\"
+verified: \"no\"
+subdecisions:
+  - o1_spawn
+  - o5_stop
+notes: \"on\"
+waivers:
+  arxiv-url-mismatch: the page
+";
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn formatting_is_idempotent() {
+        let once = format(MESSY, FileKind::Entry).unwrap();
+        assert_eq!(format(&once, FileKind::Entry).unwrap(), once);
+    }
+
+    #[test]
+    fn block_scalars_are_kept_verbatim() {
+        let text = "record_id: E001\nreason: |\n  line one\n\n  line two\n";
+        let out = format(text, FileKind::Record).unwrap();
+        assert_eq!(out, text);
+    }
+
+    #[test]
+    fn unknown_fields_go_last_in_their_order() {
+        let out = format("zeta: 1\nrecord_id: E002\nalpha: 2\n", FileKind::Record).unwrap();
+        assert_eq!(out, "record_id: E002\nzeta: 1\nalpha: 2\n");
+    }
+
+    #[test]
+    fn crlf_and_a_byte_order_mark_are_kept() {
+        let text = "\u{feff}record_id: E001\r\ntitle: 'x'\r\n";
+        assert_eq!(
+            format(text, FileKind::Record).unwrap(),
+            "\u{feff}record_id: E001\r\ntitle: x\r\n"
+        );
+    }
+
+    #[test]
+    fn broken_yaml_is_refused_with_its_line() {
+        let e = format("key: a\ntitle: [unclosed\n", FileKind::Entry).unwrap_err();
+        assert!(e.message.contains("not valid YAML"), "{e:?}");
+        assert!(e.line.is_some());
+    }
+}

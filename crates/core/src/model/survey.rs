@@ -1,0 +1,169 @@
+//! Facts of the survey itself (`corpus/survey.yaml`): the paper and its
+//! artifact, the memberships of the survey's two figures, its Benchmark Gap
+//! table, short names and chosen representatives. Entries are referenced by
+//! key; `survey_check` checks them against the entries.
+
+use crate::layout::Layout;
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
+use serde::{Deserialize, Serialize};
+
+/// The judgement source that stands for a survey figure.
+pub const FIGURE_SOURCE: &str = "survey_figure";
+
+/// The paper and its public artifact.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Paper {
+    /// Title as published.
+    pub title: String,
+    /// Authors, "Family, Given".
+    pub authors: Vec<String>,
+    /// Year of the preprint.
+    pub year: i64,
+    /// arXiv id, quoted.
+    pub arxiv_id: String,
+    /// The upstream artifact repository.
+    pub artifact: String,
+    /// Date of the artifact snapshot the corpus follows, YYYY-MM-DD.
+    pub snapshot: String,
+}
+
+/// One level of a figure: the value it shows and the entries named there.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// A credit unit or a sub-decision id.
+    pub value: String,
+    /// Keys of the entries the figure names at this level (may be empty).
+    #[serde(default)]
+    pub entries: Vec<String>,
+    /// What the figure shows at a level without entries, in the project's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Which entry field a figure's levels are values of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureField {
+    /// Credit units: `credit_granularity` or `additional_credit_units`.
+    CreditUnit,
+    /// `subdecisions`.
+    Subdecisions,
+}
+
+/// A figure of the survey, as memberships.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// Stable id.
+    pub id: String,
+    /// Caption in the project's words.
+    pub title: String,
+    /// The field the levels are values of.
+    pub field: FigureField,
+    /// Levels in the figure's order.
+    pub levels: Vec<Level>,
+}
+
+/// One row of the Benchmark Gap table.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GapRow {
+    /// Task domain.
+    pub domain: String,
+    /// Benchmark entries the survey cites for it (keys of `benchmark` entries).
+    pub benchmarks: Vec<String>,
+    /// Benchmarks it names that are not entries of the corpus.
+    #[serde(default)]
+    pub also_named: Vec<String>,
+    /// Whether the benchmarks are native to multi-agent systems.
+    pub mas_native: String,
+    /// Which evaluation measures (E1–E4) they cover.
+    pub measures: String,
+}
+
+/// The short name the README uses for an entry.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Name {
+    /// Entry key.
+    pub key: String,
+    /// Short name (the survey's label where it names the entry).
+    pub name: String,
+}
+
+/// Representative entries chosen for one value of a field.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Representatives {
+    /// `orchestration_form` or `reward_family`.
+    pub field: String,
+    /// The value they illustrate.
+    pub value: String,
+    /// Entry keys, in display order.
+    pub entries: Vec<String>,
+}
+
+/// The whole survey file.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Survey {
+    /// The paper.
+    pub paper: Paper,
+    /// The survey's figures, as memberships.
+    pub figures: Vec<Figure>,
+    /// What E1–E4 stand for, as far as the survey's table says.
+    pub measures_note: String,
+    /// The Benchmark Gap table.
+    pub benchmark_gap: Vec<GapRow>,
+    /// Short names for entries whose title has none before a colon.
+    #[serde(default)]
+    pub names: Vec<Name>,
+    /// Representative entries per orchestration form and reward family.
+    #[serde(default)]
+    pub representatives: Vec<Representatives>,
+}
+
+impl Survey {
+    /// The figure whose levels are values of `field`.
+    pub fn figure(&self, field: FigureField) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.field == field)
+    }
+
+    /// The representative entries chosen for a value of a field.
+    pub fn representatives(&self, field: &str, value: &str) -> &[String] {
+        self.representatives
+            .iter()
+            .find(|r| r.field == field && r.value == value)
+            .map(|r| r.entries.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Values a figure of `field` shows for an entry.
+    pub fn memberships(&self, field: FigureField, key: &str) -> Vec<&str> {
+        self.figure(field)
+            .map(|f| {
+                f.levels
+                    .iter()
+                    .filter(|l| l.entries.iter().any(|k| k == key))
+                    .map(|l| l.value.as_str())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Parses the survey file's text.
+pub fn parse(text: &str) -> Result<Survey, Vec<Diagnostic>> {
+    serde_yaml::from_str(text).map_err(|e| {
+        let x = crate::yaml::error::explain(&e, text);
+        vec![x.place(Diagnostic::new(
+            Rule::YamlSyntax,
+            Severity::Error,
+            Layout::SURVEY,
+            format!("the survey file cannot be read: {}", x.message),
+        ))]
+    })
+}

@@ -1,0 +1,310 @@
+//! The arXiv API: batched `id_list` queries, one at a time with the pause the
+//! API asks for, and its Atom answers read with a real XML parser.
+//!
+//! The feed's traps are handled here: an id arXiv does not know simply has
+//! no `<entry>`, a malformed one comes back as an entry titled `Error` whose
+//! id points at `/api/errors`, ids carry a version suffix, titles are
+//! hard-wrapped, and throttling is a plain-text body instead of a feed.
+
+use crate::network::http::{Client, Method};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The public API endpoint.
+pub const DEFAULT_API: &str = "https://export.arxiv.org/api/query";
+/// The pause between two requests that the API's terms of use ask for.
+pub const DEFAULT_PAUSE_SECS: f64 = 3.0;
+/// Ids per request.
+pub const BATCH: usize = 50;
+
+const ATOM: &str = "http://www.w3.org/2005/Atom";
+const ARXIV: &str = "http://arxiv.org/schemas/atom";
+
+/// One arXiv record as the API describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The id without version.
+    pub id: String,
+    /// The latest version number, when the id carried one.
+    pub version: Option<u32>,
+    /// Title, whitespace collapsed.
+    pub title: String,
+    /// Author names in order, as arXiv writes them ("Given Family").
+    pub authors: Vec<String>,
+    /// The first author's affiliation, when the record gives one.
+    pub affiliation: Option<String>,
+    /// Date of the first version (YYYY-MM-DD).
+    pub published: String,
+    /// Whether the record says it was withdrawn.
+    pub withdrawn: bool,
+}
+
+impl Record {
+    /// Year of the first version.
+    pub fn year(&self) -> Option<i64> {
+        self.published.get(..4)?.parse().ok()
+    }
+}
+
+/// What one feed said.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Feed {
+    /// Records by id (without version).
+    pub records: BTreeMap<String, Record>,
+    /// Errors the API reported (e.g. "incorrect id format for 1309.119").
+    pub errors: Vec<String>,
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Parses an Atom feed of the arXiv API.
+pub fn parse_feed(xml: &str) -> Result<Feed, String> {
+    let trimmed = xml.trim_start();
+    if !trimmed.starts_with('<') {
+        let first = trimmed
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect::<String>();
+        return Err(format!("the API did not answer with a feed: `{first}`"));
+    }
+    let doc = roxmltree::Document::parse(xml)
+        .map_err(|e| format!("the API answered malformed XML: {e}"))?;
+    let feed = doc.root_element();
+    if !feed.has_tag_name((ATOM, "feed")) {
+        return Err(format!(
+            "the API answered XML that is not an Atom feed (root `{}`)",
+            feed.tag_name().name()
+        ));
+    }
+    let mut out = Feed::default();
+    for entry in feed.children().filter(|n| n.has_tag_name((ATOM, "entry"))) {
+        let child_text = |ns: &str, name: &str| {
+            entry
+                .children()
+                .find(|n| n.has_tag_name((ns, name)))
+                .and_then(|n| n.text())
+                .map(collapse)
+                .unwrap_or_default()
+        };
+        let id_url = child_text(ATOM, "id");
+        if id_url.contains("/api/errors") {
+            let summary = child_text(ATOM, "summary");
+            out.errors
+                .push(if summary.is_empty() { id_url } else { summary });
+            continue;
+        }
+        let Some((_, raw_id)) = id_url.split_once("/abs/") else {
+            return Err(format!(
+                "an entry's id `{id_url}` is not an arXiv abstract link"
+            ));
+        };
+        let id = crate::text::ids::strip_version(raw_id).to_string();
+        let version = raw_id[id.len()..]
+            .strip_prefix('v')
+            .and_then(|v| v.parse().ok());
+        let title = child_text(ATOM, "title");
+        let published = child_text(ATOM, "published");
+        if title.is_empty() || published.len() < 10 {
+            // Old API answers for an unknown id: an entry with no content.
+            continue;
+        }
+        let author_nodes: Vec<roxmltree::Node> = entry
+            .children()
+            .filter(|n| n.has_tag_name((ATOM, "author")))
+            .collect();
+        let authors = author_nodes
+            .iter()
+            .filter_map(|a| a.children().find(|n| n.has_tag_name((ATOM, "name"))))
+            .filter_map(|n| n.text().map(collapse))
+            .collect();
+        let affiliation = author_nodes
+            .first()
+            .and_then(|a| {
+                a.children()
+                    .find(|n| n.has_tag_name((ARXIV, "affiliation")))
+            })
+            .and_then(|n| n.text().map(collapse))
+            .filter(|s| !s.is_empty());
+        let comment = child_text(ARXIV, "comment").to_lowercase();
+        let summary = child_text(ATOM, "summary").to_lowercase();
+        let withdrawn = comment.contains("withdrawn")
+            || summary.starts_with("this paper has been withdrawn")
+            || summary.starts_with("withdrawn");
+        out.records.insert(
+            id.clone(),
+            Record {
+                id,
+                version,
+                title,
+                authors,
+                affiliation,
+                published: published[..10].to_string(),
+                withdrawn,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// The query URL of one batch.
+pub fn query_url(api: &str, ids: &[&str]) -> String {
+    let sep = if api.contains('?') { '&' } else { '?' };
+    format!(
+        "{api}{sep}id_list={}&start=0&max_results={}",
+        ids.join(","),
+        ids.len()
+    )
+}
+
+/// Fetches the records of `ids`: batches of [`BATCH`], one request at a
+/// time, `pause` between requests, 429/503 retried as the client allows.
+pub fn fetch(
+    client: &Client,
+    api: &str,
+    ids: &[&str],
+    pause: Duration,
+    sleep: &dyn Fn(Duration),
+) -> Result<Feed, String> {
+    let mut all = Feed::default();
+    for (i, batch) in ids.chunks(BATCH).enumerate() {
+        if i > 0 {
+            sleep(pause);
+        }
+        let url = query_url(api, batch);
+        let (result, attempts) = client.request_with_retries(Method::Get, &url, sleep);
+        let resp = result.map_err(|f| format!("{api}: {}", f.describe()))?;
+        if resp.status != 200 {
+            let tries = if attempts > 1 {
+                format!(" after {attempts} attempts")
+            } else {
+                String::new()
+            };
+            return Err(format!("{api}: answered {}{tries}", resp.status));
+        }
+        let text = String::from_utf8_lossy(&resp.body);
+        let feed = parse_feed(&text).map_err(|e| format!("{api}: {e}"))?;
+        all.records.extend(feed.records);
+        all.errors.extend(feed.errors);
+    }
+    Ok(all)
+}
+
+/// Fetches one record (for `corpus new --fetch`), or says why there is none.
+pub fn fetch_one(api: &str, id: &str) -> Result<Record, String> {
+    if crate::text::ids::arxiv_year(id).is_none() {
+        return Err(format!("`{id}` is not an arXiv id (e.g. 2508.04652)"));
+    }
+    let client = Client::new(crate::network::http::Policy::default());
+    let bare = crate::text::ids::strip_version(id);
+    let feed = fetch(&client, api, &[bare], Duration::ZERO, &std::thread::sleep)?;
+    match feed.records.get(bare) {
+        Some(r) if r.withdrawn => Err(format!("arXiv {bare} has been withdrawn")),
+        Some(r) => Ok(r.clone()),
+        None => {
+            let said = feed
+                .errors
+                .first()
+                .map(|m| format!(" (arXiv says: {m})"))
+                .unwrap_or_default();
+            Err(format!("arXiv has no record {bare}{said}"))
+        }
+    }
+}
+
+/// "Given Middle Family" as the corpus writes names: "Family, Given Middle".
+/// Lowercase particles before the family name (de, van, von …) stay with it.
+pub fn family_first(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.len() < 2 {
+        return name.trim().to_string();
+    }
+    let mut start = words.len() - 1;
+    while start > 1 && words[start - 1].starts_with(|c: char| c.is_lowercase()) {
+        start -= 1;
+    }
+    format!("{}, {}", words[start..].join(" "), words[..start].join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FEED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <id>https://arxiv.org/api/x</id>
+  <title>arXiv Query</title>
+  <entry>
+    <id>http://arxiv.org/abs/2508.04652v7</id>
+    <published>2025-08-06T17:18:08Z</published>
+    <title>LLM Collaboration With
+      Multi-Agent Reinforcement Learning</title>
+    <summary>We study ...</summary>
+    <author><name>Shuo Liu</name><arxiv:affiliation>Northeastern University</arxiv:affiliation></author>
+    <author><name>Christopher Amato</name></author>
+  </entry>
+  <entry>
+    <id>http://arxiv.org/abs/cs/0701001v1</id>
+    <published>2007-01-01T00:00:00Z</published>
+    <title>Old style</title>
+    <summary>This paper has been withdrawn by the author.</summary>
+    <arxiv:comment>withdrawn</arxiv:comment>
+    <author><name>A B</name></author>
+  </entry>
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_1309.119</id>
+    <title>Error</title>
+    <summary>incorrect id format for 1309.119</summary>
+  </entry>
+</feed>"#;
+
+    #[test]
+    fn a_feed_gives_records_and_errors() {
+        let f = parse_feed(FEED).unwrap();
+        let r = &f.records["2508.04652"];
+        assert_eq!(
+            r.title,
+            "LLM Collaboration With Multi-Agent Reinforcement Learning"
+        );
+        assert_eq!(r.authors, ["Shuo Liu", "Christopher Amato"]);
+        assert_eq!(r.affiliation.as_deref(), Some("Northeastern University"));
+        assert_eq!(r.published, "2025-08-06");
+        assert_eq!(r.year(), Some(2025));
+        assert_eq!(r.version, Some(7));
+        assert!(!r.withdrawn);
+        assert!(f.records["cs/0701001"].withdrawn);
+        assert_eq!(f.errors, ["incorrect id format for 1309.119"]);
+    }
+
+    #[test]
+    fn non_feeds_are_refused_with_what_came_back() {
+        assert!(parse_feed("Rate exceeded.")
+            .unwrap_err()
+            .contains("Rate exceeded."));
+        assert!(parse_feed("<feed><entry>")
+            .unwrap_err()
+            .contains("malformed XML"));
+        assert!(parse_feed("<html/>")
+            .unwrap_err()
+            .contains("not an Atom feed"));
+    }
+
+    #[test]
+    fn names_are_written_family_first() {
+        assert_eq!(family_first("Shuo Liu"), "Liu, Shuo");
+        assert_eq!(family_first("Mary Ann de Vries"), "de Vries, Mary Ann");
+        assert_eq!(family_first("OpenAI"), "OpenAI");
+    }
+
+    #[test]
+    fn query_urls_batch_ids() {
+        assert_eq!(
+            query_url("http://127.0.0.1:9/api/query", &["1", "2"]),
+            "http://127.0.0.1:9/api/query?id_list=1,2&start=0&max_results=2"
+        );
+    }
+}

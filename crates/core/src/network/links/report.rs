@@ -1,0 +1,154 @@
+//! The report formats of a run: diagnostics (human, GitHub), JSON lines, Markdown, a summary.
+
+use super::{LinkFormat, LinkResult, Status};
+use crate::layout::Layout;
+use crate::load::Corpus;
+use crate::model::taxonomy::Taxonomy;
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
+use std::collections::BTreeMap;
+
+/// The diagnostics of a run: failures as errors, redirects and failures not
+/// yet past `--fail-after` as warnings, one per place the URL is written,
+/// with the severities the taxonomy declares.
+pub fn diagnostics(results: &[LinkResult], tax: &Taxonomy) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for r in results {
+        let (rule, severity) = match r.status {
+            Status::Ok | Status::Skipped => continue,
+            Status::Redirected => (Rule::LinkRedirected, Severity::Warning),
+            Status::Broken => (Rule::LinkBroken, Severity::Error),
+            Status::Timeout => (Rule::LinkTimeout, Severity::Error),
+            Status::Error => (Rule::LinkError, Severity::Error),
+        };
+        let severity = if r.fails { severity } else { Severity::Warning };
+        for p in &r.places {
+            let mut d =
+                Diagnostic::new(rule, severity, &p.file, format!("{}: {}", r.url, r.message))
+                    .at_line(p.line);
+            if r.permanent {
+                if let Some(to) = &r.location {
+                    d = d.help(format!("replace it with {to}"));
+                }
+            }
+            out.push(d);
+        }
+    }
+    tax.apply_severities(&mut out);
+    corpus_diagnostics::diag::sort(&mut out);
+    out
+}
+
+/// One line counting results by status.
+pub fn summary(results: &[LinkResult]) -> String {
+    let mut counts: BTreeMap<Status, usize> = BTreeMap::new();
+    for r in results {
+        *counts.entry(r.status).or_insert(0) += 1;
+    }
+    let parts: Vec<String> = [
+        Status::Ok,
+        Status::Redirected,
+        Status::Broken,
+        Status::Timeout,
+        Status::Error,
+        Status::Skipped,
+    ]
+    .iter()
+    .map(|s| format!("{} {}", counts.get(s).copied().unwrap_or(0), s.as_str()))
+    .collect();
+    let failing = results.iter().filter(|r| r.fails).count();
+    format!(
+        "{} links: {}; {failing} failing",
+        results.len(),
+        parts.join(", ")
+    )
+}
+
+/// The JSON format: one object per URL, one per line.
+pub fn json_lines(results: &[LinkResult]) -> String {
+    results
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+        .collect()
+}
+
+fn md_cell(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('\n', " ")
+}
+
+/// The Markdown format: a summary line and a table of every URL that is not
+/// simply ok, for a job summary.
+pub fn markdown(results: &[LinkResult]) -> String {
+    let mut out = String::from("## Link check\n\n");
+    out.push_str(&summary(results));
+    out.push_str("\n\n");
+    let shown: Vec<&LinkResult> = results
+        .iter()
+        .filter(|r| !matches!(r.status, Status::Ok | Status::Skipped) || r.fails)
+        .collect();
+    if shown.is_empty() {
+        out.push_str("Every checked link answered.\n");
+        return out;
+    }
+    out.push_str("| status | HTTP | URL | where | details |\n| --- | --- | --- | --- | --- |\n");
+    for r in shown {
+        let places: Vec<String> = r
+            .places
+            .iter()
+            .map(|p| match p.line {
+                Some(l) => format!("{}:{l}", p.file),
+                None => p.file.clone(),
+            })
+            .collect();
+        let status = if r.fails {
+            format!("**{}**", r.status.as_str())
+        } else {
+            r.status.as_str().to_string()
+        };
+        out.push_str(&format!(
+            "| {status} | {} | <{}> | {} | {} |\n",
+            r.http_status.map(|s| s.to_string()).unwrap_or_default(),
+            md_cell(&r.url),
+            md_cell(&places.join(", ")),
+            md_cell(&r.message),
+        ));
+    }
+    out
+}
+
+/// Renders a run in the chosen format.
+pub fn render(
+    results: &[LinkResult],
+    format: LinkFormat,
+    corpus: &Corpus,
+    readme: Option<&str>,
+) -> String {
+    match format {
+        LinkFormat::Json => json_lines(results),
+        LinkFormat::Markdown => markdown(results),
+        LinkFormat::Github => corpus_diagnostics::report::render(
+            &diagnostics(results, &corpus.taxonomy),
+            corpus_diagnostics::report::Format::Github,
+            &corpus_diagnostics::report::Sources::new(),
+            None,
+        ),
+        LinkFormat::Human => {
+            let mut sources: corpus_diagnostics::report::Sources = corpus
+                .files
+                .iter()
+                .map(|f| (f.rel.as_str(), f.text.as_str()))
+                .collect();
+            if let Some(t) = readme {
+                sources.insert(Layout::README, t);
+            }
+            corpus_diagnostics::report::render(
+                &diagnostics(results, &corpus.taxonomy),
+                corpus_diagnostics::report::Format::Human,
+                &sources,
+                Some(&summary(results)),
+            )
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
+//! links cache): a memo of what `build` generated and what its check
+//! found, so that `build`, `build --check`, `check` and `stats` with
+//! nothing changed can finish without parsing or checking anything.
+//!
+//! Why skipping is safe: the generated files are a pure function of the
+//! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
+//! build.rs), the part generated, the texts the loader read (each with its
+//! path), the templates and the example traces. The key is a digest of all
+//! of them, taken from the very bytes this run parsed, and the record maps
+//! that key to the digest of every file the full path produced. When this
+//! run's key equals the recorded one, the full path would produce exactly
+//! the recorded files; they are fresh when each file on disk has the
+//! recorded digest and no file of an earlier build is left over. Any other
+//! case (another key, an edited or missing output, an unreadable or
+//! malformed record) takes the full path. A record that is out of date is
+//! never wrong, only useless: it maps an old key to that key's outputs. So
+//! it is written after a successful build as a cache, on a best-effort
+//! basis, and never committed (a fresh clone has none); it lives outside
+//! stats/ so that a user's own corpus repository never sees it as an
+//! untracked output.
+//!
+//! Why `build` and `check` may then skip parsing and checking too: the key
+//! is taken from the raw bytes (`load::Inputs::digest`) before they are
+//! parsed, and the record is only written by a build that found no error.
+//! There is no key when an input could not be read (a read error's words
+//! are not bytes the key could cover), so such a run takes the full path
+//! and records nothing. The same bytes give the same diagnostics, so the
+//! record also holds what depends on the data in what those commands
+//! print: the count of generated files, and the check's result
+//! ([`Checked`]: its diagnostics as data, the count of waived ones, of
+//! entries and of records), which `check` renders through the normal
+//! renderer in any format, `--strict` deciding the exit code as on the full
+//! path. A successful build prints no diagnostic. It holds the build's
+//! figures too (`Stats`), which `stats` prints in any format once their
+//! JSON text is found to be the fresh stats/stats.json.
+
+use crate::layout::Layout;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_io::digest::Digest;
+
+use corpus_io::reader;
+use std::path::{Path, PathBuf};
+
+/// First line of a record; another format is ignored.
+const HEADER: &str = "corpus build fingerprint v4";
+/// Largest record read.
+const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest generated file read back to compare with its digest.
+const MAX_OUTPUT_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The identity of this build of the tool.
+pub const BUILD_ID: &str = env!("CORPUS_BUILD_ID");
+
+/// Where the record of the corpus at `root` lives.
+pub fn path(root: &Path) -> PathBuf {
+    root.join(Layout::CACHE_DIR).join(Layout::FINGERPRINT)
+}
+
+/// The key of a generation of `part` (a name for what is generated) from
+/// the digest of its inputs (`load::Inputs::digest`).
+pub fn key(inputs: u128, part: &str) -> u128 {
+    let mut d = Digest::new();
+    d.add(BUILD_ID.as_bytes())
+        .add(part.as_bytes())
+        .add(&inputs.to_le_bytes());
+    d.value()
+}
+
+/// What checking the recorded build's inputs found (no error, or there
+/// would be no record): what `check` prints on the same inputs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Entries checked.
+    pub entries: usize,
+    /// Exclusion records checked.
+    pub exclusions: usize,
+    /// Warnings acknowledged by a waiver.
+    pub waived: usize,
+    /// The diagnostics that count, in the order they are reported.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The figures counted on those inputs (what `stats` prints), when
+    /// recorded: `Stats` as one line of JSON (stats/stats.json alone lacks
+    /// the taxonomy's order), kept as text so that only `stats` parses it.
+    pub stats_json: Option<String>,
+}
+
+/// The record's line that starts the check's result.
+const CHECKED: &str = "checked";
+/// The prefix of a recorded diagnostic's line (one JSON object).
+const DIAG: &str = "diag";
+/// The prefix of the recorded figures' line (one JSON object).
+const STATS: &str = "stats";
+
+/// The paths of the files generated for `key`, and what checking found,
+/// when the record says the files are exactly what is on disk now; None
+/// when the full path must decide. (Whether files of an earlier build are
+/// left over is the caller's test.)
+pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
+    let text = reader::read_text(&path(root), MAX_RECORD_BYTES).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
+        return None;
+    }
+    let mut counts = lines.next()?.split(' ');
+    if counts.next()? != CHECKED {
+        return None;
+    }
+    let mut count = || counts.next()?.parse::<usize>().ok();
+    let mut checked = Checked {
+        entries: count()?,
+        exclusions: count()?,
+        waived: count()?,
+        diagnostics: Vec::new(),
+        stats_json: None,
+    };
+    if counts.next().is_some() {
+        return None;
+    }
+    let mut paths = Vec::new();
+    for line in lines {
+        if let Some(json) = line.strip_prefix(DIAG).and_then(|l| l.strip_prefix(' ')) {
+            checked.diagnostics.push(serde_json::from_str(json).ok()?);
+            continue;
+        }
+        if let Some(json) = line.strip_prefix(STATS).and_then(|l| l.strip_prefix(' ')) {
+            if checked.stats_json.is_some() {
+                return None;
+            }
+            checked.stats_json = Some(json.to_string());
+            continue;
+        }
+        let (hash, path) = line.split_once(' ')?;
+        let hash = u128::from_str_radix(hash, 16).ok()?;
+        if !plain_relative(path) {
+            return None;
+        }
+        let bytes = reader::read_bytes(&root.join(path), MAX_OUTPUT_BYTES).ok()?;
+        if Digest::of(&bytes) != hash {
+            return None;
+        }
+        paths.push(path.to_string());
+    }
+    (!paths.is_empty()).then_some((paths, checked))
+}
+
+/// A path a build could have generated: relative, without `..` or empty parts.
+fn plain_relative(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != ".." && !p.contains('\\'))
+}
+
+/// Records that `key` generates `files`, once they are on disk, and that
+/// checking its inputs found `checked`. Best effort:
+/// a record that cannot be written only costs the next run its shortcut,
+/// and an old record stays correct for its own key.
+pub fn record<'a>(
+    root: &Path,
+    key: u128,
+    checked: &Checked,
+    files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) {
+    let mut text = format!(
+        "{HEADER}\nkey {key:032x}\n{CHECKED} {} {} {}\n",
+        checked.entries, checked.exclusions, checked.waived
+    );
+    for d in &checked.diagnostics {
+        let Ok(json) = serde_json::to_string(d) else {
+            return;
+        };
+        text.push_str(&format!("{DIAG} {json}\n"));
+    }
+    if let Some(json) = &checked.stats_json {
+        // One line, or the record could not be read back.
+        if json.contains('\n') {
+            return;
+        }
+        text.push_str(&format!("{STATS} {json}\n"));
+    }
+    for (path, content) in files {
+        text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));
+    }
+    let path = path(root);
+    // Never through a symlink or over something that is not a plain file.
+    if corpus_io::files::not_regular(&path).is_none() {
+        let _ = corpus_io::files::write_atomic(&path, text.as_bytes());
+    }
+}

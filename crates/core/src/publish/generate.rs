@@ -1,0 +1,542 @@
+//! The generated files — Layout::README.md and everything under stats/ — computed
+//! from the corpus as `(path, content)` pairs, compared with the disk for the
+//! `stale-generated` rule, and written atomically by `corpus build`.
+
+use crate::layout::Layout;
+use crate::load::templates::problem as template_diag;
+use crate::load::Inputs;
+use crate::model::corpus::Corpus;
+use crate::model::fields;
+use crate::publish::fingerprint;
+use crate::publish::render;
+use crate::stats::charts::{self, Bar};
+use crate::stats::{self, Stats};
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
+use corpus_io::reader;
+use corpus_trace::Metrics;
+use std::path::Path;
+
+/// Largest generated file read back for comparison.
+pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Which generated files a command produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Layout::README.md and stats/.
+    All,
+    /// stats/ only (`corpus stats --write`).
+    Stats,
+    /// Layout::README.md only (`corpus render`).
+    Readme,
+}
+
+/// One generated file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// Path relative to the root.
+    pub path: String,
+    /// Full content.
+    pub content: String,
+}
+
+/// One generated chart: its file name, the SVG, and a sentence saying what it
+/// shows (the SVG's `<desc>` and the Layout::README's alt text).
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// File name under stats/.
+    pub file: String,
+    /// The SVG document.
+    pub svg: String,
+    /// What the chart shows, with its figures.
+    pub desc: String,
+}
+
+/// "label n, label n, …" for a description.
+fn listing(rows: &[Bar]) -> String {
+    rows.iter()
+        .map(|b| format!("{} {}", b.label, b.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Bars of a tally with human labels; the NA row is returned apart.
+fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>, Vec<Bar>) {
+    let mut main = Vec::new();
+    let mut apart = Vec::new();
+    for (value, n) in &t.rows {
+        if value == na {
+            apart.push(Bar {
+                label: format!("{na} (not applicable)"),
+                value: *n,
+            });
+        } else {
+            main.push(Bar {
+                label: label(value),
+                value: *n,
+            });
+        }
+    }
+    (main, apart)
+}
+
+/// The SVG charts under stats/.
+pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
+    let tax = &corpus.taxonomy;
+    let na = tax.na.as_str();
+    let family = |id: &str| {
+        tax.reward_families
+            .iter()
+            .find(|f| f.id == id)
+            .map_or_else(|| id.to_string(), |f| format!("{id} {}", f.label))
+    };
+    let plain = |id: &str| id.to_string();
+    let mut out = Vec::new();
+    type Labeller<'a> = &'a dyn Fn(&str) -> String;
+    let tables: [(&str, &str, Labeller); 4] = [
+        ("reward_family", "Entries per reward family", &family),
+        (
+            fields::CREDIT_GRANULARITY,
+            "Entries per credit unit",
+            &plain,
+        ),
+        (
+            fields::ORCHESTRATION_FORM,
+            "Entries per orchestration form",
+            &plain,
+        ),
+        (
+            fields::SUBDECISIONS,
+            "Entries per orchestration sub-decision",
+            &plain,
+        ),
+    ];
+    for (name, title, label) in tables {
+        if let Some(t) = st.count(name) {
+            let (main, apart) = bars(t, na, label);
+            let mut desc = format!("Bar chart of {}: {}.", title.to_lowercase(), listing(&main));
+            if !apart.is_empty() {
+                desc.push_str(&format!(" Shown apart, not to scale: {}.", listing(&apart)));
+            }
+            let svg = charts::bar_chart_apart(title, &main, &apart);
+            out.push(Chart {
+                file: format!("chart_{name}.svg"),
+                svg: charts::described(&svg, title, &desc),
+                desc,
+            });
+        }
+    }
+    if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
+        let title = "Reward type x credit unit";
+        let mut busiest: Vec<(u64, String)> = Vec::new();
+        for (r, row) in x.rows.iter().enumerate() {
+            for (c, col) in x.cols.iter().enumerate() {
+                let n = x.cells.get(r).and_then(|v| v.get(c)).copied().unwrap_or(0);
+                if n > 0 && row != na && col != na {
+                    busiest.push((n, format!("{row} x {col} {n}")));
+                }
+            }
+        }
+        busiest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let top: Vec<String> = busiest.iter().take(5).map(|(_, s)| s.clone()).collect();
+        let desc = format!(
+            "Heat map of entries by reward type (rows) and credit unit (columns); {} of {} tagged cells are non-zero; the largest: {}. Cells with {na} are grey and outside the colour scale.",
+            busiest.len(),
+            x.rows.iter().filter(|r| *r != na).count() * x.cols.iter().filter(|c| *c != na).count(),
+            top.join(", ")
+        );
+        let svg = charts::heat_map(
+            title,
+            fields::REWARD_TYPE,
+            fields::CREDIT_GRANULARITY,
+            &x.rows,
+            &x.cols,
+            &x.cells,
+            Some(na),
+        );
+        out.push(Chart {
+            file: "chart_reward_x_credit.svg".to_string(),
+            svg: charts::described(&svg, title, &desc),
+            desc,
+        });
+    }
+    // A log by stage plus the later additions, as separate bars: the log
+    // does not record which stages a retained entry passed, so no funnel.
+    let stage_counts = st.exclusion(fields::STAGE);
+    let mut log: Vec<Bar> = tax
+        .screening
+        .stages
+        .iter()
+        .map(|s| Bar {
+            label: format!("excluded at {}", s.label),
+            value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
+        })
+        .collect();
+    if let Some(t) = st.count(fields::ADDED_IN) {
+        // The round's human label, as the Layout::README's screening table shows it.
+        log.extend(t.rows.iter().map(|(v, n)| Bar {
+            label: format!(
+                "added later: {}",
+                crate::model::taxonomy::label_of(&tax.screening.additions, v)
+            ),
+            value: *n,
+        }));
+    }
+    let title = "Screening log: exclusions per stage; later additions";
+    let desc = format!(
+        "Bar chart of the screening log, one bar per stage and per later addition, not a sequence: {}.",
+        log.iter()
+            .map(|b| format!("{} {}", b.label, b.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let svg = charts::bar_chart(title, &log);
+    out.push(Chart {
+        file: "chart_screening_log.svg".to_string(),
+        svg: charts::described(&svg, title, &desc),
+        desc,
+    });
+    out
+}
+
+/// Computes the generated files of a part from a corpus, its templates
+/// and the metrics of its valid example traces (for the Layout::README).
+pub fn generate(
+    corpus: &Corpus,
+    templates: &[(String, String)],
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
+    generate_counted(corpus, &stats::of_corpus(corpus), templates, examples, part)
+}
+
+/// `generate` from the corpus's figures `st` (`stats::of_corpus`), counted
+/// once by a caller that records them too.
+pub fn generate_counted(
+    corpus: &Corpus,
+    st: &Stats,
+    templates: &[(String, String)],
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
+    let mut files = Vec::new();
+    let wanted: &[&str] = match part {
+        Part::All => &[Layout::README_TEMPLATE, Layout::STATS_TEMPLATE],
+        Part::Stats => &[Layout::STATS_TEMPLATE],
+        Part::Readme => &[Layout::README_TEMPLATE],
+    };
+    let tera = render::tera(templates, wanted).map_err(|e| {
+        let msg = render::tera_error(&e);
+        // Name the template that failed to parse, not the whole folder.
+        let file = templates
+            .iter()
+            .find(|(n, _)| msg.contains(&format!("'{n}'")))
+            .map_or_else(
+                || Layout::TEMPLATES_DIR.to_string(),
+                |(n, _)| format!("{}/{n}", Layout::TEMPLATES_DIR),
+            );
+        template_diag(&file, msg)
+    })?;
+    let chart_files = charts(corpus, st);
+    let chart_descs: Vec<(String, String)> = chart_files
+        .iter()
+        .map(|c| (c.file.clone(), c.desc.clone()))
+        .collect();
+    let extras = render::Extras {
+        charts: &chart_descs,
+        verdicts: corpus.verdicts(),
+        traces: examples,
+        survey: corpus.survey.as_ref().map(|(s, _)| s),
+    };
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
+    let mut ctx = tera::Context::from_serialize(&view)
+        .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
+    crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
+    let has = |n: &str| templates.iter().any(|(t, _)| t == n);
+    let render_one = |name: &str| {
+        tera.render(name, &ctx).map_err(|e| {
+            template_diag(
+                &format!("{}/{name}", Layout::TEMPLATES_DIR),
+                render::tera_error(&e),
+            )
+        })
+    };
+    if part != Part::Readme {
+        if has(Layout::STATS_TEMPLATE) {
+            files.push(Generated {
+                path: format!("{}/STATS.md", Layout::STATS_DIR),
+                content: crate::publish::markdown_layout::layout(&render_one(
+                    Layout::STATS_TEMPLATE,
+                )?),
+            });
+        }
+        files.push(Generated {
+            path: format!("{}/stats.json", Layout::STATS_DIR),
+            content: crate::stats::render::json_text(st),
+        });
+        for (stem, text) in crate::stats::render::csv_tables(st) {
+            files.push(Generated {
+                path: format!("{}/{stem}.csv", Layout::STATS_DIR),
+                content: text,
+            });
+        }
+        for c in chart_files {
+            files.push(Generated {
+                path: format!("{}/{}", Layout::STATS_DIR, c.file),
+                content: c.svg,
+            });
+        }
+        let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        manifest.sort();
+        let text = manifest
+            .iter()
+            .map(|p| format!("{p}\n"))
+            .collect::<String>();
+        files.push(Generated {
+            path: Layout::MANIFEST.to_string(),
+            content: text,
+        });
+    }
+    if part == Part::All {
+        files.push(Generated {
+            path: Layout::ENTRY_SCHEMA.to_string(),
+            content: crate::publish::schema::entry_schema_text(&corpus.taxonomy),
+        });
+    }
+    if part != Part::Stats && has(Layout::README_TEMPLATE) {
+        files.push(Generated {
+            path: Layout::README.to_string(),
+            content: crate::publish::markdown_layout::layout(&render_one(Layout::README_TEMPLATE)?),
+        });
+    }
+    Ok(files)
+}
+
+/// Whether this root publishes generated files at all: it has templates, or
+/// a build left its manifest (then missing templates are a problem, not a
+/// data-only corpus).
+pub fn publishes(root: &Path) -> bool {
+    root.join(Layout::TEMPLATES_DIR).is_dir()
+        || std::fs::symlink_metadata(root.join(Layout::MANIFEST)).is_ok()
+}
+
+/// Generated files whose content on disk differs from what `build` would write.
+pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
+    files.iter().filter(|f| !is_fresh(root, f)).collect()
+}
+
+/// Whether a generated file is on disk, a regular file, with exactly this content.
+fn is_fresh(root: &Path, f: &Generated) -> bool {
+    reader::read_bytes(&root.join(&f.path), MAX_GENERATED_BYTES)
+        .is_ok_and(|b| b == f.content.as_bytes())
+}
+
+/// Files the previous build generated that this one no longer does.
+pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    leftovers_of(root, &paths)
+}
+
+/// Files the previous build generated that a generation of `paths` does not.
+pub fn leftovers_of(root: &Path, paths: &[&str]) -> Vec<String> {
+    // Only a generation that includes stats/ (and so its manifest) owns that folder.
+    if !paths.contains(&Layout::MANIFEST) {
+        return Vec::new();
+    }
+    // Through the reader: a FIFO or device planted here must not hang `check`.
+    let Ok(old) = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES) else {
+        return Vec::new();
+    };
+    old.lines()
+        .map(str::trim)
+        .filter(|p| could_have_generated(root, p))
+        .filter(|p| !paths.contains(p))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether a manifest line names a file a build could have written, so that
+/// an edited manifest cannot make `build` delete anything else: a plain file
+/// name directly in stats/ (build writes no sub-folders), a regular file
+/// rather than a symlink, and stats/ itself a real folder (a symlink there
+/// could lead anywhere, e.g. to corpus/papers).
+fn could_have_generated(root: &Path, line: &str) -> bool {
+    let Some(name) = line.strip_prefix(&format!("{}/", Layout::STATS_DIR)) else {
+        return false;
+    };
+    let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+    plain
+        && std::fs::symlink_metadata(root.join(Layout::STATS_DIR)).is_ok_and(|m| m.is_dir())
+        && std::fs::symlink_metadata(root.join(line)).is_ok_and(|m| m.is_file())
+}
+
+/// The key of a generation of `part` from `inputs` in the build fingerprint
+/// (see `fingerprint`); None when an input could not be read.
+pub fn fingerprint_key(inputs: &Inputs, part: Part) -> Option<u128> {
+    Some(fingerprint::key(inputs.digest()?, &format!("{part:?}")))
+}
+
+/// When the record for `key` proves the generated files fresh (same inputs,
+/// same bytes on disk, nothing left over): their paths, and what checking
+/// found. Then parsing, checking and rendering can all be skipped, since
+/// only a build that found no error writes a record (see `fingerprint`).
+pub fn unchanged(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Checked)> {
+    let (paths, checked) = fingerprint::fresh(root, key)?;
+    let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+    leftovers_of(root, &names)
+        .is_empty()
+        .then_some((paths, checked))
+}
+
+/// The figures of the corpus, and what checking found, when the record for
+/// `key` proves the generated files fresh (see `unchanged`) and the recorded
+/// figures are exactly those of the fresh stats/stats.json. None when the
+/// full path must decide.
+pub fn fresh_stats(root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
+    let (paths, mut checked) = unchanged(root, key)?;
+    let json = format!("{}/stats.json", Layout::STATS_DIR);
+    if !paths.contains(&json) {
+        return None;
+    }
+    let st: Stats = serde_json::from_str(&checked.stats_json.take()?).ok()?;
+    let on_disk = reader::read_text(&root.join(&json), MAX_STATS_JSON_BYTES).ok()?;
+    (on_disk == crate::stats::render::json_text(&st)).then_some((st, checked))
+}
+
+/// Largest stats/stats.json read back by `fresh_stats`.
+const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Records in the build fingerprint that the generation with `key`
+/// produced `files`, and that checking its inputs found `checked`.
+pub fn record(root: &Path, key: u128, checked: &fingerprint::Checked, files: &[Generated]) {
+    fingerprint::record(
+        root,
+        key,
+        checked,
+        files
+            .iter()
+            .map(|f| (f.path.as_str(), f.content.as_bytes())),
+    );
+}
+
+/// `stale-generated` diagnostics for a root (none when it has no
+/// templates), from the templates read with its other inputs.
+pub fn stale_diagnostics(
+    root: &Path,
+    corpus: &Corpus,
+    templates: &Result<Vec<(String, String)>, Diagnostic>,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Vec<Diagnostic> {
+    if !publishes(root) {
+        return Vec::new();
+    }
+    let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
+    let templates = match templates {
+        Ok(t) => t,
+        Err(d) => return vec![d.clone()],
+    };
+    // Without its template Layout::README.md would silently go unchecked.
+    let missing_template = (part != Part::Stats
+        && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE))
+    .then(|| {
+        let rel = format!("{}/{}", Layout::TEMPLATES_DIR, Layout::README_TEMPLATE);
+        Diagnostic::new(
+            Rule::StaleGenerated,
+            severity,
+            rel.clone(),
+            format!(
+                "`{rel}` is missing, so {} can be neither generated nor checked",
+                Layout::README
+            ),
+        )
+        .help("restore the template (`git checkout -- templates/`)")
+    });
+    let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
+    let files = match generate(corpus, templates, examples, part) {
+        Ok(f) => f,
+        Err(d) => return vec![d],
+    };
+    out.extend(stale_files(root, &files, severity));
+    out
+}
+
+/// One `stale-generated` diagnostic for every generated file that differs
+/// from what a build would write, or none: every stale file has the same
+/// cause and the same fix, and twenty copies of it would bury the other
+/// problems.
+fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<Diagnostic> {
+    let mut stale: Vec<&str> = stale(root, files)
+        .into_iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    // The Layout::README first: it is what readers see, so the diagnostic points there.
+    stale.sort_by_key(|p| *p != Layout::README);
+    let gone = leftovers(root, files);
+    let first = stale
+        .first()
+        .copied()
+        .or(gone.first().map(String::as_str))?;
+    let mut parts = Vec::new();
+    if !stale.is_empty() {
+        let (n, verb) = if stale.len() == 1 {
+            ("generated file".to_string(), "is")
+        } else {
+            (format!("{} generated files", stale.len()), "are")
+        };
+        parts.push(format!(
+            "{n} {verb} out of date or missing: {}",
+            stale.join(", ")
+        ));
+    }
+    if !gone.is_empty() {
+        parts.push(format!("no longer generated: {}", gone.join(", ")));
+    }
+    Some(
+        Diagnostic::new(
+            Rule::StaleGenerated,
+            severity,
+            first.to_string(),
+            parts.join("; "),
+        )
+        .help("run `corpus build` and commit the result"),
+    )
+}
+
+/// What a build did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Files written because their content changed (or was missing).
+    pub changed: Vec<String>,
+    /// Files left alone because they were already fresh.
+    pub unchanged: usize,
+    /// Files removed because a previous build generated them and this one does not.
+    pub removed: Vec<String>,
+}
+
+/// Writes the stale files and removes leftovers of earlier builds.
+///
+/// The stale files are written together by [`corpus_io::files::write_all`]: a
+/// folder in the way of any of them, or a file that cannot be staged, fails
+/// the build before any generated file is replaced, so a build that fails
+/// half-way leaves every previously generated file as it was. Leftovers are
+/// removed only once everything is written.
+pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
+    let mut w = Written::default();
+    let leftovers = leftovers(root, files);
+    let mut todo = Vec::new();
+    for f in files {
+        let path = root.join(&f.path);
+        if is_fresh(root, f) {
+            w.unchanged += 1;
+        } else {
+            todo.push((path, f.path.clone(), f.content.as_bytes()));
+        }
+    }
+    w.changed = corpus_io::files::write_all(&todo)?;
+    for p in leftovers {
+        std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
+        w.removed.push(p);
+    }
+    Ok(w)
+}

@@ -1,0 +1,12 @@
+//! Everything `corpus build` writes: the generated files and the build
+//! fingerprint, the README context and its provenance views, the JSON
+//! Schema of entries, the browsable site, and where the project is published.
+
+pub mod fingerprint;
+pub mod generate;
+pub mod markdown_layout;
+pub mod provenance;
+pub mod render;
+pub mod repository;
+pub mod schema;
+pub mod site;

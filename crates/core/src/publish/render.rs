@@ -1,0 +1,657 @@
+//! Rendering Markdown from the data: the README awesome list and STATS.md,
+//! through Tera templates kept in `templates/`.
+//!
+//! Tera escapes only HTML/XML templates, so every piece of data text is
+//! escaped here for Markdown before it reaches a template, and only http(s)
+//! URLs ever become links.
+
+use crate::model::claims::Verdict;
+use crate::model::fields;
+use crate::model::survey::Survey;
+use crate::model::taxonomy::Taxonomy;
+use crate::model::Entry;
+use crate::stats::Stats;
+use crate::text::markdown::{anchor, code_span, escape_markdown, link_target};
+use corpus_trace::Metrics;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// "Family, Given" as "Given Family"; organisations unchanged.
+pub fn display_author(a: &str) -> String {
+    match a.split_once(", ") {
+        Some((family, given)) if !given.contains(',') => format!("{given} {family}"),
+        _ => a.to_string(),
+    }
+}
+
+/// The label of a link: Paper, Blog, Docs or Project.
+pub fn link_label(url: &str) -> &'static str {
+    let u = crate::text::ids::normalize_url(url);
+    let host = u.split('/').next().unwrap_or("");
+    const PAPER_HOSTS: [&str; 6] = [
+        "arxiv.org",
+        "openreview.net",
+        "aclanthology.org",
+        "doi.org",
+        "pubsonline.informs.org",
+        "proceedings.neurips.cc",
+    ];
+    if PAPER_HOSTS.contains(&host) || u.ends_with(".pdf") {
+        "Paper"
+    } else if host.starts_with("docs.") || u.contains("/docs/") {
+        "Docs"
+    } else if u.contains("/blog")
+        || u.contains("/news/")
+        || u.contains("/engineering/")
+        || u.contains("/index/")
+    {
+        "Blog"
+    } else {
+        "Project"
+    }
+}
+
+/// A link ready for a template.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    /// Paper / Blog / Docs / Project.
+    pub label: String,
+    /// Escaped link target.
+    pub url: String,
+}
+
+/// An entry as the README shows it; all text already escaped.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryView {
+    /// 1-based number within its category.
+    pub n: usize,
+    /// Entry key (safe: lowercase, digits, '-').
+    pub key: String,
+    /// Escaped title.
+    pub title: String,
+    /// Year.
+    pub year: i64,
+    /// Tag badges, escaped.
+    pub badges: Vec<String>,
+    /// Escaped "Given Family".
+    pub author: String,
+    /// Escaped venue.
+    pub venue: String,
+    /// Labelled links (http(s) only).
+    pub links: Vec<Link>,
+    /// Escaped one-liner.
+    pub one_liner: String,
+}
+
+fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
+    let na = tax.na.as_str();
+    let mut b = Vec::new();
+    match e.is_rl.as_str() {
+        "yes" => b.push("RL".to_string()),
+        "partial" => b.push("partial RL".to_string()),
+        _ => {}
+    }
+    for (name, v) in [
+        ("reward", &e.reward_type),
+        ("credit", &e.credit_granularity),
+        ("orchestration", &e.orchestration_form),
+    ] {
+        if v != na && !v.is_empty() {
+            b.push(format!("{name}: {v}"));
+        }
+    }
+    if e.scenario != na && e.scenario != "general" && !e.scenario.is_empty() {
+        b.push(format!("scenario: {}", e.scenario));
+    }
+    b.push(e.is_core.clone());
+    if e.verified != "yes" {
+        b.push(format!("verified: {}", e.verified));
+    }
+    b.into_iter().map(|s| code_span(&s)).collect()
+}
+
+/// The README view of one entry.
+pub fn entry_view(tax: &Taxonomy, e: &Entry, n: usize) -> EntryView {
+    EntryView {
+        n,
+        key: e.key.clone(),
+        title: escape_markdown(&e.title),
+        year: e.year,
+        badges: badges(tax, e),
+        author: escape_markdown(&display_author(&e.first_author)),
+        venue: escape_markdown(&e.venue),
+        links: e
+            .urls
+            .iter()
+            .filter_map(|u| {
+                link_target(u).map(|url| Link {
+                    label: link_label(u).to_string(),
+                    url,
+                })
+            })
+            .collect(),
+        one_liner: escape_markdown(&e.one_liner),
+    }
+}
+
+/// A category of the README with its entries.
+#[derive(Debug, Clone, Serialize)]
+pub struct CategoryView {
+    /// Category id.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped heading text, label and count.
+    pub heading: String,
+    /// GitHub anchor of the heading.
+    pub anchor: String,
+    /// Number of entries.
+    pub count: usize,
+    /// The entries in display order.
+    pub entries: Vec<EntryView>,
+}
+
+/// Entries ordered for display: newest first, then by key.
+fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
+    let mut v = entries.to_vec();
+    v.sort_by(|a, b| b.year.cmp(&a.year).then_with(|| a.key.cmp(&b.key)));
+    v
+}
+
+/// The short name the README uses for an entry: the survey file's name for
+/// it, else the title up to its first colon, else the whole title.
+pub fn entry_name(survey: Option<&Survey>, e: &Entry) -> String {
+    if let Some(n) = survey.and_then(|s| s.names.iter().find(|n| n.key == e.key)) {
+        return n.name.clone();
+    }
+    match e.title.split_once(": ") {
+        Some((head, _)) if !head.is_empty() => head.to_string(),
+        _ => e.title.clone(),
+    }
+}
+
+/// The chosen representative entries (corpus/survey.yaml), by escaped short name.
+fn representatives(
+    survey: Option<&Survey>,
+    entries: &[&Entry],
+    field: &str,
+    value: &str,
+) -> Vec<String> {
+    let keys = survey
+        .map(|s| s.representatives(field, value))
+        .unwrap_or(&[]);
+    keys.iter()
+        .filter_map(|k| entries.iter().find(|e| &e.key == k))
+        .map(|e| escape_markdown(&entry_name(survey, e)))
+        .collect()
+}
+
+/// A topology (orchestration form) row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct TopologyView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// Escaped defining feature.
+    pub feature: String,
+    /// Entries with this form.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
+
+/// A reward-family row of the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyView {
+    /// Family id, e.g. R1.
+    pub id: String,
+    /// Escaped label.
+    pub label: String,
+    /// The reward types it covers, as code spans.
+    pub reward_types: Vec<String>,
+    /// Escaped typical credit unit.
+    pub typical_credit: String,
+    /// Entries in the family.
+    pub count: u64,
+    /// Escaped titles of up to three representative entries.
+    pub examples: Vec<String>,
+}
+
+/// A tag field and its allowed values, as code spans.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldView {
+    /// The field name.
+    pub field: String,
+    /// Its allowed values.
+    pub values: Vec<String>,
+}
+
+/// A value of the exclusion log with its count.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountView {
+    /// Escaped value.
+    pub value: String,
+    /// Records with it.
+    pub count: u64,
+}
+
+/// A claim of the ledger with its verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimView {
+    /// The id as a code span.
+    pub id: String,
+    /// Escaped statement.
+    pub statement: String,
+    /// The expectation as a code span.
+    pub expected: String,
+    /// The actual count.
+    pub actual: u64,
+    /// Whether it holds.
+    pub holds: bool,
+    /// Escaped boundary.
+    pub boundary: String,
+}
+
+/// An example trace replayed into metrics.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceView {
+    /// The file as a code span.
+    pub file: String,
+    /// Escaped topology (or `unknown`).
+    pub topology: String,
+    /// Events in the trace.
+    pub events: usize,
+    /// Agents in the trace.
+    pub agents: usize,
+    /// Largest fan-out.
+    pub max_fan_out: usize,
+    /// Wall-clock span.
+    pub makespan: f64,
+    /// Steps on the critical path.
+    pub critical_steps: usize,
+    /// Average parallelism, two decimals.
+    pub parallelism: String,
+    /// Agent pairs exchanging untrusted content.
+    pub untrusted_pairs: usize,
+}
+
+/// One trace imported from OTLP spans, for the README.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportView {
+    /// The OTLP file as a code span.
+    pub file: String,
+    /// The OTLP file's root-relative path, for a command line.
+    pub path: String,
+    /// Events in the trace.
+    pub events: usize,
+    /// Edges in the trace.
+    pub edges: usize,
+    /// Events by type, the types that occur: "2 spawn, 3 tool_call".
+    pub by_type: String,
+    /// Agents in the trace.
+    pub agents: usize,
+    /// Agents spawned.
+    pub spawned_agents: usize,
+    /// Largest fan-out.
+    pub max_fan_out: usize,
+    /// Wall-clock span of the events.
+    pub makespan: f64,
+    /// Steps on the critical path.
+    pub critical_steps: usize,
+    /// Average parallelism, two decimals.
+    pub parallelism: String,
+    /// Tokens.
+    pub tokens: f64,
+    /// (untrusted event, return/aggregate) pairs.
+    pub untrusted_pairs: usize,
+}
+
+/// Everything the README and STATS templates can use: one typed value,
+/// every piece of data text already escaped for Markdown.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context {
+    /// Retained entries.
+    pub retained: u64,
+    /// Excluded records.
+    pub excluded: u64,
+    /// Retained plus excluded.
+    pub audited: u64,
+    /// The search cutoff date.
+    pub cutoff: String,
+    /// Categories with their entries.
+    pub categories: Vec<CategoryView>,
+    /// Orchestration forms.
+    pub topologies: Vec<TopologyView>,
+    /// Reward families.
+    pub families: Vec<FamilyView>,
+    /// Tag fields and their values.
+    pub fields: Vec<FieldView>,
+    /// Sources of the exclusion log, most frequent first.
+    pub sources: Vec<CountView>,
+    /// Query families of the exclusion log, most frequent first.
+    pub query_families: Vec<CountView>,
+    /// Every figure as Markdown tables.
+    pub stats_markdown: String,
+    /// Each cross-tab as a Markdown table, by name.
+    pub crosstabs: BTreeMap<String, String>,
+    /// The charts under stats/, with their alt text.
+    pub charts: Vec<ChartView>,
+    /// The claims ledger with verdicts.
+    pub claims: Vec<ClaimView>,
+    /// The example traces with their metrics.
+    pub trace_examples: Vec<TraceView>,
+    /// The traces imported from the OTLP examples.
+    pub trace_imports: Vec<ImportView>,
+    /// Where GitHub Pages publishes the page `corpus site` writes.
+    pub pages_url: String,
+    /// The project's repository, for `cargo install --git`.
+    pub repository_url: String,
+}
+
+/// A chart as the templates show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChartView {
+    /// File name under stats/.
+    pub file: String,
+    /// Escaped alt text: what the chart shows, with its figures.
+    pub alt: String,
+}
+
+/// What the templates show besides the entries and the figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// The charts under stats/ as (file name, description).
+    pub charts: &'a [(String, String)],
+    /// The claims' verdicts.
+    pub verdicts: &'a [Verdict],
+    /// The example traces' metrics, by file.
+    pub traces: &'a [(String, Metrics)],
+    /// The survey's own facts (short names, representatives), when present.
+    pub survey: Option<&'a Survey>,
+}
+
+/// Builds the template context from the taxonomy, the entries, their figures and the extras.
+pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
+    let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
+    for e in entries {
+        by_cat.entry(e.category.as_str()).or_default().push(e);
+    }
+    let categories: Vec<CategoryView> = tax
+        .category
+        .iter()
+        .map(|c| {
+            let list = display_order(by_cat.get(c.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
+            let heading = format!("{} ({})", c.label, list.len());
+            CategoryView {
+                id: c.id.clone(),
+                label: escape_markdown(&c.label),
+                heading: escape_markdown(&heading),
+                anchor: anchor(&heading),
+                count: list.len(),
+                entries: list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| entry_view(tax, e, i + 1))
+                    .collect(),
+            }
+        })
+        .collect();
+
+    let count = |t: Option<&crate::stats::Tally>, v: &str| t.map(|t| t.get(v)).unwrap_or(0);
+    let form_count = st.count(fields::ORCHESTRATION_FORM);
+    let topologies = tax
+        .orchestration_forms
+        .iter()
+        .map(|f| {
+            let of: Vec<&Entry> = entries
+                .iter()
+                .copied()
+                .filter(|e| e.orchestration_form == f.id)
+                .collect();
+            TopologyView {
+                id: code_span(&f.id),
+                label: escape_markdown(&f.label),
+                feature: escape_markdown(f.feature.as_deref().unwrap_or("")),
+                count: count(form_count, &f.id),
+                examples: representatives(extras.survey, &of, fields::ORCHESTRATION_FORM, &f.id),
+            }
+        })
+        .collect();
+
+    let fam_count = st.count("reward_family");
+    let families = tax
+        .reward_families
+        .iter()
+        .map(|f| {
+            let of: Vec<&Entry> = entries
+                .iter()
+                .copied()
+                .filter(|e| f.reward_types.contains(&e.reward_type))
+                .collect();
+            FamilyView {
+                id: f.id.clone(),
+                label: escape_markdown(&f.label),
+                reward_types: f.reward_types.iter().map(|t| code_span(t)).collect(),
+                typical_credit: escape_markdown(&f.typical_credit),
+                count: count(fam_count, &f.id),
+                examples: representatives(extras.survey, &of, "reward_family", &f.id),
+            }
+        })
+        .collect();
+
+    let fields = crate::model::fields::entry_tags()
+        .map(|f| FieldView {
+            field: code_span(f),
+            values: tax
+                .allowed(f)
+                .unwrap_or_default()
+                .iter()
+                .map(|v| code_span(v))
+                .collect(),
+        })
+        .collect();
+
+    let sorted_rows = |name: &str| -> Vec<CountView> {
+        st.exclusion(name)
+            .map(|t| t.sorted())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(v, n)| CountView {
+                value: escape_markdown(&v),
+                count: n,
+            })
+            .collect()
+    };
+
+    Context {
+        retained: st.retained,
+        excluded: st.excluded,
+        audited: st.audited,
+        cutoff: tax.screening.cutoff.clone(),
+        categories,
+        topologies,
+        families,
+        fields,
+        sources: sorted_rows(fields::SOURCE),
+        query_families: sorted_rows(fields::QUERY_FAMILY),
+        stats_markdown: crate::stats::render::markdown(st),
+        crosstabs: st
+            .crosstabs
+            .iter()
+            .map(|x| (x.name.clone(), crate::stats::render::crosstab_markdown(x)))
+            .collect(),
+        charts: extras
+            .charts
+            .iter()
+            .map(|(file, desc)| ChartView {
+                file: file.clone(),
+                alt: escape_markdown(desc),
+            })
+            .collect(),
+        claims: extras
+            .verdicts
+            .iter()
+            .map(|v| ClaimView {
+                id: code_span(&v.id),
+                statement: escape_markdown(&v.statement),
+                expected: code_span(&v.expected),
+                actual: v.actual,
+                holds: v.holds,
+                boundary: escape_markdown(&v.boundary),
+            })
+            .collect(),
+        trace_imports: extras
+            .traces
+            .iter()
+            .filter(|(file, _)| crate::load::examples::is_imported(file))
+            .map(|(file, m)| ImportView {
+                file: code_span(file),
+                path: file.clone(),
+                events: m.events,
+                edges: m.edges,
+                by_type: m
+                    .events_by_type
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                agents: m.agents,
+                spawned_agents: m.spawned_agents,
+                max_fan_out: m.max_fan_out,
+                makespan: m.makespan,
+                critical_steps: m.critical_steps,
+                parallelism: format!("{:.2}", m.parallelism),
+                tokens: m.tokens,
+                untrusted_pairs: m.untrusted_pair_count,
+            })
+            .collect(),
+        trace_examples: extras
+            .traces
+            .iter()
+            .filter(|(file, _)| !crate::load::examples::is_imported(file))
+            .map(|(file, m)| TraceView {
+                file: code_span(file),
+                topology: escape_markdown(m.topology.as_deref().unwrap_or("unknown")),
+                events: m.events,
+                agents: m.agents,
+                max_fan_out: m.max_fan_out,
+                makespan: m.makespan,
+                critical_steps: m.critical_steps,
+                parallelism: format!("{:.2}", m.parallelism),
+                untrusted_pairs: m.untrusted_pair_count,
+            })
+            .collect(),
+        pages_url: crate::publish::repository::pages_url(&tax.repository),
+        repository_url: crate::publish::repository::repository_url(&tax.repository),
+    }
+}
+
+/// Builds a Tera instance over the templates a command renders (`wanted`)
+/// and those they name, with the project's filters.
+///
+/// Parsing a template is most of what a build of a small corpus costs, so a
+/// template nothing here renders (the site page, for one) is not parsed.
+pub fn tera(templates: &[(String, String)], wanted: &[&str]) -> Result<tera::Tera, tera::Error> {
+    let mut t = tera::Tera::default();
+    t.autoescape_on(vec![]);
+    t.register_filter("md", md_filter);
+    t.register_filter("anchor", anchor_filter);
+    let used = referenced(templates, wanted);
+    t.add_raw_templates(
+        templates
+            .iter()
+            .zip(&used)
+            .filter(|(_, &u)| u)
+            .map(|((n, s), _)| (n.as_str(), s.as_str())),
+    )?;
+    Ok(t)
+}
+
+/// Which templates are `wanted` or named, directly or not, by one that is.
+///
+/// A template names another by its file name (`include`, `extends`,
+/// `import`), so any occurrence of the name counts: a name in a comment or
+/// a string costs a parse, never a missing template.
+fn referenced(templates: &[(String, String)], wanted: &[&str]) -> Vec<bool> {
+    let mut used: Vec<bool> = templates
+        .iter()
+        .map(|(n, _)| wanted.contains(&n.as_str()))
+        .collect();
+    let mut todo: Vec<usize> = (0..templates.len()).filter(|&i| used[i]).collect();
+    while let Some(i) = todo.pop() {
+        let text = &templates[i].1;
+        for (j, (name, _)) in templates.iter().enumerate() {
+            if !used[j] && text.contains(name.as_str()) {
+                used[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    used
+}
+
+fn md_filter(v: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let s = match v {
+        tera::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Ok(tera::Value::String(escape_markdown(&s)))
+}
+
+fn anchor_filter(v: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let s = v.as_str().unwrap_or_default();
+    Ok(tera::Value::String(anchor(s)))
+}
+
+/// A Tera error with its chain of causes, on one line.
+pub fn tera_error(e: &tera::Error) -> String {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        src = s.source();
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rendered_templates_and_what_they_name_are_parsed() {
+        let t = |n: &str, s: &str| (n.to_string(), s.to_string());
+        let set = [
+            t("a.tera", "{% include \"part.tera\" %}"),
+            t("part.tera", "{% import \"macros.tera\" as m %}{{ m::x() }}"),
+            t("macros.tera", "{% macro x() %}x{% endmacro %}"),
+            t("broken.tera", "{% if %}"),
+        ];
+        assert_eq!(referenced(&set, &["a.tera"]), [true, true, true, false]);
+        let tera = tera(&set, &["a.tera"]).expect("the broken template is not parsed");
+        assert_eq!(tera.render("a.tera", &tera::Context::new()).unwrap(), "x");
+        assert!(super::tera(&set, &["broken.tera"]).is_err());
+    }
+
+    #[test]
+    fn authors_and_link_labels() {
+        assert_eq!(display_author("Liu, Shuo"), "Shuo Liu");
+        assert_eq!(display_author("Kimi Team"), "Kimi Team");
+        assert_eq!(link_label("https://arxiv.org/abs/1"), "Paper");
+        assert_eq!(link_label("https://docs.anthropic.com/en/docs/x"), "Docs");
+        assert_eq!(link_label("https://www.kimi.com/blog/k"), "Blog");
+        assert_eq!(link_label("https://mas-design.github.io/"), "Project");
+    }
+
+    #[test]
+    fn md_filter_is_registered() {
+        let t = tera(&[("t".into(), "{{ x | md }}".into())], &["t"]).unwrap();
+        let mut c = tera::Context::new();
+        c.insert("x", "*a*");
+        assert_eq!(t.render("t", &c).unwrap(), "\\*a\\*");
+    }
+}

@@ -1,0 +1,641 @@
+//! `corpus site`: one self-contained, filterable HTML page of the corpus —
+//! entries with facets and search, the exclusion log, and the charts of
+//! `stats/` — rendered from `templates/site.html.tera`.
+//!
+//! The page makes no request of its own: CSS, script, data and charts are
+//! inline, and a Content-Security-Policy forbids anything else. Rows are
+//! rendered here (so the page reads without script and the output is
+//! deterministic); the script filters, counts, sorts and keeps the view in
+//! the address fragment, reading a compact JSON description of the same rows.
+
+use crate::exchange::export;
+use crate::layout::Layout;
+use crate::model::corpus::Corpus;
+use crate::model::fields;
+use crate::model::taxonomy::{self, Taxonomy, Value};
+use crate::model::{Entry, Exclusion};
+use crate::publish::generate;
+use crate::publish::render;
+use crate::stats;
+use crate::text::ids::is_http_url;
+use serde::Serialize;
+
+/// Largest existing page read back to see whether this command wrote it.
+pub const MAX_PAGE_BYTES: u64 = generate::MAX_GENERATED_BYTES;
+/// Marks a page as written by this command, so re-running it may replace the page
+/// while a file the user wrote is never overwritten without `--force`.
+pub const GENERATOR: &str = r#"<meta name="generator" content="corpus site">"#;
+
+/// One value of a facet: its id (as in the data and the address), label and count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FacetValue {
+    /// The value as written in the data.
+    pub id: String,
+    /// What the reader sees.
+    pub label: String,
+    /// Entries (or records) holding it, before any filter.
+    pub count: usize,
+}
+
+/// A filterable field with its values in taxonomy order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Facet {
+    /// The data field's name: the key in the address fragment.
+    pub field: String,
+    /// Heading shown above the values.
+    pub label: String,
+    /// The values, zeros included.
+    pub values: Vec<FacetValue>,
+}
+
+/// A link of an entry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    /// Paper / Blog / Docs / Project.
+    pub label: String,
+    /// The http(s) address.
+    pub url: String,
+}
+
+/// An entry as a row of the page (plain text: the template escapes it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryRow {
+    /// Entry key.
+    pub key: String,
+    /// Title.
+    pub title: String,
+    /// The first http(s) link, which the title links to.
+    pub url: Option<String>,
+    /// "Given Family".
+    pub author: String,
+    /// Affiliation.
+    pub affiliation: String,
+    /// Venue.
+    pub venue: String,
+    /// Year.
+    pub year: i64,
+    /// All http(s) links.
+    pub links: Vec<Link>,
+    /// One-liner.
+    pub one_liner: String,
+    /// Notes, when any.
+    pub notes: Option<String>,
+    /// Category label.
+    pub category: String,
+    /// Reward type and its family.
+    pub reward: String,
+    /// Credit unit.
+    pub credit: String,
+    /// Orchestration form.
+    pub form: String,
+    /// Further tags: RL status, scenario, core, verification, sub-decisions.
+    pub tags: Vec<String>,
+}
+
+/// An exclusion record as a row of the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecordRow {
+    /// Record id (E001…).
+    pub key: String,
+    /// Title as screened.
+    pub title: String,
+    /// The record's address when it is http(s).
+    pub url: Option<String>,
+    /// arXiv:…, OpenReview:…, …
+    pub identifier: String,
+    /// Where it was found.
+    pub source: String,
+    /// Which query family found it.
+    pub query_family: String,
+    /// When it was screened.
+    pub date: String,
+    /// Stage label.
+    pub stage: String,
+    /// Why it was excluded.
+    pub reason: String,
+}
+
+/// What the script needs about one row: key, facet value indices and the
+/// sort keys of the columns that do not sort by their text. (The search and
+/// text columns read the rendered row, so the page does not carry them twice.)
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct Item {
+    k: String,
+    /// Per facet, the indices of the values the row holds.
+    v: Vec<Vec<usize>>,
+    /// Sort keys, one per column with `data-col` in the template.
+    o: Vec<i64>,
+}
+
+/// What the script needs about one view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct ViewData {
+    /// Facet fields and their value ids, in the order of `Item::v`.
+    facets: Vec<(String, Vec<String>)>,
+    /// Rows in their default order.
+    items: Vec<Item>,
+    /// Per row, the text "Copy BibTeX" copies (entries only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    bib: Vec<String>,
+}
+
+/// Reads the values a row holds in one field.
+type ValuesOf<'a, T> = Box<dyn Fn(&T) -> Vec<String> + 'a>;
+
+/// A field of a view: how its values are read from a row.
+struct FieldSpec<'a, T> {
+    field: &'static str,
+    label: &'static str,
+    /// Allowed values, in display order, with labels.
+    values: Vec<(String, String)>,
+    of: ValuesOf<'a, T>,
+}
+
+fn labelled(v: &[Value]) -> Vec<(String, String)> {
+    v.iter().map(|x| (x.id.clone(), x.label.clone())).collect()
+}
+
+fn plain(v: &[String]) -> Vec<(String, String)> {
+    v.iter().map(|x| (x.clone(), x.clone())).collect()
+}
+
+fn with_na(tax: &Taxonomy, mut v: Vec<(String, String)>) -> Vec<(String, String)> {
+    v.push((tax.na.clone(), "not applicable".to_string()));
+    v
+}
+
+fn one(s: &str) -> Vec<String> {
+    vec![s.to_string()]
+}
+
+/// The reward family of an entry, or NA.
+fn family(tax: &Taxonomy, e: &Entry) -> String {
+    tax.family_of(&e.reward_type)
+        .map(|f| f.id.clone())
+        .unwrap_or_else(|| tax.na.clone())
+}
+
+fn entry_fields<'a>(tax: &'a Taxonomy, entries: &[&Entry]) -> Vec<FieldSpec<'a, Entry>> {
+    let mut years: Vec<i64> = entries.iter().map(|e| e.year).collect();
+    years.sort_unstable_by(|a, b| b.cmp(a));
+    years.dedup();
+    let families = tax
+        .reward_families
+        .iter()
+        .map(|f| (f.id.clone(), format!("{} {}", f.id, f.label)))
+        .collect();
+    vec![
+        FieldSpec {
+            field: fields::CATEGORY,
+            label: "Category",
+            values: labelled(&tax.category),
+            of: Box::new(|e: &Entry| one(&e.category)),
+        },
+        FieldSpec {
+            field: fields::IS_RL,
+            label: "RL-trained",
+            values: labelled(&tax.is_rl),
+            of: Box::new(|e: &Entry| one(&e.is_rl)),
+        },
+        FieldSpec {
+            field: "reward_family",
+            label: "Reward family",
+            values: with_na(tax, families),
+            of: Box::new(move |e: &Entry| vec![family(tax, e)]),
+        },
+        FieldSpec {
+            field: fields::REWARD_TYPE,
+            label: "Reward type",
+            values: with_na(tax, plain(&tax.reward_types())),
+            of: Box::new(|e: &Entry| one(&e.reward_type)),
+        },
+        FieldSpec {
+            field: fields::CREDIT_GRANULARITY,
+            label: "Credit unit",
+            values: with_na(tax, labelled(&tax.credit_units)),
+            of: Box::new(|e: &Entry| one(&e.credit_granularity)),
+        },
+        FieldSpec {
+            field: fields::ORCHESTRATION_FORM,
+            label: "Orchestration form",
+            values: with_na(tax, labelled(&tax.orchestration_forms)),
+            of: Box::new(|e: &Entry| one(&e.orchestration_form)),
+        },
+        FieldSpec {
+            field: fields::SUBDECISIONS,
+            label: "Orchestration sub-decisions",
+            values: labelled(&tax.subdecisions),
+            of: Box::new(|e: &Entry| e.subdecisions.clone().unwrap_or_default()),
+        },
+        FieldSpec {
+            field: fields::SCENARIO,
+            label: "Scenario",
+            values: with_na(tax, labelled(&tax.scenario)),
+            of: Box::new(|e: &Entry| one(&e.scenario)),
+        },
+        FieldSpec {
+            field: fields::IS_CORE,
+            label: "Core or supporting",
+            values: labelled(&tax.is_core),
+            of: Box::new(|e: &Entry| one(&e.is_core)),
+        },
+        FieldSpec {
+            field: fields::VERIFIED,
+            label: "Verified",
+            values: labelled(&tax.verified),
+            of: Box::new(|e: &Entry| one(&e.verified)),
+        },
+        FieldSpec {
+            field: fields::YEAR,
+            label: "Year",
+            values: years
+                .iter()
+                .map(|y| (y.to_string(), y.to_string()))
+                .collect(),
+            of: Box::new(|e: &Entry| vec![e.year.to_string()]),
+        },
+    ]
+}
+
+fn record_fields(tax: &Taxonomy) -> Vec<FieldSpec<'_, Exclusion>> {
+    vec![
+        FieldSpec {
+            field: fields::STAGE,
+            label: "Screening stage",
+            values: labelled(&tax.screening.stages),
+            of: Box::new(|x: &Exclusion| one(&x.stage)),
+        },
+        FieldSpec {
+            field: fields::SOURCE,
+            label: "Source",
+            values: plain(&tax.screening.sources),
+            of: Box::new(|x: &Exclusion| one(&x.source)),
+        },
+        FieldSpec {
+            field: fields::QUERY_FAMILY,
+            label: "Query family",
+            values: plain(&tax.screening.query_families),
+            of: Box::new(|x: &Exclusion| one(&x.query_family)),
+        },
+    ]
+}
+
+/// Facets and per-row value indices for a view. Values the taxonomy does not
+/// know (a corpus with errors) are appended rather than dropped, so every
+/// row stays reachable.
+fn facets<T>(specs: &[FieldSpec<'_, T>], rows: &[&T]) -> (Vec<Facet>, Vec<Vec<Vec<usize>>>) {
+    let mut facets = Vec::new();
+    let mut per_row: Vec<Vec<Vec<usize>>> = vec![Vec::new(); rows.len()];
+    for spec in specs {
+        let mut values: Vec<FacetValue> = spec
+            .values
+            .iter()
+            .map(|(id, label)| FacetValue {
+                id: id.clone(),
+                label: label.clone(),
+                count: 0,
+            })
+            .collect();
+        for (r, row) in rows.iter().enumerate() {
+            let mut idx = Vec::new();
+            for v in (spec.of)(row) {
+                let i = match values.iter().position(|x| x.id == v) {
+                    Some(i) => i,
+                    None => {
+                        values.push(FacetValue {
+                            id: v.clone(),
+                            label: v.clone(),
+                            count: 0,
+                        });
+                        values.len() - 1
+                    }
+                };
+                if !idx.contains(&i) {
+                    values[i].count += 1;
+                    idx.push(i);
+                }
+            }
+            per_row[r].push(idx);
+        }
+        facets.push(Facet {
+            field: spec.field.to_string(),
+            label: spec.label.to_string(),
+            values,
+        });
+    }
+    (facets, per_row)
+}
+
+fn http(url: &str) -> Option<String> {
+    is_http_url(url).then(|| url.to_string())
+}
+
+fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
+    let na = tax.na.as_str();
+    let links: Vec<Link> = e
+        .urls
+        .iter()
+        .filter_map(|u| {
+            http(u).map(|url| Link {
+                label: render::link_label(u).to_string(),
+                url,
+            })
+        })
+        .collect();
+    let mut tags = vec![match e.is_rl.as_str() {
+        "yes" => "RL-trained".to_string(),
+        "partial" => "partly RL".to_string(),
+        "no" => "not RL".to_string(),
+        other => format!("is_rl: {other}"),
+    }];
+    if e.scenario != na {
+        tags.push(format!("scenario: {}", e.scenario));
+    }
+    tags.push(e.is_core.clone());
+    tags.push(format!("verified: {}", e.verified));
+    tags.extend(
+        e.subdecisions
+            .iter()
+            .flatten()
+            .map(|s| taxonomy::label_of(&tax.subdecisions, s).to_string()),
+    );
+    let reward = match tax.family_of(&e.reward_type) {
+        Some(f) => format!("{} ({})", e.reward_type, f.id),
+        None => e.reward_type.clone(),
+    };
+    EntryRow {
+        key: e.key.clone(),
+        title: e.title.clone(),
+        url: links.first().map(|l| l.url.clone()),
+        author: render::display_author(&e.first_author),
+        // "unknown" is how the data says there is nothing to show.
+        affiliation: if e.affiliation.eq_ignore_ascii_case("unknown") {
+            String::new()
+        } else {
+            e.affiliation.clone()
+        },
+        venue: e.venue.clone(),
+        year: e.year,
+        links,
+        one_liner: e.one_liner.clone(),
+        notes: e.notes.clone().filter(|n| !n.trim().is_empty()),
+        category: tax.category_label(&e.category).to_string(),
+        reward,
+        credit: e.credit_granularity.clone(),
+        form: e.orchestration_form.clone(),
+        tags,
+    }
+}
+
+fn record_row(tax: &Taxonomy, x: &Exclusion) -> RecordRow {
+    RecordRow {
+        key: x.record_id.clone(),
+        title: x.title.clone(),
+        url: http(&x.url),
+        identifier: x.identifier.clone(),
+        source: x.source.clone(),
+        query_family: x.query_family.clone(),
+        date: x.date_screened.clone(),
+        stage: taxonomy::label_of(&tax.screening.stages, &x.stage).to_string(),
+        reason: x.reason.clone(),
+    }
+}
+
+/// Entries in the page's default order: category (taxonomy order), newest first, then key.
+fn default_order<'a>(tax: &Taxonomy, entries: &[&'a Entry]) -> Vec<&'a Entry> {
+    let rank = |c: &str| {
+        tax.category
+            .iter()
+            .position(|x| x.id == c)
+            .unwrap_or(usize::MAX)
+    };
+    let mut v = entries.to_vec();
+    v.sort_by(|a, b| {
+        rank(&a.category)
+            .cmp(&rank(&b.category))
+            .then(b.year.cmp(&a.year))
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    v
+}
+
+/// JSON text safe inside a `<script>` element: no `<`, `>` or `&` can end it.
+pub fn script_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".to_string())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// A standalone SVG made ready to sit inside HTML: without an XML prolog.
+fn inline_svg(svg: &str) -> String {
+    let s = svg.trim_start();
+    match s.strip_prefix("<?xml") {
+        Some(rest) => rest
+            .split_once("?>")
+            .map(|(_, r)| r.trim_start())
+            .unwrap_or("")
+            .to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// A chart for the page: its caption and inline SVG.
+#[derive(Debug, Clone, Serialize)]
+struct Chart {
+    name: String,
+    caption: String,
+    svg: String,
+}
+
+/// What a chart of `stats/` shows, for its caption and its accessible name.
+fn chart_caption(name: &str) -> String {
+    match name {
+        "chart_reward_family.svg" => "Entries per reward family (R1–R8)",
+        "chart_credit_granularity.svg" => "Entries per credit unit, finest to coarsest",
+        "chart_orchestration_form.svg" => "Entries per orchestration form",
+        "chart_subdecisions.svg" => "Entries per orchestration sub-decision",
+        "chart_reward_x_credit.svg" => "Entries per reward type and credit unit",
+        "chart_screening_flow.svg" => {
+            "The screening flow, from the audited records to the retained pool"
+        }
+        other => other,
+    }
+    .to_string()
+}
+
+fn view_data(facets: &[Facet], items: Vec<Item>, bib: Vec<String>) -> ViewData {
+    ViewData {
+        facets: facets
+            .iter()
+            .map(|f| {
+                (
+                    f.field.clone(),
+                    f.values.iter().map(|v| v.id.clone()).collect(),
+                )
+            })
+            .collect(),
+        items,
+        bib,
+    }
+}
+
+/// The page's template context.
+pub fn context(corpus: &Corpus) -> tera::Context {
+    let tax = &corpus.taxonomy;
+    let entries = default_order(tax, &corpus.entry_list());
+    let records = corpus.exclusion_list();
+    let st = stats::of_corpus(corpus);
+
+    let specs = entry_fields(tax, &entries);
+    let (entry_facets, entry_values) = facets(&specs, &entries);
+    let index_in = |facets: &[Facet], facet: &str, row: &[Vec<usize>]| -> i64 {
+        facets
+            .iter()
+            .position(|f| f.field == facet)
+            .and_then(|f| row.get(f))
+            .and_then(|v| v.first().copied())
+            .map_or(i64::MAX, |i| i as i64)
+    };
+    let items: Vec<Item> = entries
+        .iter()
+        .zip(&entry_values)
+        .map(|(e, v)| Item {
+            k: e.key.clone(),
+            v: v.clone(),
+            o: vec![
+                e.year,
+                index_in(&entry_facets, fields::CATEGORY, v),
+                // Reward types are listed in family order, so this sorts by family first.
+                index_in(&entry_facets, fields::REWARD_TYPE, v),
+                index_in(&entry_facets, fields::CREDIT_GRANULARITY, v),
+                index_in(&entry_facets, fields::ORCHESTRATION_FORM, v),
+            ],
+        })
+        .collect();
+    let bib: Vec<String> = entries.iter().map(|e| export::bibtex(&[e])).collect();
+    let papers = view_data(&entry_facets, items, bib);
+
+    let rspecs = record_fields(tax);
+    let (record_facets, record_values) = facets(&rspecs, &records);
+    let ritems: Vec<Item> = records
+        .iter()
+        .zip(&record_values)
+        .map(|(x, v)| Item {
+            k: x.record_id.clone(),
+            v: v.clone(),
+            o: vec![
+                index_in(&record_facets, fields::STAGE, v),
+                index_in(&record_facets, fields::SOURCE, v),
+            ],
+        })
+        .collect();
+    let log = view_data(&record_facets, ritems, Vec::new());
+
+    let charts: Vec<Chart> = generate::charts(corpus, &st)
+        .into_iter()
+        .map(|c| Chart {
+            caption: chart_caption(&c.file),
+            name: c.file,
+            svg: inline_svg(&c.svg),
+        })
+        .collect();
+
+    let mut ctx = tera::Context::new();
+    ctx.insert("generator", GENERATOR);
+    ctx.insert("retained", &st.retained);
+    ctx.insert("excluded", &st.excluded);
+    ctx.insert("audited", &st.audited);
+    ctx.insert("cutoff", &tax.screening.cutoff);
+    ctx.insert(
+        "repository_url",
+        &crate::publish::repository::repository_url(&tax.repository),
+    );
+    ctx.insert("entry_facets", &entry_facets);
+    ctx.insert("record_facets", &record_facets);
+    ctx.insert(
+        "entries",
+        &entries
+            .iter()
+            .map(|e| entry_row(tax, e))
+            .collect::<Vec<_>>(),
+    );
+    ctx.insert(
+        "records",
+        &records
+            .iter()
+            .map(|x| record_row(tax, x))
+            .collect::<Vec<_>>(),
+    );
+    ctx.insert("charts", &charts);
+    ctx.insert(
+        "data_json",
+        &script_json(&serde_json::json!({"papers": papers, "exclusions": log})),
+    );
+    ctx
+}
+
+/// Renders the page from the template text.
+pub fn page(corpus: &Corpus, template: &str) -> Result<String, String> {
+    let mut t = tera::Tera::default();
+    t.autoescape_on(vec![".html.tera"]);
+    t.add_raw_template(Layout::SITE_TEMPLATE, template)
+        .and_then(|()| t.render(Layout::SITE_TEMPLATE, &context(corpus)))
+        .map_err(|e| {
+            format!(
+                "{}/{}: {}",
+                Layout::TEMPLATES_DIR,
+                Layout::SITE_TEMPLATE,
+                render::tera_error(&e)
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_json_cannot_close_its_element() {
+        let s = script_json(&serde_json::json!({"t": "</script><!-- & \u{2028}"}));
+        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["t"], "</script><!-- & \u{2028}");
+    }
+
+    #[test]
+    fn facets_count_list_values_once_and_keep_unknown_values() {
+        let specs = vec![FieldSpec {
+            field: "subdecisions",
+            label: "Sub-decisions",
+            values: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
+            of: Box::new(|r: &Vec<String>| r.clone()),
+        }];
+        let rows: Vec<Vec<String>> = vec![
+            vec!["a".into(), "a".into(), "b".into()],
+            vec![],
+            vec!["zz".into()],
+        ];
+        let refs: Vec<&Vec<String>> = rows.iter().collect();
+        let (f, per_row) = facets(&specs, &refs);
+        let counts: Vec<(&str, usize)> = f[0]
+            .values
+            .iter()
+            .map(|v| (v.id.as_str(), v.count))
+            .collect();
+        assert_eq!(counts, [("a", 1), ("b", 1), ("zz", 1)]);
+        assert_eq!(per_row, [vec![vec![0, 1]], vec![vec![]], vec![vec![2]]]);
+    }
+
+    #[test]
+    fn svg_prolog_is_dropped() {
+        assert_eq!(
+            inline_svg("<?xml version=\"1.0\"?>\n<svg/>"),
+            "<svg/>".to_string()
+        );
+        assert_eq!(inline_svg("<svg/>"), "<svg/>");
+    }
+}

@@ -1,0 +1,272 @@
+//! Counting: per-field tallies with every taxonomy value (zeros included,
+//! since sparsity is the finding), reward families, cross-tabs and the
+//! exclusion log. Their table, Markdown, JSON and CSV forms are in
+//! `stats_render`.
+
+pub mod charts;
+pub mod render;
+
+use crate::model::corpus::Corpus;
+use crate::model::fields;
+use crate::model::filter::{FieldValue, Fields};
+use crate::model::taxonomy::Taxonomy;
+use crate::model::{Entry, Exclusion};
+use serde::{Deserialize, Serialize};
+
+/// A one-way count: every allowed value of a field with its number of entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Table name, e.g. `reward_family`.
+    pub name: String,
+    /// Rows in taxonomy order, zeros included, unknown values last.
+    pub rows: Vec<(String, u64)>,
+}
+
+impl Tally {
+    /// Count of one value (0 when absent).
+    pub fn get(&self, value: &str) -> u64 {
+        self.rows
+            .iter()
+            .find(|(v, _)| v == value)
+            .map(|r| r.1)
+            .unwrap_or(0)
+    }
+
+    /// Rows sorted by count (descending), then name.
+    pub fn sorted(&self) -> Vec<(String, u64)> {
+        let mut r = self.rows.clone();
+        r.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        r
+    }
+
+    /// Sum of all rows.
+    pub fn total(&self) -> u64 {
+        self.rows.iter().map(|r| r.1).sum()
+    }
+}
+
+/// A two-way count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrossTab {
+    /// Table name, e.g. `reward_type_x_credit_granularity`.
+    pub name: String,
+    /// Field counted along the rows.
+    pub row_field: String,
+    /// Field counted along the columns.
+    pub col_field: String,
+    /// Row values in taxonomy order.
+    pub rows: Vec<String>,
+    /// Column values in taxonomy order.
+    pub cols: Vec<String>,
+    /// `cells[r][c]`.
+    pub cells: Vec<Vec<u64>>,
+}
+
+impl CrossTab {
+    /// Count of one cell (0 when either value is absent).
+    pub fn get(&self, row: &str, col: &str) -> u64 {
+        let r = self.rows.iter().position(|x| x == row);
+        let c = self.cols.iter().position(|x| x == col);
+        match (r, c) {
+            (Some(r), Some(c)) => self.cells[r][c],
+            _ => 0,
+        }
+    }
+}
+
+/// Every figure the tool reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Retained entries.
+    pub retained: u64,
+    /// Excluded records.
+    pub excluded: u64,
+    /// Retained plus excluded.
+    pub audited: u64,
+    /// One-way counts over entries, by field.
+    pub counts: Vec<Tally>,
+    /// Two-way counts over entries.
+    pub crosstabs: Vec<CrossTab>,
+    /// One-way counts over the exclusion log.
+    pub exclusions: Vec<Tally>,
+}
+
+/// Calls `f` with each value a record holds in a field, without copying it.
+fn each_value(e: &dyn Fields, field: &str, mut f: impl FnMut(&str)) {
+    match e.field(field) {
+        Some(FieldValue::One(v)) => f(&v),
+        Some(FieldValue::Many(l)) => l.iter().for_each(|v| f(v)),
+        None => {}
+    }
+}
+
+/// Counts values, keeping the taxonomy's order and appending unknown values.
+///
+/// A vocabulary has a handful of values, so a linear scan beats hashing.
+struct Counter {
+    rows: Vec<(String, u64)>,
+}
+
+impl Counter {
+    fn new(allowed: Vec<String>) -> Counter {
+        Counter {
+            rows: allowed.into_iter().map(|v| (v, 0)).collect(),
+        }
+    }
+
+    /// Index of a value, adding it when unseen.
+    fn slot(&mut self, v: &str) -> usize {
+        if let Some(i) = self.rows.iter().position(|(r, _)| r == v) {
+            return i;
+        }
+        self.rows.push((v.to_string(), 0));
+        self.rows.len() - 1
+    }
+
+    fn add(&mut self, v: &str) {
+        let i = self.slot(v);
+        self.rows[i].1 += 1;
+    }
+
+    fn finish(self, name: &str) -> Tally {
+        Tally {
+            name: name.to_string(),
+            rows: self.rows,
+        }
+    }
+}
+
+fn tally(name: &str, allowed: Vec<String>, records: &[&dyn Fields], field: &str) -> Tally {
+    let mut c = Counter::new(allowed);
+    for r in records {
+        each_value(*r, field, |v| c.add(v));
+    }
+    c.finish(name)
+}
+
+fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field: &str) -> CrossTab {
+    let mut rows = Counter::new(tax.allowed(row_field).unwrap_or_default());
+    let mut cols = Counter::new(tax.allowed(col_field).unwrap_or_default());
+    let mut hits: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
+    for e in entries {
+        let mut rs = Vec::new();
+        each_value(*e, row_field, |v| rs.push(rows.slot(v)));
+        each_value(*e, col_field, |v| {
+            let c = cols.slot(v);
+            hits.extend(rs.iter().map(|r| (*r, c)));
+        });
+    }
+    let mut cells = vec![vec![0u64; cols.rows.len()]; rows.rows.len()];
+    for (r, c) in hits {
+        cells[r][c] += 1;
+    }
+    CrossTab {
+        name: format!("{row_field}_x_{col_field}"),
+        row_field: row_field.into(),
+        col_field: col_field.into(),
+        rows: rows.rows.into_iter().map(|r| r.0).collect(),
+        cols: cols.rows.into_iter().map(|c| c.0).collect(),
+        cells,
+    }
+}
+
+/// The row of a `*_judged` tally counting entries whose tag was judged.
+pub const JUDGED: &str = "judged";
+pub use crate::model::NOT_JUDGED;
+
+/// Computes every figure from entries and exclusion records.
+pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
+    let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
+    let mut counts = Vec::new();
+    for field in fields::entry_tags() {
+        counts.push(tally(
+            field,
+            tax.allowed(field).unwrap_or_default(),
+            &records,
+            field,
+        ));
+        if field == fields::REWARD_TYPE {
+            let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
+            fams.push(tax.na.clone());
+            let mut c = Counter::new(fams);
+            for e in entries {
+                c.add(
+                    tax.family_of(&e.reward_type)
+                        .map(|f| f.id.as_str())
+                        .unwrap_or(&tax.na),
+                );
+            }
+            counts.push(c.finish("reward_family"));
+        }
+    }
+    let mut strict = Counter::new(tax.allowed(fields::CREDIT_GRANULARITY).unwrap_or_default());
+    for e in entries.iter().filter(|e| e.strict_credit == Some(true)) {
+        strict.add(&e.credit_granularity);
+    }
+    counts.push(strict.finish(fields::STRICT_CREDIT));
+    // The project's judged tags: what was judged, by whom, and what was not.
+    for (tag, _) in crate::model::JUDGED_TAGS {
+        let mut c = Counter::new(vec![JUDGED.to_string(), NOT_JUDGED.to_string()]);
+        for e in entries {
+            c.add(if e.is_judged(tag) { JUDGED } else { NOT_JUDGED });
+        }
+        counts.push(c.finish(&format!("{tag}_judged")));
+    }
+    let crosstabs = vec![
+        crosstab(
+            tax,
+            &records,
+            fields::REWARD_TYPE,
+            fields::CREDIT_GRANULARITY,
+        ),
+        crosstab(
+            tax,
+            &records,
+            fields::ORCHESTRATION_FORM,
+            fields::CREDIT_GRANULARITY,
+        ),
+        crosstab(tax, &records, fields::CATEGORY, fields::VERIFIED),
+        crosstab(
+            tax,
+            &records,
+            fields::CREDIT_GRANULARITY,
+            fields::STRICT_CREDIT,
+        ),
+    ];
+    let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
+    let exclusions_t = fields::record_tags()
+        .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), &xrecords, f))
+        .collect();
+    let retained = entries.len() as u64;
+    let excluded = exclusions.len() as u64;
+    Stats {
+        retained,
+        excluded,
+        audited: retained + excluded,
+        counts,
+        crosstabs,
+        exclusions: exclusions_t,
+    }
+}
+
+/// Computes the figures of a loaded corpus.
+pub fn of_corpus(c: &Corpus) -> Stats {
+    compute(&c.taxonomy, &c.entry_list(), &c.exclusion_list())
+}
+
+impl Stats {
+    /// The one-way count of an entry field (or `reward_family`, `strict_credit`).
+    pub fn count(&self, name: &str) -> Option<&Tally> {
+        self.counts.iter().find(|t| t.name == name)
+    }
+
+    /// The one-way count of an exclusion field.
+    pub fn exclusion(&self, name: &str) -> Option<&Tally> {
+        self.exclusions.iter().find(|t| t.name == name)
+    }
+
+    /// The cross-tab with this name.
+    pub fn crosstab(&self, name: &str) -> Option<&CrossTab> {
+        self.crosstabs.iter().find(|t| t.name == name)
+    }
+}

@@ -1,0 +1,218 @@
+//! Builds one survey trace from the spans of one OTLP trace id, following
+//! the table in `mapping`: structure checks first (duplicate span ids,
+//! missing parents, cycles through parent ids, clocks running backwards),
+//! then one walk down the span tree that emits events and edges.
+//!
+//! Every step is linear in the number of spans (plus sorting siblings by
+//! start time); the walk uses an explicit stack, so a chain a million spans
+//! deep cannot overflow the call stack.
+//!
+//! The steps, in order: `structure` checks the span tree, `lead` picks the
+//! orchestrator, `walk` emits events and edges, `links` turns span links into
+//! message edges, and `write` orders the result and writes its JSON text.
+
+mod lead;
+mod links;
+mod structure;
+mod walk;
+mod write;
+
+use super::decode::{Pos, Span};
+use super::mapping;
+use crate::EventKind;
+use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
+use std::collections::{BTreeMap, HashMap};
+
+/// Choices the conventions leave open, made by the user.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The orchestrating agent; default: the outermost invoked agent.
+    pub orchestrator: Option<String>,
+    /// The topology to record; not inferred.
+    pub topology: Option<String>,
+}
+
+/// A problem found while building, tied to a span (global index) when there is one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Problem {
+    pub span: Option<u32>,
+    pub rule: Rule,
+    pub severity: Severity,
+    pub message: String,
+    pub help: &'static str,
+}
+
+/// One built trace.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Built {
+    pub trace_id: String,
+    pub text: String,
+    pub events: usize,
+    pub edges: usize,
+    /// Spans that map to no event, by operation (or span name).
+    pub unmapped: BTreeMap<String, usize>,
+    /// Links to spans of other traces, not carried over.
+    pub cross_trace_links: usize,
+    /// Events that carry the error of a failed span.
+    pub errors: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One event as the walk emits it; ids and times are written at the end.
+struct Ev {
+    /// Local index of the span it stands for.
+    local: u32,
+    span: u64,
+    suffix: &'static str,
+    t: u64,
+    kind: EventKind,
+    agent: u32,
+    from: Option<u32>,
+    to: Option<u32>,
+    tool: Option<u32>,
+    trusted: Option<bool>,
+    error: Option<Box<str>>,
+    model_calls: u32,
+    unmapped: u32,
+}
+
+/// The agent a span is about: the table's attributes in order, else the
+/// span name after the operation ("invoke_agent Writer" -> "Writer").
+fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
+    for key in op.subject {
+        let v = match *key {
+            mapping::keys::AGENT_NAME => span.attrs.agent_name.as_deref(),
+            mapping::keys::AGENT_ID => span.attrs.agent_id.as_deref(),
+            mapping::keys::WORKFLOW_NAME => span.attrs.workflow.as_deref(),
+            mapping::keys::TOOL_NAME => span.attrs.tool.as_deref(),
+            _ => None,
+        };
+        if let Some(v) = v.filter(|v| !v.trim().is_empty()) {
+            return Some(v);
+        }
+    }
+    span.name
+        .strip_prefix(op.name)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Interned agent and tool names.
+#[derive(Default)]
+struct Names {
+    index: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+}
+
+impl Names {
+    fn get(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.into());
+        self.index.insert(name.into(), i);
+        i
+    }
+}
+
+/// Per-span facts the walk fills in (local indices).
+#[derive(Clone, Copy)]
+struct Mapped {
+    entry: u32,
+    exit: u32,
+}
+
+/// Records the problems of one trace as they are found.
+fn reporter(
+    problems: &mut Vec<Problem>,
+) -> impl FnMut(Option<u32>, Rule, Severity, String, &'static str) + '_ {
+    move |i, rule, severity, message, help| {
+        problems.push(Problem {
+            span: i,
+            rule,
+            severity,
+            message,
+            help,
+        })
+    }
+}
+
+/// Builds the trace of one trace id. `members` are global indices into `all`.
+/// Returns `None` when an error keeps the trace from being written; problems
+/// (errors and warnings) are appended either way.
+pub(crate) fn build(
+    all: &[(Span, Pos)],
+    members: &[u32],
+    opts: &Options,
+    problems: &mut Vec<Problem>,
+) -> Option<Built> {
+    let n = members.len();
+    let span = |i: usize| &all[members[i] as usize].0;
+    let global = |i: usize| Some(members[i]);
+    let tree = structure::check(all, members, problems)?;
+    let lead = lead::lead(all, members, &tree, opts);
+    let mut walked = walk::walk(all, members, &tree, &lead.orchestrator, problems);
+    let cross_trace_links = links::link(all, members, &tree, &mut walked, problems);
+    let mut problem = reporter(problems);
+
+    // An agent cannot act before the span that creates it.
+    let walk::Walked { events, names, .. } = &walked;
+    let mut created: HashMap<u32, u64> = HashMap::new();
+    for e in events {
+        if e.kind == EventKind::Spawn {
+            if let Some(to) = e.to {
+                let t = created.entry(to).or_insert(e.t);
+                *t = (*t).min(e.t);
+            }
+        }
+    }
+    let mut early = false;
+    for e in events {
+        if let Some(&t) = created.get(&e.agent) {
+            if e.t < t {
+                early = true;
+                problem(
+                    global(e.local as usize),
+                    Rule::OtlpActBeforeCreate,
+                    Severity::Error,
+                    format!(
+                        "agent \"{}\" acts in span {:016x} {} ns before the create_agent span that creates it",
+                        names.names[e.agent as usize],
+                        e.span,
+                        t - e.t
+                    ),
+                    "an agent exists from its creation on; fix the times or the agent names (or --orchestrator); the trace was not imported",
+                );
+            }
+        }
+    }
+    if early {
+        return None;
+    }
+
+    if events.is_empty() {
+        problem(
+            global(tree.roots[0] as usize),
+            Rule::OtlpNoEvents,
+            Severity::Warning,
+            format!(
+                "trace {:032x} has {n} span(s) but none maps to a survey event; it was not written",
+                span(0).trace
+            ),
+            "see `corpus trace import --explain` for the operations that map",
+        );
+        return None;
+    }
+
+    Some(write::write(
+        all,
+        members,
+        opts,
+        &lead,
+        walked,
+        cross_trace_links,
+    ))
+}

@@ -1,0 +1,359 @@
+//! The walk down the span tree that emits events and edges, following the
+//! table in `mapping`, with an explicit stack.
+
+use super::structure::Tree;
+use super::{reporter, subject, Ev, Mapped, Names, Problem, NONE};
+use crate::otlp::decode::{Pos, Span};
+use crate::otlp::mapping::{self, Role};
+use crate::{EdgeKind, EventKind};
+use corpus_diagnostics::diag::Severity;
+use corpus_diagnostics::rules::Rule;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// What a span's children inherit.
+#[derive(Clone, Copy)]
+struct Ctx {
+    /// The acting agent.
+    agent: u32,
+    /// Entry event of the nearest mapped ancestor.
+    parent_entry: u32,
+    /// Exit event (at its end) of the nearest ancestor that closes: a delegation or a tool run.
+    closer: u32,
+    /// Local index of that closing ancestor (or NONE).
+    closer_span: u32,
+    /// Local index of the nearest mapped ancestor (or NONE).
+    rep: u32,
+    /// Index of the agent scope (for pending returns and step counts).
+    scope: u32,
+}
+
+struct Scope {
+    /// Returns not yet aggregated, earliest first: (time, event).
+    pending: BinaryHeap<Reverse<(u64, u32)>>,
+    model_calls: u32,
+    unmapped: u32,
+    /// The return event to annotate with the counts, if the scope is a delegation.
+    ret: u32,
+}
+
+enum Step {
+    Enter(u32, Ctx),
+    Leave(u32, Ctx, Ctx),
+}
+
+/// What the walk emitted, in local indices.
+pub(super) struct Walked {
+    /// Agent and tool names.
+    pub(super) names: Names,
+    /// The orchestrator's name.
+    pub(super) orch: u32,
+    /// Events, in the order they were emitted.
+    pub(super) events: Vec<Ev>,
+    /// Edges between events: (source, destination, type).
+    pub(super) edges: Vec<(u32, u32, EdgeKind)>,
+    /// The events that stand for each span.
+    pub(super) mapped: Vec<Mapped>,
+    /// The nearest mapped span at or above each span, or NONE.
+    pub(super) rep: Vec<u32>,
+    /// Spans that map to no event, by operation (or span name).
+    pub(super) unmapped: BTreeMap<String, usize>,
+    /// Input tokens, summed over the spans that report usage.
+    pub(super) tokens_in: u128,
+    /// Output tokens, likewise.
+    pub(super) tokens_out: u128,
+    /// Tool runs.
+    pub(super) tool_calls: usize,
+}
+
+/// Walks the span tree from the roots, emitting events and edges.
+pub(super) fn walk(
+    all: &[(Span, Pos)],
+    members: &[u32],
+    tree: &Tree,
+    orchestrator: &str,
+    problems: &mut Vec<Problem>,
+) -> Walked {
+    let n = members.len();
+    let span = |i: usize| &all[members[i] as usize].0;
+    let global = |i: usize| Some(members[i]);
+    let mut problem = reporter(problems);
+    let Tree {
+        parent,
+        child_count,
+        children,
+        roots,
+        ..
+    } = tree;
+    let kids = |p: usize| child_count[p] as usize..child_count[p + 1] as usize;
+
+    let mut names = Names::default();
+    let orch = names.get(orchestrator);
+    let mut events: Vec<Ev> = Vec::new();
+    let mut edges: Vec<(u32, u32, EdgeKind)> = Vec::new();
+    let mut mapped: Vec<Mapped> = vec![
+        Mapped {
+            entry: NONE,
+            exit: NONE
+        };
+        n
+    ];
+    let mut rep: Vec<u32> = vec![NONE; n];
+    let mut scopes: Vec<Scope> = vec![Scope {
+        pending: BinaryHeap::new(),
+        model_calls: 0,
+        unmapped: 0,
+        ret: NONE,
+    }];
+    let mut unmapped: BTreeMap<String, usize> = BTreeMap::new();
+    let mut has_inner = vec![false; n];
+    let mut usage_below = vec![false; n];
+    // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
+    let (mut tokens_in, mut tokens_out) = (0u128, 0u128);
+    let mut tool_calls = 0usize;
+
+    fn push(events: &mut Vec<Ev>, ev: Ev) -> u32 {
+        events.push(ev);
+        events.len() as u32 - 1
+    }
+    let ev = |s: &Span, local: usize, suffix, t, kind, agent| Ev {
+        local: local as u32,
+        span: s.id,
+        suffix,
+        t,
+        kind,
+        agent,
+        from: None,
+        to: None,
+        tool: None,
+        trusted: None,
+        error: None,
+        model_calls: 0,
+        unmapped: 0,
+    };
+
+    let top = Ctx {
+        agent: orch,
+        parent_entry: NONE,
+        closer: NONE,
+        closer_span: NONE,
+        rep: NONE,
+        scope: 0,
+    };
+    let mut walk: Vec<Step> = roots.iter().rev().map(|&r| Step::Enter(r, top)).collect();
+    while let Some(step) = walk.pop() {
+        match step {
+            Step::Enter(v, ctx) => {
+                let i = v as usize;
+                let s = span(i);
+                let op = s.attrs.operation.as_deref().and_then(mapping::operation);
+                let mut inner = ctx;
+                let mut me = Mapped {
+                    entry: NONE,
+                    exit: NONE,
+                };
+                let mut label: Option<String> = None;
+                match op {
+                    Some(op) if op.role == Role::Invoke || op.role == Role::Create => {
+                        match subject(s, op) {
+                            None => {
+                                problem(
+                                    global(i),
+                                    Rule::OtlpNoAgent,
+                                    Severity::Warning,
+                                    format!(
+                                        "{} span {:016x} names no agent; it maps to no event",
+                                        op.name, s.id
+                                    ),
+                                    "set gen_ai.agent.name (or gen_ai.agent.id) on the span",
+                                );
+                                label = Some(format!("{} without an agent", op.name));
+                            }
+                            Some(who) => {
+                                let who = names.get(who);
+                                if op.role == Role::Create {
+                                    let mut e =
+                                        ev(s, i, "spawn", s.start, EventKind::Spawn, ctx.agent);
+                                    e.to = Some(who);
+                                    let k = push(&mut events, e);
+                                    me = Mapped { entry: k, exit: k };
+                                    inner.parent_entry = k;
+                                } else if who != ctx.agent {
+                                    let mut d = ev(
+                                        s,
+                                        i,
+                                        "delegate",
+                                        s.start,
+                                        EventKind::OrchestratorDecision,
+                                        ctx.agent,
+                                    );
+                                    d.to = Some(who);
+                                    let d = push(&mut events, d);
+                                    let mut r = ev(s, i, "return", s.end, EventKind::Return, who);
+                                    r.from = Some(who);
+                                    r.to = Some(ctx.agent);
+                                    r.error = s.error.clone();
+                                    let r = push(&mut events, r);
+                                    me = Mapped { entry: d, exit: r };
+                                    scopes.push(Scope {
+                                        pending: BinaryHeap::new(),
+                                        model_calls: 0,
+                                        unmapped: 0,
+                                        ret: r,
+                                    });
+                                    inner = Ctx {
+                                        agent: who,
+                                        parent_entry: d,
+                                        closer: r,
+                                        closer_span: v,
+                                        rep: v,
+                                        scope: scopes.len() as u32 - 1,
+                                    };
+                                }
+                            }
+                        }
+                    }
+                    Some(op) if op.role == Role::Tool => {
+                        let tool = subject(s, op).unwrap_or_else(|| {
+                            problem(
+                                global(i),
+                                Rule::OtlpNoTool,
+                                Severity::Warning,
+                                format!(
+                                    "execute_tool span {:016x} names no tool; it is imported as `unnamed_tool`",
+                                    s.id
+                                ),
+                                "set gen_ai.tool.name on the span",
+                            );
+                            "unnamed_tool"
+                        });
+                        let tool = names.get(tool);
+                        let mut c = ev(s, i, "call", s.start, EventKind::ToolCall, ctx.agent);
+                        c.tool = Some(tool);
+                        let c = push(&mut events, c);
+                        let mut r = ev(s, i, "result", s.end, EventKind::ToolResult, tool);
+                        r.tool = Some(tool);
+                        r.trusted = Some(false);
+                        r.error = s.error.clone();
+                        let r = push(&mut events, r);
+                        edges.push((c, r, EdgeKind::ToolDependency));
+                        tool_calls += 1;
+                        me = Mapped { entry: c, exit: r };
+                        inner.parent_entry = c;
+                        inner.closer = r;
+                        inner.closer_span = v;
+                    }
+                    Some(op) if op.role == Role::Plan => {
+                        let p = ev(
+                            s,
+                            i,
+                            "plan",
+                            s.start,
+                            EventKind::OrchestratorDecision,
+                            ctx.agent,
+                        );
+                        let p = push(&mut events, p);
+                        me = Mapped { entry: p, exit: p };
+                        inner.parent_entry = p;
+                    }
+                    Some(op) => {
+                        // A model call: aggregate what has returned, else a step.
+                        let scope = &mut scopes[ctx.scope as usize];
+                        let mut ready = Vec::new();
+                        while let Some(&Reverse((t, r))) = scope.pending.peek() {
+                            if t > s.start {
+                                break;
+                            }
+                            scope.pending.pop();
+                            ready.push(r);
+                        }
+                        if ready.is_empty() {
+                            scope.model_calls += 1;
+                            label = Some(format!("{} (model step)", op.name));
+                        } else {
+                            let a = ev(s, i, "aggregate", s.start, EventKind::Aggregate, ctx.agent);
+                            let a = push(&mut events, a);
+                            for r in ready {
+                                edges.push((r, a, EdgeKind::Aggregate));
+                            }
+                            me = Mapped { entry: a, exit: a };
+                            inner.parent_entry = a;
+                        }
+                    }
+                    None => {
+                        label = Some(match s.attrs.operation.as_deref() {
+                            Some(o) => o.to_string(),
+                            None => format!("span \"{}\"", s.name),
+                        });
+                    }
+                }
+                if let Some(label) = label {
+                    *unmapped.entry(label).or_insert(0) += 1;
+                    scopes[ctx.scope as usize].unmapped += 1;
+                }
+                if me.entry != NONE {
+                    if ctx.parent_entry != NONE {
+                        edges.push((ctx.parent_entry, me.entry, EdgeKind::Causal));
+                    }
+                    mapped[i] = me;
+                    rep[i] = v;
+                    inner.rep = v;
+                } else {
+                    rep[i] = ctx.rep;
+                }
+                walk.push(Step::Leave(v, ctx, inner));
+                for &c in children[kids(i)].iter().rev() {
+                    walk.push(Step::Enter(c, inner));
+                }
+            }
+            Step::Leave(v, ctx, inner) => {
+                let i = v as usize;
+                let s = span(i);
+                let has_usage = s.attrs.input_tokens.is_some() || s.attrs.output_tokens.is_some();
+                if has_usage && !usage_below[i] {
+                    tokens_in += u128::from(s.attrs.input_tokens.unwrap_or(0));
+                    tokens_out += u128::from(s.attrs.output_tokens.unwrap_or(0));
+                }
+                if (has_usage || usage_below[i]) && parent[i] != NONE {
+                    usage_below[parent[i] as usize] = true;
+                }
+                let me = mapped[i];
+                if me.exit == NONE {
+                    continue;
+                }
+                // The work inside feeds the closing event of the enclosing delegation or tool run.
+                if ctx.closer != NONE && events[me.exit as usize].t <= events[ctx.closer as usize].t
+                {
+                    edges.push((me.exit, ctx.closer, EdgeKind::Causal));
+                    has_inner[ctx.closer_span as usize] = true;
+                }
+                if inner.scope != ctx.scope {
+                    // A delegation ends: its return waits for the caller's next aggregate.
+                    if !has_inner[i] {
+                        edges.push((me.entry, me.exit, EdgeKind::Causal));
+                    }
+                    let sc = &scopes[inner.scope as usize];
+                    let (calls, skipped, ret) = (sc.model_calls, sc.unmapped, sc.ret);
+                    events[ret as usize].model_calls = calls;
+                    events[ret as usize].unmapped = skipped;
+                    let t = events[me.exit as usize].t;
+                    scopes[ctx.scope as usize]
+                        .pending
+                        .push(Reverse((t, me.exit)));
+                }
+            }
+        }
+    }
+    Walked {
+        names,
+        orch,
+        events,
+        edges,
+        mapped,
+        rep,
+        unmapped,
+        tokens_in,
+        tokens_out,
+        tool_calls,
+    }
+}

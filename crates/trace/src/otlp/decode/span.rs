@@ -1,0 +1,176 @@
+//! One OTLP span as serde reads it, and its reduction to a compact [`Span`].
+
+use super::any_value::Scalar;
+use super::attributes::Attrs;
+use super::{Link, Span, SpanProblem};
+use serde::{Deserialize, Deserializer};
+
+/// An unsigned 64-bit integer written as a decimal string (OTLP/JSON) or a number.
+struct U64(Option<u64>);
+
+impl<'de> Deserialize<'de> for U64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(U64(match Scalar::deserialize(d)? {
+            Scalar::Str(s) => s.parse().ok(),
+            Scalar::Int(i) => u64::try_from(i).ok(),
+            _ => None,
+        }))
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct RawStatus {
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    code: Option<serde_json::Value>,
+}
+
+impl RawStatus {
+    /// Status code ERROR is 2, or its enum name in the protobuf JSON mapping.
+    fn is_error(&self) -> bool {
+        match &self.code {
+            Some(serde_json::Value::Number(n)) => n.as_u64() == Some(2),
+            Some(serde_json::Value::String(s)) => s == "STATUS_CODE_ERROR",
+            _ => false,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawLink {
+    #[serde(default)]
+    trace_id: String,
+    #[serde(default)]
+    span_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawSpan {
+    #[serde(default)]
+    trace_id: String,
+    #[serde(default)]
+    span_id: String,
+    #[serde(default)]
+    parent_span_id: Option<String>,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    start_time_unix_nano: Option<U64>,
+    #[serde(default)]
+    end_time_unix_nano: Option<U64>,
+    #[serde(default)]
+    attributes: Attrs,
+    #[serde(default)]
+    links: Option<Vec<RawLink>>,
+    #[serde(default)]
+    status: Option<RawStatus>,
+}
+
+/// Parses `n` bytes of hex (2n digits, either case) into an integer.
+fn hex(s: &str, bytes: usize) -> Option<u128> {
+    if s.len() != bytes * 2 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u128::from_str_radix(s, 16).ok()
+}
+
+impl From<RawSpan> for Span {
+    fn from(raw: RawSpan) -> Span {
+        let mut problems = Vec::new();
+        let trace = match hex(&raw.trace_id, 16) {
+            Some(t) if t != 0 => t,
+            _ => {
+                problems.push(SpanProblem::BadId {
+                    field: "traceId",
+                    value: raw.trace_id.clone(),
+                });
+                0
+            }
+        };
+        let id = match hex(&raw.span_id, 8) {
+            Some(s) if s != 0 => s as u64,
+            _ => {
+                problems.push(SpanProblem::BadId {
+                    field: "spanId",
+                    value: raw.span_id.clone(),
+                });
+                0
+            }
+        };
+        let parent = match raw.parent_span_id.as_deref() {
+            None | Some("") => None,
+            Some(p) => match hex(p, 8) {
+                Some(0) => None,
+                Some(v) => Some(v as u64),
+                None => {
+                    problems.push(SpanProblem::BadRef {
+                        field: "parentSpanId",
+                        value: p.to_string(),
+                    });
+                    None
+                }
+            },
+        };
+        let mut time = |v: Option<U64>, field: &'static str| match v {
+            Some(U64(Some(t))) if t > 0 => t,
+            _ => {
+                problems.push(SpanProblem::BadTime { field });
+                0
+            }
+        };
+        let start = time(raw.start_time_unix_nano, "startTimeUnixNano");
+        let end = time(raw.end_time_unix_nano, "endTimeUnixNano");
+        let mut links = Vec::new();
+        for l in raw.links.unwrap_or_default() {
+            match (hex(&l.trace_id, 16), hex(&l.span_id, 8)) {
+                (Some(t), Some(s)) => links.push(Link {
+                    trace: t,
+                    span: s as u64,
+                }),
+                _ => problems.push(SpanProblem::BadRef {
+                    field: "links",
+                    value: format!("{}/{}", l.trace_id, l.span_id),
+                }),
+            }
+        }
+        let mut attrs = raw.attributes;
+        problems.append(&mut attrs.problems);
+        let status = raw.status.unwrap_or_default();
+        let error = attrs.genai.error_type.clone().or_else(|| {
+            status.is_error().then(|| {
+                status
+                    .message
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "error".to_string())
+                    .into()
+            })
+        });
+        Span {
+            trace,
+            id,
+            parent,
+            start,
+            end,
+            name: raw.name.into(),
+            attrs: attrs.genai,
+            links,
+            error,
+            problems,
+        }
+    }
+}
+
+/// A span converted to its compact form as soon as it is read.
+#[derive(Deserialize)]
+#[serde(from = "RawSpan")]
+pub(super) struct RawSpanCompact(pub(super) Span);
+
+impl From<RawSpan> for RawSpanCompact {
+    fn from(raw: RawSpan) -> Self {
+        RawSpanCompact(raw.into())
+    }
+}

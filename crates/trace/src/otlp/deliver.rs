@@ -1,0 +1,69 @@
+//! Where the imported traces go: standard output, one file or a folder.
+
+use super::Imported;
+use std::path::PathBuf;
+
+/// Where `corpus trace import` writes its traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output: one trace.
+    Stdout,
+    /// One file: one trace.
+    File(PathBuf),
+    /// A folder: `<trace_id>.json` per trace.
+    Dir(PathBuf),
+}
+
+impl Imported {
+    /// Keeps only the trace with this id (any case); an error names what is there.
+    pub fn select(&mut self, trace_id: &str) -> Result<(), String> {
+        let want = trace_id.to_ascii_lowercase();
+        let before = self.traces.len();
+        self.traces.retain(|t| t.trace_id == want);
+        if self.traces.is_empty() && before > 0 {
+            return Err(format!(
+                "no imported trace has id {want}; --trace-id takes one of the 32-digit hex ids in the input"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Writes the traces to `destination`; returns the text for standard
+    /// output (empty unless that is the destination), or why nothing was written.
+    pub fn deliver(&self, destination: &Destination, force: bool) -> Result<String, String> {
+        let n = self.traces.len();
+        let files: Vec<(PathBuf, String)> = match destination {
+            Destination::Stdout | Destination::File(_) if n > 1 => {
+                let ids: Vec<&str> = self
+                    .traces
+                    .iter()
+                    .take(10)
+                    .map(|t| t.trace_id.as_str())
+                    .collect();
+                return Err(format!(
+                    "the input holds {n} traces ({}{}); pick one with --trace-id, or write them all with --out-dir DIR",
+                    ids.join(", "),
+                    if n > 10 { ", …" } else { "" }
+                ));
+            }
+            Destination::Stdout => {
+                return Ok(self
+                    .traces
+                    .first()
+                    .map_or(String::new(), |t| t.text.clone()))
+            }
+            Destination::File(path) => self
+                .traces
+                .iter()
+                .map(|t| (path.clone(), t.text.clone()))
+                .collect(),
+            Destination::Dir(dir) => self
+                .traces
+                .iter()
+                .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
+                .collect(),
+        };
+        corpus_io::files::write_new_files(&files, force)?;
+        Ok(String::new())
+    }
+}

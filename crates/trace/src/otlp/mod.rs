@@ -1,0 +1,478 @@
+//! Imports OpenTelemetry traces (OTLP JSON of GenAI spans) into the survey's
+//! orchestration trace format: one trace per OTLP trace id, each checked by
+//! the same validator as `corpus trace validate` before it is handed back.
+//!
+//! `decode` reads OTLP JSON into compact spans, `mapping` holds the table of
+//! what each span becomes, `build` turns one trace id's spans into a trace.
+//! `problems` caps and locates every problem in its input (file, line,
+//! column, JSON pointer, span id), `imported` is what an import produced and
+//! `deliver` writes the requested outputs. This module ties them together.
+
+mod build;
+mod decode;
+mod deliver;
+mod imported;
+mod mapping;
+mod problems;
+
+pub use build::Options;
+pub use deliver::Destination;
+pub use imported::{Imported, ImportedTrace};
+pub use mapping::explain;
+
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::rules::Rule;
+use problems::{cap, locate, Pending, MAX_PER_RULE};
+use std::collections::{BTreeMap, HashMap};
+
+/// One input: its label for messages and its bytes.
+pub struct Input {
+    /// File name as given, or `<stdin>`.
+    pub label: String,
+    /// The OTLP JSON.
+    pub bytes: Vec<u8>,
+}
+
+/// Imports every input; traces are returned sorted by trace id.
+pub fn import(inputs: &[Input], opts: &Options) -> Imported {
+    let mut out = Imported::default();
+    let mut spans: Vec<(decode::Span, decode::Pos)> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let decoded = decode::decode(k as u32, &input.bytes);
+        for p in decoded.problems {
+            pending.push(Pending {
+                input: k as u32,
+                pos: None,
+                suffix: String::new(),
+                diag: Diagnostic::new(Rule::OtlpJson, Severity::Error, &input.label, p.message)
+                    .at(p.line, p.column)
+                    .help(p.help),
+            });
+        }
+        if decoded.documents == 0 && pending.iter().all(|p| p.input != k as u32) {
+            pending.push(Pending {
+                input: k as u32,
+                pos: None,
+                suffix: String::new(),
+                diag: Diagnostic::new(
+                    Rule::OtlpEmpty,
+                    Severity::Error,
+                    &input.label,
+                    "the input holds no OTLP document",
+                )
+                .help("pass OTLP JSON: one document, or one document per line"),
+            });
+        }
+        spans.extend(decoded.spans);
+    }
+    out.spans = spans.len();
+
+    // Decoding problems of single spans.
+    let mut bad_trace: HashMap<u128, bool> = HashMap::new();
+    for (span, pos) in &spans {
+        let label = &inputs[pos.input as usize].label;
+        for p in &span.problems {
+            let (rule, severity, suffix, message, help) = match p {
+                decode::SpanProblem::BadId { field, value } => (
+                    Rule::OtlpSpanId,
+                    Severity::Error,
+                    format!("/{field}"),
+                    format!("{field} \"{value}\" is not a non-zero hex id of the right length"),
+                    "trace ids are 32 hex digits, span ids 16; the trace was not imported",
+                ),
+                decode::SpanProblem::BadRef { field, value } => (
+                    Rule::OtlpSpanId,
+                    Severity::Warning,
+                    format!("/{field}"),
+                    format!("{field} \"{value}\" is not a hex id of the right length; it is ignored"),
+                    "trace ids are 32 hex digits, span ids 16",
+                ),
+                decode::SpanProblem::BadTime { field } => (
+                    Rule::OtlpSpanTime,
+                    Severity::Error,
+                    format!("/{field}"),
+                    format!("{field} is missing or not a positive integer of nanoseconds"),
+                    "write times as decimal strings of nanoseconds since the epoch; the trace was not imported",
+                ),
+                decode::SpanProblem::AttrType { index, key, detail } => (
+                    Rule::OtlpAttributeType,
+                    Severity::Warning,
+                    format!("/attributes/{index}/value"),
+                    format!("attribute `{key}`: {detail}; the attribute is ignored"),
+                    "an AnyValue holds one of stringValue, boolValue, intValue, doubleValue, arrayValue, kvlistValue, bytesValue",
+                ),
+            };
+            if severity == Severity::Error {
+                bad_trace.insert(span.trace, true);
+            }
+            let message = format!("span {:016x}: {message}", span.id);
+            pending.push(Pending {
+                input: pos.input,
+                pos: Some(*pos),
+                suffix,
+                diag: Diagnostic::new(rule, severity, label, message).help(help),
+            });
+        }
+    }
+
+    // Group by trace id (a trace may be spread over documents and files).
+    let mut groups: BTreeMap<u128, Vec<u32>> = BTreeMap::new();
+    for (i, (span, _)) in spans.iter().enumerate() {
+        if span.trace != 0 {
+            groups.entry(span.trace).or_default().push(i as u32);
+        }
+    }
+    out.trace_ids = groups.len();
+    let mut problems = Vec::new();
+    for (trace, members) in &groups {
+        let built = build::build(&spans, members, opts, &mut problems);
+        let Some(built) = built else { continue };
+        for (k, v) in &built.unmapped {
+            *out.unmapped.entry(k.clone()).or_insert(0) += v;
+        }
+        out.cross_trace_links += built.cross_trace_links;
+        out.errors += built.errors;
+        if bad_trace.contains_key(trace) {
+            continue;
+        }
+        // The same checks as `corpus trace validate`: an import never hands back a trace that fails them.
+        let label = format!("{}.json", built.trace_id);
+        match crate::validate_and_parse(&label, built.text.as_bytes()) {
+            Ok(_) => out.traces.push(ImportedTrace {
+                trace_id: built.trace_id,
+                text: built.text,
+                events: built.events,
+                edges: built.edges,
+            }),
+            Err(diags) => {
+                let first = members[0];
+                let pos = spans[first as usize].1;
+                for d in diags.into_iter().take(MAX_PER_RULE) {
+                    pending.push(Pending {
+                        input: pos.input,
+                        pos: None,
+                        suffix: String::new(),
+                        diag: Diagnostic::new(
+                            Rule::OtlpInvalidResult,
+                            Severity::Error,
+                            &inputs[pos.input as usize].label,
+                            format!(
+                                "trace {} would break the trace rules ({}: {}); it was not written",
+                                built.trace_id, d.rule, d.message
+                            ),
+                        )
+                        .help("the spans (or the --orchestrator chosen) describe something the trace format forbids; fix the spans, or report an importer bug with the input"),
+                    });
+                }
+            }
+        }
+    }
+    for p in problems {
+        let (input, pos) = match p.span {
+            Some(g) => {
+                let pos = spans[g as usize].1;
+                (pos.input, Some(pos))
+            }
+            None => (0, None),
+        };
+        let label = inputs.get(input as usize).map_or("", |i| i.label.as_str());
+        pending.push(Pending {
+            input,
+            pos,
+            suffix: String::new(),
+            diag: Diagnostic::new(p.rule, p.severity, label, p.message).help(p.help),
+        });
+    }
+    out.diagnostics = locate(inputs, cap(pending));
+    corpus_diagnostics::diag::sort(&mut out.diagnostics);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every import rule fires on a small input built here and stays quiet on a clean one.
+
+    use super::*;
+    use serde_json::{json, Value};
+
+    const TRACE: &str = "00000000000000000000000000000abc";
+
+    /// A span of TRACE: id and parent as small numbers, times in seconds.
+    fn span(id: u64, parent: Option<u64>, op: &str, who: &str, start: u64, end: u64) -> Value {
+        let mut attrs = vec![json!({"key": "gen_ai.operation.name", "value": {"stringValue": op}})];
+        let key = if op == "execute_tool" {
+            "gen_ai.tool.name"
+        } else {
+            "gen_ai.agent.name"
+        };
+        if !who.is_empty() {
+            attrs.push(json!({"key": key, "value": {"stringValue": who}}));
+        }
+        let mut s = json!({
+            "traceId": TRACE,
+            "spanId": format!("{id:016x}"),
+            "name": op,
+            "startTimeUnixNano": (1_000_000_000_000 + start * 1_000_000_000).to_string(),
+            "endTimeUnixNano": (1_000_000_000_000 + end * 1_000_000_000).to_string(),
+            "attributes": attrs,
+        });
+        if let Some(p) = parent {
+            s["parentSpanId"] = json!(format!("{p:016x}"));
+        }
+        s
+    }
+
+    fn doc(spans: Vec<Value>) -> Input {
+        let v = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+        Input {
+            label: "in.json".into(),
+            bytes: serde_json::to_vec_pretty(&v).unwrap(),
+        }
+    }
+
+    /// A clean trace: an orchestrator delegating one tool-using worker.
+    fn clean() -> Vec<Value> {
+        vec![
+            span(1, None, "invoke_agent", "lead", 0, 10),
+            span(2, Some(1), "invoke_agent", "worker", 1, 8),
+            span(3, Some(2), "execute_tool", "search", 2, 4),
+        ]
+    }
+
+    fn rules(spans: Vec<Value>) -> Vec<String> {
+        import(&[doc(spans)], &Options::default())
+            .diagnostics
+            .into_iter()
+            .map(|d| d.rule)
+            .collect()
+    }
+
+    fn fires(rule: &str, edit: impl FnOnce(&mut Vec<Value>)) {
+        assert!(!rules(clean()).contains(&rule.to_string()));
+        let mut spans = clean();
+        edit(&mut spans);
+        let got = rules(spans);
+        assert!(got.contains(&rule.to_string()), "{rule} not in {got:?}");
+    }
+
+    #[test]
+    fn the_clean_trace_imports_without_diagnostics() {
+        let out = import(&[doc(clean())], &Options::default());
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        assert_eq!(out.traces.len(), 1);
+        assert_eq!(out.traces[0].events, 4);
+    }
+
+    #[test]
+    fn span_rules_fire() {
+        fires("otlp-span-id", |s| s[1]["spanId"] = json!("12"));
+        fires("otlp-span-time", |s| {
+            s[2].as_object_mut().unwrap().remove("endTimeUnixNano");
+        });
+        fires("otlp-attribute-type", |s| {
+            s[0]["attributes"][0]["value"] = json!({"stringValue": 7})
+        });
+        fires("otlp-duplicate-span", |s| {
+            s[2]["spanId"] = s[1]["spanId"].clone()
+        });
+        fires("otlp-missing-parent", |s| {
+            s[1]["parentSpanId"] = json!("00000000000000ff")
+        });
+        fires("otlp-parent-cycle", |s| {
+            s[0]["parentSpanId"] = json!(format!("{:016x}", 3))
+        });
+        fires("otlp-clock", |s| {
+            s[2]["startTimeUnixNano"] = json!("999000000000")
+        });
+        fires("otlp-no-agent", |s| {
+            s[1]["attributes"].as_array_mut().unwrap().truncate(1);
+        });
+        fires("otlp-no-tool", |s| {
+            s[2]["attributes"].as_array_mut().unwrap().truncate(1);
+            s[2]["name"] = json!("execute_tool");
+        });
+        fires("otlp-link-dropped", |s| {
+            s[2]["links"] = json!([{"traceId": TRACE, "spanId": "00000000000000ee"}])
+        });
+        fires("otlp-no-events", |s| {
+            for span in s.iter_mut() {
+                span["attributes"][0]["value"] = json!({"stringValue": "embeddings"});
+            }
+        });
+    }
+
+    #[test]
+    fn document_rules_fire() {
+        let bad = |text: &str| -> Vec<String> {
+            let input = Input {
+                label: "x".into(),
+                bytes: text.as_bytes().to_vec(),
+            };
+            import(&[input], &Options::default())
+                .diagnostics
+                .into_iter()
+                .map(|d| d.rule)
+                .collect()
+        };
+        assert_eq!(bad(""), ["otlp-empty"]);
+        assert_eq!(bad("{\"resourceSpans\": ["), ["otlp-json"]);
+        assert_eq!(bad("{\"events\": []}"), ["otlp-json"]);
+    }
+
+    #[test]
+    fn an_agent_acting_before_its_creation_is_an_error() {
+        // The chosen orchestrator acts before the span that creates it.
+        let spans = vec![
+            span(1, None, "invoke_agent", "lead", 0, 10),
+            span(2, Some(1), "create_agent", "boss", 1, 2),
+        ];
+        let opts = Options {
+            orchestrator: Some("boss".into()),
+            topology: None,
+        };
+        let out = import(&[doc(spans)], &opts);
+        assert!(out.traces.is_empty());
+        let d = &out.diagnostics[0];
+        assert_eq!(d.rule, "otlp-act-before-create");
+        assert!(d.message.contains("\"boss\""), "{}", d.message);
+    }
+
+    #[test]
+    fn diagnostics_are_capped_per_rule() {
+        let mut spans = clean();
+        for k in 0..(MAX_PER_RULE as u64 + 5) {
+            let mut s = span(100 + k, Some(1), "chat", "", 1, 2);
+            s["attributes"][0]["value"] = json!({"floatValue": 1});
+            spans.push(s);
+        }
+        let out = import(&[doc(spans)], &Options::default());
+        let n = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "otlp-attribute-type")
+            .count();
+        assert_eq!(n, MAX_PER_RULE + 1);
+        assert!(out.diagnostics.iter().any(|d| d.message.contains("5 more")));
+        // Each shown one is located at its own span, by line.
+        let located = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "otlp-attribute-type" && d.line.is_some() && d.field.is_some())
+            .count();
+        assert_eq!(located, MAX_PER_RULE);
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    //! Random damage to OTLP input must give diagnostics, never a panic, and
+    //! whatever is imported must validate.
+
+    use super::*;
+    use crate::testutil::Rng;
+    use serde_json::{json, Value};
+
+    const SEEDS: [&str; 2] = [
+        include_str!("../../../../traces/otlp/research-team.json"),
+        include_str!("../../../../tests/fixtures/otlp/debate.jsonl"),
+    ];
+
+    fn exercise(bytes: Vec<u8>) {
+        let out = import(
+            &[Input {
+                label: "fuzz".into(),
+                bytes,
+            }],
+            &Options::default(),
+        );
+        for t in &out.traces {
+            assert!(
+                crate::validate_bytes("t.json", t.text.as_bytes()).is_empty(),
+                "an imported trace does not validate:\n{}",
+                t.text
+            );
+        }
+        for d in out
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "otlp-invalid-result")
+        {
+            eprintln!("INVALID {}", d.message);
+        }
+        let _ = out.summary();
+    }
+
+    #[test]
+    fn byte_damage_never_panics() {
+        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        const BYTES: &[u8] = b"{}[]\",:-0123456789abcdef \n\\";
+        for _ in 0..400 {
+            let mut t = SEEDS[rng.below(SEEDS.len())].as_bytes().to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(t.len());
+                match rng.below(3) {
+                    0 => {
+                        let end = (at + rng.below(30)).min(t.len());
+                        t.drain(at..end);
+                    }
+                    1 => t.insert(at, BYTES[rng.below(BYTES.len())]),
+                    _ => t[at] = BYTES[rng.below(BYTES.len())],
+                }
+            }
+            exercise(t);
+        }
+    }
+
+    #[test]
+    fn structural_damage_never_panics() {
+        let mut rng = Rng(0xFEDC_BA98_7654_3210);
+        let seed: Value = serde_json::from_str(SEEDS[0]).unwrap();
+        let spans = seed["resourceSpans"][0]["scopeSpans"][0]["spans"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let ids: Vec<Value> = spans.iter().map(|s| s["spanId"].clone()).collect();
+        let times: Vec<Value> = spans
+            .iter()
+            .flat_map(|s| [s["startTimeUnixNano"].clone(), s["endTimeUnixNano"].clone()])
+            .collect();
+        let ops = [
+            "invoke_agent",
+            "create_agent",
+            "execute_tool",
+            "chat",
+            "plan",
+            "other",
+        ];
+        for _ in 0..400 {
+            let mut spans = spans.clone();
+            for _ in 0..1 + rng.below(6) {
+                let i = rng.below(spans.len());
+                let s = &mut spans[i];
+                match rng.below(7) {
+                    0 => s["parentSpanId"] = ids[rng.below(ids.len())].clone(),
+                    1 => s["spanId"] = ids[rng.below(ids.len())].clone(),
+                    2 => s["startTimeUnixNano"] = times[rng.below(times.len())].clone(),
+                    3 => s["endTimeUnixNano"] = times[rng.below(times.len())].clone(),
+                    4 => {
+                        let link =
+                            json!({"traceId": s["traceId"], "spanId": ids[rng.below(ids.len())]});
+                        s["links"] = json!([link]);
+                    }
+                    5 => {
+                        s["attributes"][0]["value"] =
+                            json!({"stringValue": ops[rng.below(ops.len())]})
+                    }
+                    _ => {
+                        if let Some(a) = s["attributes"].as_array_mut() {
+                            a.truncate(1);
+                        }
+                    }
+                }
+            }
+            let doc = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+            exercise(serde_json::to_vec(&doc).unwrap());
+        }
+    }
+}

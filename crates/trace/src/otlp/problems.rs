@@ -1,0 +1,125 @@
+//! An import's problems before they are placed: capped per rule, then
+//! located in their input by line, column and JSON pointer.
+
+use super::{decode, Input};
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use std::collections::{BTreeMap, HashMap};
+
+/// Diagnostics of one rule in one input shown at most; the rest are counted.
+pub(super) const MAX_PER_RULE: usize = 50;
+
+/// Depth of a span in a document: resourceSpans/i/scopeSpans/j/spans/k.
+const SPAN_DEPTH: usize = 6;
+
+/// A problem before it is located: input index, position of the span (if
+/// any), an extra pointer suffix, and the diagnostic without a location.
+pub(super) struct Pending {
+    pub(super) input: u32,
+    pub(super) pos: Option<decode::Pos>,
+    pub(super) suffix: String,
+    pub(super) diag: Diagnostic,
+}
+
+/// Keeps at most MAX_PER_RULE diagnostics per (input, rule) and says how many more there were.
+pub(super) fn cap(pending: Vec<Pending>) -> Vec<Pending> {
+    let mut seen: HashMap<(u32, String), usize> = HashMap::new();
+    let mut kept = Vec::new();
+    for p in pending {
+        let n = seen.entry((p.input, p.diag.rule.clone())).or_insert(0);
+        *n += 1;
+        if *n <= MAX_PER_RULE {
+            kept.push(p);
+        }
+    }
+    let mut over: Vec<((u32, String), usize)> = seen
+        .into_iter()
+        .filter(|(_, n)| *n > MAX_PER_RULE)
+        .collect();
+    over.sort();
+    for ((input, rule), n) in over {
+        let severity = kept
+            .iter()
+            .find(|p| p.input == input && p.diag.rule == rule)
+            .map_or(Severity::Error, |p| p.diag.severity);
+        let file = kept
+            .iter()
+            .find(|p| p.input == input)
+            .map_or(String::new(), |p| p.diag.file.clone());
+        kept.push(Pending {
+            input,
+            pos: None,
+            suffix: String::new(),
+            // The same rule as the diagnostics it stands for, carried as their id.
+            diag: Diagnostic::custom(
+                rule.clone(),
+                severity,
+                file,
+                format!(
+                    "{} more `{rule}` problem(s) like the ones above",
+                    n - MAX_PER_RULE
+                ),
+            ),
+        });
+    }
+    kept
+}
+
+/// Gives every span diagnostic its line, column and JSON pointer.
+pub(super) fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic> {
+    // Group pointers by document so each document is scanned once.
+    let mut by_doc: BTreeMap<(u32, usize), Vec<usize>> = BTreeMap::new();
+    for (k, p) in pending.iter().enumerate() {
+        if let Some(pos) = p.pos {
+            by_doc.entry((p.input, pos.doc_start)).or_default().push(k);
+        }
+    }
+    let mut places: Vec<Option<(usize, usize)>> = vec![None; pending.len()];
+    let mut pointers: Vec<Option<String>> = vec![None; pending.len()];
+    for ((input, start), ks) in by_doc {
+        let bytes = &inputs[input as usize].bytes;
+        let Some(doc) = bytes.get(start..) else {
+            continue;
+        };
+        let ptrs: Vec<String> = ks
+            .iter()
+            .map(|&k| {
+                let p = &pending[k];
+                let pos = p.pos.expect("grouped by position");
+                format!("{}{}", pos.pointer(), p.suffix)
+            })
+            .collect();
+        let refs: Vec<&str> = ptrs.iter().map(String::as_str).collect();
+        // Index down to the spans arrays: pointers into one large array cost one scan of it.
+        let found = crate::locate::locate_indexed(doc, &refs, SPAN_DEPTH);
+        // The first line of a document may start mid-line.
+        let line_start = bytes[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let lead = String::from_utf8_lossy(&bytes[line_start..start])
+            .chars()
+            .count();
+        for ((&k, place), ptr) in ks.iter().zip(found).zip(ptrs) {
+            let doc_line = pending[k].pos.map_or(1, |p| p.doc_line);
+            places[k] = place.map(|(l, c)| {
+                let col = if l == 1 { c + lead } else { c };
+                (doc_line + l - 1, col)
+            });
+            pointers[k] = Some(ptr);
+        }
+    }
+    pending
+        .into_iter()
+        .zip(places.into_iter().zip(pointers))
+        .map(|(p, (place, ptr))| {
+            let mut d = p.diag;
+            if let Some(ptr) = ptr {
+                d = d.field(ptr);
+            }
+            if let Some((l, c)) = place {
+                d = d.at(l, c);
+            }
+            d
+        })
+        .collect()
+}

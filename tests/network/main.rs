@@ -1,0 +1,11 @@
+//! The commands that use the network, against servers the tests start on
+//! 127.0.0.1: `corpus links` (and its weekly workflow) and `corpus verify`.
+//!
+//! One test binary: each file below is a module, sharing `tests/common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod links;
+mod links_workflow;
+mod verify;

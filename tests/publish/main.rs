@@ -1,0 +1,18 @@
+//! What the tool publishes: `build` and its fingerprint, the generated
+//! README and statistics, the rendered snapshots, `corpus site`, the shipped
+//! corpus's generated files, and the documents and workflows that must keep
+//! up with the code (ARCHITECTURE.md, the CLI's documentation, the CI workflow).
+//!
+//! One test binary: each file below is a module, sharing `tests/common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod architecture;
+mod cli_docs;
+mod fingerprint;
+mod readme;
+mod rendered;
+mod shipped;
+mod site;
+mod workflow;

@@ -1,0 +1,309 @@
+//! `corpus site`: the page holds every entry and record, loads nothing from
+//! elsewhere, counts like `corpus stats`, carries the exported BibTeX, is
+//! the same bytes on every run, and never overwrites a file it did not write.
+//! (What a reader can do on it is tested in a real browser: tests/browser/.)
+
+use crate::common::{self, run_in, Tree};
+use regex::Regex;
+use std::collections::BTreeMap;
+
+fn page(t: &Tree) -> String {
+    t.corpus(&["site"]).assert_code(0);
+    t.read("site/index.html")
+}
+
+fn keys(t: &Tree, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["list", "--format", "keys"];
+    args.extend_from_slice(extra);
+    let run = t.corpus(&args);
+    run.assert_code(0);
+    run.stdout.lines().map(str::to_string).collect()
+}
+
+/// The JSON the page's script reads.
+fn page_data(html: &str) -> serde_json::Value {
+    let re = Regex::new(r#"(?s)<script type="application/json" id="corpus-data">(.*?)</script>"#)
+        .unwrap();
+    let text = &re.captures(html).expect("the page carries its data")[1];
+    serde_json::from_str(text).expect("the data is JSON")
+}
+
+#[test]
+fn the_page_holds_every_entry_and_record() {
+    let t = Tree::repo_copy();
+    let html = page(&t);
+    let entries = keys(&t, &[]);
+    let records = keys(&t, &["--exclusions"]);
+    assert_eq!(entries.len(), 84);
+    assert_eq!(records.len(), 32);
+    let re = Regex::new(r#"<tr data-key="([^"]+)">"#).unwrap();
+    let mut shown: Vec<String> = re.captures_iter(&html).map(|c| c[1].to_string()).collect();
+    shown.sort();
+    let mut expected: Vec<String> = entries.iter().chain(&records).cloned().collect();
+    expected.sort();
+    assert_eq!(shown, expected);
+    assert!(html.contains(r#"<strong id="count">84</strong>"#));
+}
+
+#[test]
+fn the_page_loads_nothing_from_elsewhere() {
+    let t = Tree::repo_copy();
+    let html = page(&t);
+    // Only links a reader follows may point away; nothing is fetched on load.
+    let fetching = Regex::new(
+        r#"(?i)<(script|link|img|iframe|source|video|audio|embed|object|image|use)\b[^>]*\b(src|href|xlink:href)\s*=\s*"([^"]*)""#,
+    )
+    .unwrap();
+    let found: Vec<&str> = fetching
+        .captures_iter(&html)
+        .filter(|c| !c[3].starts_with("data:"))
+        .map(|c| c.get(0).unwrap().as_str())
+        .collect();
+    assert!(found.is_empty(), "elements that fetch: {found:?}");
+    assert!(!html.contains("@import"));
+    assert!(!Regex::new(r"url\(").unwrap().is_match(&html));
+    assert!(
+        html.contains(r#"<meta http-equiv="Content-Security-Policy" content="default-src 'none';"#)
+    );
+}
+
+/// Text of an HTML attribute as written by Tera's escaping.
+fn unescape(s: &str) -> String {
+    s.replace("&#x2F;", "/")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn facet_counts_agree_with_corpus_stats() {
+    let t = Tree::repo_copy();
+    let html = page(&t);
+    let stats: serde_json::Value =
+        serde_json::from_str(&t.corpus(&["stats", "--format", "json"]).stdout).unwrap();
+    let re = Regex::new(
+        r#"<input type="checkbox" name="([a-z_]+)" value="([^"]*)" data-i="\d+"><span class="l">[^<]*</span><span class="n">(\d+)</span>"#,
+    )
+    .unwrap();
+    let mut page_counts: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for c in re.captures_iter(&html) {
+        page_counts.insert((c[1].to_string(), unescape(&c[2])), c[3].parse().unwrap());
+    }
+    let mut compared = 0;
+    for (section, fields) in [
+        (
+            "counts",
+            vec![
+                "category",
+                "is_rl",
+                "reward_family",
+                "reward_type",
+                "credit_granularity",
+                "orchestration_form",
+                "subdecisions",
+                "scenario",
+                "is_core",
+                "verified",
+            ],
+        ),
+        ("exclusions", vec!["stage", "source", "query_family"]),
+    ] {
+        for field in fields {
+            let table = stats[section][field]
+                .as_object()
+                .unwrap_or_else(|| panic!("stats has {section}.{field}"));
+            for (value, n) in table {
+                let shown = page_counts
+                    .get(&(field.to_string(), value.clone()))
+                    .unwrap_or_else(|| panic!("the page has no facet value {field}={value}"));
+                assert_eq!(Some(*shown), n.as_u64(), "{field}={value}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} counts compared");
+    // Years are counted from the data: each year's facet count is `list --where year=Y`.
+    for ((field, value), n) in &page_counts {
+        if field == "year" {
+            let w = format!("year={value}");
+            assert_eq!(keys(&t, &["--where", &w]).len() as u64, *n, "year {value}");
+        }
+    }
+}
+
+#[test]
+fn copy_bibtex_carries_the_exported_records() {
+    let t = Tree::repo_copy();
+    let data = page_data(&page(&t));
+    let export = t.corpus(&["export", "--format", "bibtex"]);
+    export.assert_code(0);
+    let items = data["papers"]["items"].as_array().unwrap();
+    let bib = data["papers"]["bib"].as_array().unwrap();
+    assert_eq!(items.len(), bib.len());
+    let mut by_key: Vec<(&str, &str)> = items
+        .iter()
+        .zip(bib)
+        .map(|(i, b)| (i["k"].as_str().unwrap(), b.as_str().unwrap()))
+        .collect();
+    by_key.sort();
+    for (key, record) in &by_key {
+        assert!(
+            record.starts_with('@') && record.contains(&format!("{{{key},\n")),
+            "{key}: {record}"
+        );
+    }
+    // Export writes entries in key order: the records, joined, are the export.
+    let joined: String = by_key.iter().map(|(_, b)| *b).collect();
+    assert_eq!(joined, export.stdout);
+}
+
+#[test]
+fn the_page_is_the_same_bytes_on_every_run() {
+    let t = Tree::repo_copy();
+    t.corpus(&["site", "--out", "a"]).assert_code(0);
+    t.corpus(&["site", "--out", "b"]).assert_code(0);
+    assert_eq!(t.read("a/index.html"), t.read("b/index.html"));
+}
+
+#[test]
+fn text_from_the_data_cannot_break_the_page() {
+    let t = Tree::valid_with_templates();
+    t.set(
+        common::valid::METHOD,
+        "title",
+        r#""Credit </script><script>alert(1)</script> & <b>bold</b>""#,
+    );
+    t.set(
+        common::valid::METHOD,
+        "one_liner",
+        r#""Ends the data early </script><!-- and \u2028 here""#,
+    );
+    t.corpus(&["build"]).assert_code(0);
+    let html = page(&t);
+    assert!(!html.contains("<script>alert"));
+    assert!(!html.contains("<b>bold"));
+    assert!(
+        html.contains("&lt;b&gt;bold&lt;&#x2F;b&gt;") || html.contains("&lt;b&gt;bold&lt;/b&gt;")
+    );
+    // The page keeps exactly its two script elements and its data still parses.
+    assert_eq!(html.matches("<script").count(), 2);
+    page_data(&html);
+}
+
+#[test]
+fn out_is_relative_to_the_working_directory() {
+    let t = Tree::repo_copy();
+    let cwd = Tree::empty();
+    let run = run_in(cwd.root(), Some(t.root()), &["site", "--out", "pub"]);
+    run.assert_code(0);
+    assert!(cwd.path("pub/index.html").is_file());
+    assert!(!t.path("site").exists());
+    assert!(run.stderr.contains("wrote"), "{}", run.stderr);
+}
+
+#[test]
+fn a_file_it_did_not_write_is_never_overwritten_without_force() {
+    let t = Tree::repo_copy();
+    t.write("site/index.html", "my own page");
+    let run = t.corpus(&["site"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_eq!(t.read("site/index.html"), "my own page");
+    t.corpus(&["site", "--force"]).assert_code(0);
+    assert!(t
+        .read("site/index.html")
+        .contains(corpus_core::publish::site::GENERATOR));
+    // Its own page it replaces freely.
+    t.corpus(&["site"]).assert_code(0);
+}
+
+#[test]
+fn a_folder_in_the_way_is_refused() {
+    let t = Tree::repo_copy();
+    std::fs::create_dir_all(t.path("site/index.html")).unwrap();
+    t.corpus(&["site", "--force"]).assert_code(2);
+    assert!(t.path("site/index.html").is_dir());
+}
+
+#[test]
+fn a_corpus_with_errors_gets_no_page() {
+    let t = Tree::valid_with_templates();
+    t.set(common::valid::METHOD, "category", "nonsense");
+    let run = t.corpus(&["site"]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("corpus check"), "{}", run.stderr);
+    assert!(!t.path("site").exists());
+}
+
+#[test]
+fn a_missing_template_is_named() {
+    let t = Tree::valid_with_templates();
+    t.remove("templates/site.html.tera");
+    let run = t.corpus(&["site"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("templates/site.html.tera"),
+        "{}",
+        run.stderr
+    );
+    assert!(!t.path("site").exists());
+}
+
+/// The Pages workflow, parsed.
+fn pages_workflow() -> serde_yaml::Value {
+    let text = std::fs::read_to_string(common::repo().join(".github/workflows/pages.yml"))
+        .expect("the Pages workflow exists");
+    serde_yaml::from_str(&text).expect("the Pages workflow is YAML")
+}
+
+#[test]
+fn the_pages_workflow_deploys_what_corpus_site_writes_with_least_privilege() {
+    use clap::Parser;
+    let wf = pages_workflow();
+    // Everything may only read, except the deploy job, which may write to Pages alone.
+    let top = wf["permissions"]
+        .as_mapping()
+        .expect("top-level permissions");
+    assert_eq!(top.len(), 1);
+    assert_eq!(wf["permissions"]["contents"], "read");
+    let deploy = &wf["jobs"]["deploy"];
+    let perms = deploy["permissions"]
+        .as_mapping()
+        .expect("deploy permissions");
+    assert_eq!(perms.len(), 2);
+    assert_eq!(deploy["permissions"]["pages"], "write");
+    assert_eq!(deploy["permissions"]["id-token"], "write");
+    assert!(wf["jobs"]["build"]["permissions"].is_null());
+    let on_main = &wf["on"]["push"]["branches"];
+    assert_eq!(on_main[0], "main");
+
+    let steps = wf["jobs"]["build"]["steps"]
+        .as_sequence()
+        .expect("build steps");
+    let site_run = steps
+        .iter()
+        .filter_map(|s| s["run"].as_str())
+        .find(|r| r.contains("corpus site"))
+        .expect("the build job runs `corpus site`");
+    let words: Vec<&str> = site_run.split_whitespace().collect();
+    let mut argv = vec!["corpus"];
+    argv.extend(&words[1..]);
+    let cli = corpus::cli::Cli::try_parse_from(&argv).expect("the CLI accepts the invocation");
+    let corpus::cli::Command::Site(args) = cli.command else {
+        panic!("not `corpus site`: {site_run}");
+    };
+    let out = args.out.expect("--out names the folder it uploads");
+    let upload = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-pages-artifact@"))
+        })
+        .expect("the build job uploads a Pages artifact");
+    assert_eq!(upload["with"]["path"].as_str(), out.to_str());
+    let deploys = deploy["steps"][0]["uses"].as_str().unwrap_or_default();
+    assert!(deploys.starts_with("actions/deploy-pages@"), "{deploys}");
+}

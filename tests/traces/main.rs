@@ -1,0 +1,11 @@
+//! Orchestration traces: `corpus trace validate`, `metrics` and `import`,
+//! end to end and on arbitrary input.
+//!
+//! One test binary: each file below is a module, sharing `tests/common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod trace_cli;
+mod trace_import;
+mod trace_properties;
