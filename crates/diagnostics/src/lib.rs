@@ -7,3 +7,4 @@
 pub mod diag;
 pub mod report;
 pub mod rules;
+pub mod severity;

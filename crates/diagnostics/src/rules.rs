@@ -8,7 +8,7 @@
 //! of its own (`when`/`require` filters), which are identified by their id
 //! alone and built with [`crate::diag::Diagnostic::custom`].
 
-use crate::diag::Severity;
+use crate::severity::Severity;
 use std::fmt;
 
 /// Which command runs a rule.

@@ -1,6 +1,7 @@
 //! The digest of a root's inputs, as read: the build fingerprint's key.
 
-use super::inputs::{Folder, Inputs};
+use super::inputs::Inputs;
+use super::listing::Folder;
 use super::parallel::in_parallel;
 use crate::layout::Layout;
 use corpus_io::digest::Digest;

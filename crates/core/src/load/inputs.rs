@@ -7,7 +7,7 @@
 //! taxonomy's to decide.
 
 use super::examples::{self, Traces};
-use super::listing::is_data_file;
+use super::listing::{is_data_file, Folder};
 use super::parallel::in_parallel;
 use super::read::accepted;
 use super::{templates, LoadOptions};
@@ -45,19 +45,6 @@ pub struct Unread {
     /// Whether a regular file stands there all the same: then the taxonomy
     /// is broken rather than absent.
     pub is_file: bool,
-}
-
-/// One data folder, as listed and read.
-#[derive(Debug)]
-pub struct Folder {
-    /// The folder, relative to the root.
-    pub dir: &'static str,
-    /// Every name in it, sorted (none when there is no such folder), or why
-    /// it could not be listed.
-    pub names: std::io::Result<Vec<String>>,
-    /// The data files among the names, in order, by root-relative path, each
-    /// with its text or why it could not be read.
-    pub files: Vec<(String, Result<String, ReadError>)>,
 }
 
 impl Inputs {

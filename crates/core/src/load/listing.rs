@@ -1,10 +1,23 @@
 //! Which files of a data folder are data, and what is said of the others.
 
 use super::diag;
-use super::inputs::Folder;
 use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
+use corpus_io::reader::ReadError;
+
+/// One data folder, as listed and read.
+#[derive(Debug)]
+pub struct Folder {
+    /// The folder, relative to the root.
+    pub dir: &'static str,
+    /// Every name in it, sorted (none when there is no such folder), or why
+    /// it could not be listed.
+    pub names: std::io::Result<Vec<String>>,
+    /// The data files among the names, in order, by root-relative path, each
+    /// with its text or why it could not be read.
+    pub files: Vec<(String, Result<String, ReadError>)>,
+}
 
 /// Whether a name in a data folder is a data file `load` reads.
 pub fn is_data_file(name: &str) -> bool {

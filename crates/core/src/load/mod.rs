@@ -20,8 +20,9 @@ mod read;
 
 pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 pub use crate::yaml::source::{SourceFile, Spans};
-pub use inputs::{Folder, Inputs, Unread};
+pub use inputs::{Inputs, Unread};
 pub use listing::is_data_file;
+pub use listing::Folder;
 pub use read::{read_text, MAX_FLOW_DEPTH};
 
 use crate::layout::Layout;
