@@ -3,10 +3,11 @@
 //! `build --check`, `check` and `stats` say and write exactly what they do
 //! on the same tree without a fingerprint (the full path).
 //!
-//! The shipped tree is the subject where its data matters (its counts, a
-//! contributor's edit, a forged record); the tests that try every kind of
-//! change run on a miniature of it with every kind of input and output,
-//! where each command costs a fraction of a run on the shipped corpus.
+//! The shipped tree is the subject of the tests of the shortcut on the real
+//! data (a second build, a build with errors, a record trusted or forged,
+//! the key); the tests that try every kind of change run on a miniature of
+//! it with every kind of input and output, where each command costs a
+//! fraction of a run on the shipped corpus.
 
 use crate::common::{copy_tree, fixture_dir, repo, snapshot_tree, valid, Tree};
 
@@ -160,9 +161,9 @@ fn a_second_build_takes_the_shortcut_with_the_same_answer() {
 
 #[test]
 fn an_edited_entry_is_rebuilt() {
-    let base = built();
+    let base = built_miniature();
     let (code, out) = after(&base, |t| {
-        t.replace(AN_ENTRY, "one_liner: ", "one_liner: Changed. ")
+        t.replace(valid::METHOD, "one_liner: ", "one_liner: Changed. ")
     });
     assert_eq!(code, 1, "the README is stale: {out}");
     assert!(out.contains("stale-generated"), "{out}");
@@ -456,21 +457,21 @@ fn a_fresh_record_lets_build_skip_parsing_and_checking() {
 #[test]
 fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
     // A record forged for the key of a tree with one entry fewer is
-    // believed: `stats` then prints the recorded figures (84 retained)
-    // without counting, where the full path counts 83.
-    let t = built();
-    t.remove(AN_ENTRY);
+    // believed: `stats` then prints the recorded figures (3 retained)
+    // without counting, where the full path counts 2.
+    let t = built_miniature();
+    t.remove(valid::METHOD);
     forge_record_for_this_tree(&t);
     let fast = t.corpus(&["stats", "--format", "json"]);
     fast.assert_code(0);
-    assert!(fast.stdout.contains("\"retained\": 84"), "{}", fast.stdout);
+    assert!(fast.stdout.contains("\"retained\": 3"), "{}", fast.stdout);
     let full = without_fingerprint(&t).corpus(&["stats", "--format", "json"]);
-    assert!(full.stdout.contains("\"retained\": 83"), "{}", full.stdout);
+    assert!(full.stdout.contains("\"retained\": 2"), "{}", full.stdout);
     // Recorded figures that are not exactly stats/stats.json are not
     // believed, nor garbled or repeated ones.
     let forged = t
         .read(FINGERPRINT)
-        .replace("\"retained\":84", "\"retained\":85");
+        .replace("\"retained\":3", "\"retained\":4");
     assert_ne!(forged, t.read(FINGERPRINT), "the figures are recorded");
     let cases = [
         forged,
