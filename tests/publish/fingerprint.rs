@@ -34,7 +34,9 @@ fn built() -> Tree {
 /// templates and traces, and a claims ledger and survey written for the
 /// fixture (`tests/fixtures/fingerprint/`). Like the shipped tree it has
 /// every input the fingerprint's key covers and every generated output,
-/// and it checks clean.
+/// and it checks clean. The templates are the shipped ones because they
+/// render the claims, the survey and the example traces into the README: a
+/// key that missed one of those inputs shows up as a different answer.
 fn built_miniature() -> Tree {
     let t = Tree::valid_with_templates();
     copy_tree(&repo().join("traces"), &t.path("traces"));
