@@ -227,7 +227,13 @@ fn command(
     }
     Ok(Outcome {
         code,
-        stdout: render(&run.results, a.format, corpus, readme.as_deref()),
+        stdout: render(
+            &run.results,
+            &diagnostics,
+            a.format,
+            corpus,
+            readme.as_deref(),
+        ),
         stderr,
     })
 }

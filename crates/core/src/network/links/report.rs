@@ -118,9 +118,11 @@ pub fn markdown(results: &[LinkResult]) -> String {
     out
 }
 
-/// Renders a run in the chosen format.
+/// Renders a run in the chosen format; `diagnostics` are the run's, as
+/// [`diagnostics`] gives them (the caller already has them for its exit code).
 pub fn render(
     results: &[LinkResult],
+    diagnostics: &[Diagnostic],
     format: LinkFormat,
     corpus: &Corpus,
     readme: Option<&str>,
@@ -129,7 +131,7 @@ pub fn render(
         LinkFormat::Json => json_lines(results),
         LinkFormat::Markdown => markdown(results),
         LinkFormat::Github => corpus_diagnostics::report::render(
-            &diagnostics(results, &corpus.taxonomy),
+            diagnostics,
             corpus_diagnostics::report::Format::Github,
             &corpus_diagnostics::report::Sources::new(),
             None,
@@ -144,7 +146,7 @@ pub fn render(
                 sources.insert(Layout::README, t);
             }
             corpus_diagnostics::report::render(
-                &diagnostics(results, &corpus.taxonomy),
+                diagnostics,
                 corpus_diagnostics::report::Format::Human,
                 &sources,
                 Some(&summary(results)),
