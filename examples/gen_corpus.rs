@@ -115,12 +115,12 @@ fn main() {
         } else {
             rng.skewed(&credits).to_string()
         };
-        let subs = if form != "NA" && rng.next() % 5 == 0 {
+        let subs = if form != "NA" && rng.next().is_multiple_of(5) {
             "[o2_delegate]"
         } else {
             "[]"
         };
-        let strict = credit != "NA" && rng.next() % 3 == 0;
+        let strict = credit != "NA" && rng.next().is_multiple_of(3);
         let text = format!(
             "# yaml-language-server: $schema=../entry.schema.json\n\
              key: {key}\n\

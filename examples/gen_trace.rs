@@ -114,7 +114,7 @@ fn main() -> std::io::Result<()> {
                 "web.search",
                 &format!(", \"tool\": \"web.search\", \"content_ref\": \"sha256:page-{wave}-{w}\", \"trusted\": false"),
             )?;
-            let guarded = (wave * FAN_OUT + w) % 50 != 0;
+            let guarded = !(wave * FAN_OUT + w).is_multiple_of(50);
             let screen = if guarded {
                 g.event(
                     t0 + 5,

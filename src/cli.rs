@@ -32,6 +32,9 @@ pub struct Cli {
     /// Largest corpus data file (entry, record, taxonomy, claims, annotations) to read, in bytes; traces have --max-trace-size.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Neither read nor write this user's build record: every run checks and renders in full (always so under CI=true).
+    #[arg(long, global = true)]
+    pub no_cache: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -77,12 +80,24 @@ pub enum Command {
     Verify(verify::Args),
 }
 
-/// Runs a parsed command line from the given working directory.
+/// Runs a parsed command line from the given working directory, keeping
+/// build records in this user's cache folder unless `--no-cache` or `CI`
+/// say otherwise.
 pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
+    let store = if cli.no_cache || in_ci() {
+        None
+    } else {
+        user_cache_dir()
+    };
+    run_with_store(cli, cwd, store)
+}
+
+/// Runs a parsed command line, keeping build records in `store` (None: none).
+pub fn run_with_store(cli: &Cli, cwd: &Path, store: Option<PathBuf>) -> Outcome {
     let load = LoadOptions {
         max_file_bytes: cli.max_file_size,
     };
-    let ctx = Context::new(cli.root.clone(), load, cwd);
+    let ctx = Context::new(cli.root.clone(), load, cwd).with_store(store);
     let mut out = dispatch(&cli.command, &ctx).unwrap_or_else(|stopped| stopped);
     // Text from data files must not drive the terminal (see `Audience`):
     // stderr is always read by a person, stdout when the options say so.
@@ -91,6 +106,39 @@ pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
         out.stdout = corpus_core::text::visible::visible(&out.stdout).into_owned();
     }
     out
+}
+
+/// Whether this run is a continuous-integration job (`CI` set, as every
+/// common CI service does): there the build record is never trusted, since
+/// whatever the job's folders hold may have come with the change under test.
+fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| {
+        let v = v.to_string_lossy().to_ascii_lowercase();
+        !v.is_empty() && v != "0" && v != "false"
+    })
+}
+
+/// This user's cache folder for the tool, outside any working tree:
+/// `CORPUS_CACHE_DIR`, else the platform's user cache folder + `corpus`
+/// (`XDG_CACHE_HOME`, `~/.cache`; `~/Library/Caches` on macOS;
+/// `%LOCALAPPDATA%` on Windows). None when no absolute one is known.
+fn user_cache_dir() -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if let Some(dir) = var("CORPUS_CACHE_DIR") {
+        return Some(dir);
+    }
+    let base = if cfg!(windows) {
+        var("LOCALAPPDATA")?
+    } else if cfg!(target_os = "macos") {
+        var("HOME")?.join("Library/Caches")
+    } else {
+        var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|h| h.join(".cache")))?
+    };
+    Some(base.join("corpus"))
 }
 
 /// Whether a command's standard output is meant for a human; its options say.

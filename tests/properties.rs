@@ -114,7 +114,7 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
     // Rendering the templates costs several times the rest (~20 ms in a
     // debug build): one loaded case in four keeps the file fast.
     static LOADED: AtomicUsize = AtomicUsize::new(0);
-    if LOADED.fetch_add(1, Ordering::Relaxed) % 4 == 0 {
+    if LOADED.fetch_add(1, Ordering::Relaxed).is_multiple_of(4) {
         let _ = generate::generate(&corpus, templates, &[], Part::All);
     }
 }

@@ -1,4 +1,4 @@
-//! Gives the binary an identity for the build fingerprint (`.cache/corpus-build.fingerprint`):
+//! Gives the binary an identity for the build fingerprint (a record in the user's store):
 //! a digest of everything that decides what the tool computes (the sources of
 //! every crate, the trace schema compiled into it, the locked dependencies
 //! and the compiler) so that a changed tool never trusts what an older one

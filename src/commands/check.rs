@@ -8,6 +8,7 @@ use corpus_core::model::corpus::Corpus;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_io::store::Store;
 
 /// Options of `corpus check`.
 #[derive(Debug, clap::Args)]
@@ -54,8 +55,14 @@ fn render_counted(
 /// the inputs are those of a recorded error-free build and the generated
 /// files fresh: that build's check result, rendered as the full path
 /// renders it, quoting the data files already read.
-fn from_fingerprint(inputs: &Inputs, key: u128, strict: bool, format: Format) -> Option<Outcome> {
-    let (_, c) = generate::unchanged(&inputs.root, key)?;
+fn from_fingerprint(
+    store: &Store,
+    inputs: &Inputs,
+    strict: bool,
+    format: Format,
+) -> Option<Outcome> {
+    let key = generate::fingerprint_key(store, inputs, Part::All)?;
+    let (_, c) = generate::unchanged(store, &inputs.root, key)?;
     let sources: Sources = c
         .diagnostics
         .iter()
@@ -77,12 +84,18 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let format = Format::from(args.format);
     let inputs = Inputs::read(root, ctx.load);
-    let key = generate::fingerprint_key(&inputs, Part::All);
-    if let Some(out) = key.and_then(|k| from_fingerprint(&inputs, k, args.strict, format)) {
+    // Leftovers are not among the recorded inputs: with any, the full path reports them.
+    let leftovers = corpus_core::load::leftovers::diagnostics(root);
+    let recorded = ctx
+        .store()
+        .filter(|_| leftovers.is_empty())
+        .and_then(|s| from_fingerprint(s, &inputs, args.strict, format));
+    if let Some(out) = recorded {
         return Ok(out);
     }
     let (corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
+    rep.diagnostics.extend(leftovers);
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;

@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let Some(p) = &args.out else {
         return Ok(Outcome::ok(text));
     };
-    corpus_io::files::write_new_files(&[(ctx.cwd.join(p), text)], args.force)
+    corpus_io::files::write_new_files(&ctx.cwd, &[(ctx.cwd.join(p), text)], args.force)
         .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome {
         code: 0,

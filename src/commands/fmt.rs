@@ -92,14 +92,46 @@ fn targets(
     Ok(out)
 }
 
+/// The data folders' files with names that are not UTF-8, among what the
+/// given paths cover (all of them when none is given; a file given by name
+/// has a name that could be typed).
+fn unnamed(root: &Path, paths: &[PathBuf], cwd: &Path) -> Vec<String> {
+    let folders: Vec<PathBuf> = paths
+        .iter()
+        .filter_map(|p| cwd.join(p).canonicalize().ok())
+        .filter(|p| p.is_dir())
+        .collect();
+    if !paths.is_empty() && folders.is_empty() {
+        return Vec::new();
+    }
+    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    load::names_not_utf8(root)
+        .into_iter()
+        .filter(|rel| {
+            paths.is_empty() || folders.iter().any(|f| canon_root.join(rel).starts_with(f))
+        })
+        .collect()
+}
+
 /// Formats the given data files (or all of them); with `--check`, writes
 /// nothing and lists the files that would change.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = if args.check {
+        ctx.root()?
+    } else {
+        ctx.writing_root()?
+    };
     let files = targets(root, &args.paths, &ctx.cwd).map_err(|e| Outcome::fail(2, e))?;
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut res = Outcome::default();
     let (mut changed, mut unchanged, mut failed) = (0usize, 0usize, 0usize);
+    // A name that is not UTF-8 is no data file, but it is not passed over in silence.
+    for rel in unnamed(root, &args.paths, &ctx.cwd) {
+        failed += 1;
+        res.stderr.push_str(&format!(
+            "error: {rel}: the file name is not valid UTF-8; rename it after the entry's key or the record's id\n"
+        ));
+    }
     for path in &files {
         let rel = load::rel_path(&canon_root, path);
         let text = match load::read_text(path, &rel, ctx.load.max_file_bytes, None) {
@@ -127,7 +159,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         changed += 1;
         if args.check {
             res.stdout.push_str(&format!("would reformat {rel}\n"));
-        } else if let Err(e) = corpus_io::files::write_atomic(path, formatted.as_bytes()) {
+        } else if let Err(e) = corpus_io::files::write_atomic(root, path, formatted.as_bytes()) {
             failed += 1;
             changed -= 1;
             res.stderr

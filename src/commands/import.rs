@@ -37,7 +37,7 @@ fn read(path: &Path, opts: LoadOptions) -> std::result::Result<String, Outcome> 
 /// Imports `--papers` (papers.csv) and/or `--excluded` (excluded.csv) into
 /// the corpus; writes nothing when a row is bad or a file exists (unless `--force`).
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = ctx.writing_root()?;
     if args.papers.is_none() && args.excluded.is_none() {
         return Err(Outcome::fail(
             2,
@@ -84,8 +84,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             report::render(&diags, Format::Human, &Sources::new(), Some(&summary)),
         ));
     }
-    let n =
-        corpus_io::files::write_new_files(&files, args.force).map_err(|e| Outcome::fail(2, e))?;
+    let n = corpus_io::files::write_new_files(root, &files, args.force)
+        .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "imported {} entries and {} exclusion records ({n} files written)\n",
         counts.0, counts.1

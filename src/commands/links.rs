@@ -115,7 +115,7 @@ impl Args {
 
 /// Checks the links of the corpus; `--cache` is relative to the working directory.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = ctx.writing_root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
     command(root, &ctx.cwd, &corpus, &args.options()).map_err(|e| Outcome::fail(2, e))
 }
@@ -217,7 +217,7 @@ fn command(
     let mut code = i32::from(diagnostics.iter().any(|d| d.fails(false)));
     if let Some(c) = &run.cache {
         // The report is still worth printing; the exit code says the run did not finish.
-        if let Err(e) = corpus_io::files::write_atomic(&cache_path, c.to_json().as_bytes()) {
+        if let Err(e) = corpus_io::files::write_atomic(root, &cache_path, c.to_json().as_bytes()) {
             stderr.push_str(&format!(
                 "error: cannot write the cache {}: {e}\n",
                 cache_path.display()

@@ -24,6 +24,7 @@ use corpus_core::layout::Layout;
 use corpus_core::load::{self, Inputs, LoadError, LoadOptions};
 use corpus_core::model::corpus::Corpus;
 use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_io::store::Store;
 use corpus_trace::Metrics;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -153,6 +154,10 @@ pub struct Context {
     /// The corpus root once looked for: traces need none, so it is looked
     /// for only when a command asks.
     root: OnceCell<std::result::Result<PathBuf, String>>,
+    /// The folder of this user's build records, when this run may use them.
+    store_dir: Option<PathBuf>,
+    /// The store once opened (None: no folder, or it could not be used).
+    store: OnceCell<Option<Store>>,
 }
 
 impl Context {
@@ -163,7 +168,32 @@ impl Context {
             load,
             explicit_root,
             root: OnceCell::new(),
+            store_dir: None,
+            store: OnceCell::new(),
         }
+    }
+
+    /// The same context, keeping build records in `dir` (None: keep none).
+    pub fn with_store(mut self, dir: Option<PathBuf>) -> Context {
+        self.store_dir = dir;
+        self
+    }
+
+    /// The corpus root of a command that is about to write there, after
+    /// removing the temporary files an interrupted run left below it.
+    pub fn writing_root(&self) -> std::result::Result<&Path, Outcome> {
+        let root = self.root()?;
+        corpus_core::load::leftovers::sweep(root);
+        Ok(root)
+    }
+
+    /// This user's store of build records, opened on first use; None when
+    /// the run may not use one or it cannot be opened (then every command
+    /// takes the full path, which is never wrong, only slower).
+    pub fn store(&self) -> Option<&Store> {
+        self.store
+            .get_or_init(|| Store::open(self.store_dir.as_deref()?).ok())
+            .as_ref()
     }
 
     /// The corpus root: `--root`, else the nearest ancestor of the working

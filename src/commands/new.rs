@@ -35,7 +35,7 @@ impl Audience for Args {
 /// Writes the scaffold of entry KEY, never over an existing file unless
 /// `--force`; with `--fetch` the arXiv record fills what it knows.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = ctx.writing_root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
     let rel = format!("{}/{}.yaml", Layout::PAPERS_DIR, args.key);
     if args.fetch && !args.force && corpus_io::files::occupied(&root.join(&rel)) {
@@ -60,7 +60,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         fetched.as_ref(),
     )
     .map_err(|e| Outcome::fail(2, e))?;
-    corpus_io::files::write_new_files(&[(root.join(&rel), text)], args.force)
+    corpus_io::files::write_new_files(root, &[(root.join(&rel), text)], args.force)
         .map_err(|e| Outcome::fail(2, e))?;
     Ok(Outcome::ok(format!(
         "wrote {rel}; fill in the empty fields, then run `corpus check`\n"

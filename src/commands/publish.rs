@@ -40,15 +40,23 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// Checks the corpus, then writes the generated files of `part` (or, with
 /// `check_only`, fails when one of them is stale).
 pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
-    let root = ctx.root()?;
+    let root = if check_only {
+        ctx.root()?
+    } else {
+        ctx.writing_root()?
+    };
     let inputs = Inputs::read(root, ctx.load);
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
     // only a whole build has a key, and only it can be found fresh.
-    let key = (part == Part::All)
-        .then(|| generate::fingerprint_key(&inputs, part))
-        .flatten();
-    if let Some((paths, _)) = key.and_then(|k| generate::unchanged(root, k)) {
+    let store = ctx.store();
+    let key = store
+        .filter(|_| part == Part::All)
+        .and_then(|s| generate::fingerprint_key(s, &inputs, part));
+    let fresh = store
+        .zip(key)
+        .and_then(|(s, k)| generate::unchanged(s, root, k));
+    if let Some((paths, _)) = fresh {
         return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
     let (corpus, examples) = parse_checked(&inputs, None)?;
@@ -97,10 +105,10 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
         return Ok(compare(root, &files));
     }
     let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
-    if let Some(key) = key {
+    if let Some((store, key)) = store.zip(key) {
         // The figures too, so that `stats` can print them unparsed.
         checked.stats_json = serde_json::to_string(&st).ok();
-        generate::record(root, key, &checked, &files);
+        generate::record(store, root, key, &checked, &files);
     }
     let mut out = String::new();
     for p in &w.changed {

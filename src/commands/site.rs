@@ -33,7 +33,7 @@ impl Audience for Args {
 /// [`GENERATOR`]) or with `--force`; anything other than a regular file at
 /// the page's path is refused, and so is a corpus with errors.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = ctx.writing_root()?;
     let inputs = Inputs::read(root, ctx.load);
     let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
@@ -82,8 +82,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             ));
         }
     }
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| corpus_io::files::write_atomic(&path, html.as_bytes()))
+    corpus_io::files::write_atomic(root, &path, html.as_bytes())
         .map_err(|e| Outcome::fail(2, format!("cannot write {}: {e}", path.display())))?;
     Ok(Outcome {
         code: 0,

@@ -59,8 +59,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let inputs = Inputs::read(root, ctx.load);
     // When the build fingerprint proves the inputs those of a recorded
     // error-free build, its figures and check result are this run's.
-    let key = generate::fingerprint_key(&inputs, Part::All);
-    if let Some((st, checked)) = key.and_then(|k| generate::fresh_stats(root, k)) {
+    let recorded = ctx.store().and_then(|s| {
+        let key = generate::fingerprint_key(s, &inputs, Part::All)?;
+        generate::fresh_stats(s, root, key)
+    });
+    if let Some((st, checked)) = recorded {
         let errors = checked
             .diagnostics
             .iter()

@@ -56,7 +56,11 @@ impl Args {
 
 /// Verifies the entries of the corpus against the arXiv API.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let root = ctx.root()?;
+    let root = if args.write {
+        ctx.writing_root()?
+    } else {
+        ctx.root()?
+    };
     let a = args.options();
     let corpus = load_corpus(root, ctx.load, Some(a.format))?;
     command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))
@@ -167,7 +171,7 @@ fn command(
             .iter()
             .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
             .collect();
-        let written = corpus_io::files::write_all(&items)?;
+        let written = corpus_io::files::write_all(root, &items)?;
         stderr.push_str(&format!(
             "recorded {FIELD}: {today} in {} entr{}\n",
             written.len(),

@@ -76,9 +76,26 @@ pub fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The folder the tests' runs keep build records in, in place of the
+/// user's cache folder: shared by every test (records are named by their
+/// root, and each test's root is a new temporary folder), under the target
+/// folder so no run of the suite touches the home folder.
+pub fn cache_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("corpus-test-cache"))
+}
+
+/// The `corpus` binary, with the tests' record folder and no CI setting
+/// inherited (tests that are about CI set it themselves).
+pub fn corpus_bin() -> Command {
+    let mut c = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    c.env("CORPUS_CACHE_DIR", cache_dir()).env_remove("CI");
+    c
+}
+
 /// The `corpus` binary with `--root ROOT`, for assert_cmd's assertions.
 pub fn corpus_cmd(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    let mut c = corpus_bin();
     c.arg("--root").arg(root);
     c
 }
@@ -160,9 +177,13 @@ impl Tree {
             copy_tree(&repo().join(d), &t.path(d));
         }
         std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");
-        // A local build's fingerprint is a cache, not part of the repository.
-        let _ = std::fs::remove_file(t.path(".cache/corpus-build.fingerprint"));
         t
+    }
+
+    /// Where this root's build record is kept, in the tests' record folder.
+    pub fn record_path(&self) -> PathBuf {
+        let store = corpus_io::store::Store::open(cache_dir()).expect("the tests' record folder");
+        corpus_core::publish::fingerprint::path(&store, self.root()).expect("a record path")
     }
 
     /// The root directory.
@@ -295,7 +316,8 @@ impl Tree {
         let mut argv = vec!["corpus", "--root", root.as_str()];
         argv.extend(args);
         let cli = corpus::cli::Cli::try_parse_from(argv).expect("valid arguments");
-        let out = corpus::cli::run(&cli, self.root());
+        let store = (!cli.no_cache).then(|| cache_dir().to_path_buf());
+        let out = corpus::cli::run_with_store(&cli, self.root(), store);
         Run {
             code: Some(out.code),
             stdout: out.stdout,
@@ -418,7 +440,7 @@ impl Run {
 
 /// Runs the `corpus` binary in `cwd`, with `--root` when given.
 pub fn run_in(cwd: &Path, root: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::cargo_bin("corpus").expect("the corpus binary is built");
+    let mut cmd = corpus_bin();
     cmd.current_dir(cwd);
     if let Some(r) = root {
         cmd.arg("--root").arg(r);

@@ -19,8 +19,7 @@ const TIME_LIMIT: Duration = Duration::from_secs(20);
 /// `corpus --root <root> <global args> check --format json`, killed after
 /// `TIME_LIMIT`; asserts it ended by itself within the limit.
 fn check_within(t: &Tree, global: &[&str]) -> Run {
-    let mut cmd = assert_cmd::Command::cargo_bin("corpus").expect("the corpus binary is built");
-    cmd.arg("--root").arg(t.root());
+    let mut cmd = crate::common::corpus_cmd(t.root());
     cmd.args(global);
     cmd.args(["check", "--format", "json"]);
     cmd.timeout(TIME_LIMIT);
@@ -128,6 +127,8 @@ fn entry_of_200_mb_is_refused_by_size_without_being_read() {
     cmd.arg("-c")
         .arg("ulimit -v 150000 && exec \"$0\" \"$@\"")
         .arg(assert_cmd::cargo::cargo_bin("corpus"))
+        .env("CORPUS_CACHE_DIR", crate::common::cache_dir())
+        .env_remove("CI")
         .arg("--root")
         .arg(t.root())
         .args(["check", "--format", "json"])

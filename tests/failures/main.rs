@@ -5,5 +5,6 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod interrupted;
 mod no_data_loss;
 mod no_silent_failure;

@@ -8,16 +8,12 @@
 use crate::common::{snapshot_tree, valid, Tree};
 use std::path::Path;
 
-/// Every file below the root whose name looks like a staged temporary file
-/// (`.NAME.tmp-…`).
+/// Every file below the root whose name is a staged temporary file's.
 fn temp_files(root: &Path) -> Vec<String> {
     walkdir::WalkDir::new(root)
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy();
-            n.starts_with('.') && n.contains(".tmp-")
-        })
+        .filter(|e| corpus_io::files::is_temp_name(&e.file_name().to_string_lossy()))
         .map(|e| e.path().display().to_string())
         .collect()
 }
@@ -206,9 +202,8 @@ fn build_with_errors_writes_nothing() {
 }
 
 /// A temporary file is created afresh: a symlink planted where a staged
-/// file will go is not written through (it could point anywhere). The names
-/// are predictable (`.NAME.tmp-PID…`), so symlinks are planted under every
-/// name the staging could pick first.
+/// file will go is not written through (it could point anywhere). Symlinks
+/// are planted under many names of the staging's form.
 #[cfg(unix)]
 #[test]
 fn staging_never_writes_through_a_planted_symlink() {
@@ -216,13 +211,16 @@ fn staging_never_writes_through_a_planted_symlink() {
     let victim = dir.path().join("victim.txt");
     std::fs::write(&victim, "precious\n").unwrap();
     let target = dir.path().join("out.txt");
+    // Names of the staging's form, and of the form of earlier versions.
     let pid = std::process::id();
-    let mut planted = vec![format!(".out.txt.tmp-{pid}")];
+    let mut planted: Vec<String> = (0..200u32)
+        .map(|n| format!(".corpus-tmp-{:08x}", n.wrapping_mul(0x9e37_79b9)))
+        .collect();
     planted.extend((0..10).map(|n| format!(".out.txt.tmp-{pid}-{n}")));
     for name in &planted {
         std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
     }
-    corpus_io::files::write_atomic(&target, b"new\n").unwrap();
+    corpus_io::files::write_atomic(dir.path(), &target, b"new\n").unwrap();
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     for name in &planted {

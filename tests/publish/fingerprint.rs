@@ -1,4 +1,4 @@
-//! The build fingerprint (`.cache/corpus-build.fingerprint`) is a shortcut, never a
+//! The build fingerprint (a record in this user's store, outside the tree) is a shortcut, never a
 //! different answer: after any change to any input or output, `build`,
 //! `build --check`, `check` and `stats` say and write exactly what they do
 //! on the same tree without a fingerprint (the full path).
@@ -11,16 +11,29 @@
 
 use crate::common::{copy_tree, fixture_dir, repo, snapshot_tree, valid, Tree};
 
-const FINGERPRINT: &str = ".cache/corpus-build.fingerprint";
+/// The text of a tree's record.
+fn read_record(t: &Tree) -> String {
+    std::fs::read_to_string(t.record_path()).expect("a record")
+}
+
+/// Replaces a tree's record with `text`.
+fn write_record(t: &Tree, text: impl AsRef<[u8]>) {
+    std::fs::write(t.record_path(), text).expect("write the record");
+}
+
+/// The tests' store, which keys every record.
+fn store() -> corpus_io::store::Store {
+    corpus_io::store::Store::open(crate::common::cache_dir()).expect("the tests' store")
+}
 
 /// An entry of the shipped corpus.
 const AN_ENTRY: &str = "corpus/papers/agent-lightning.yaml";
 
 /// A tree, built once, so it holds a fingerprint.
 fn build(t: Tree) -> Tree {
-    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    let _ = std::fs::remove_file(t.record_path());
     t.corpus(&["build"]).assert_code(0);
-    assert!(t.path(FINGERPRINT).is_file(), "build records a fingerprint");
+    assert!(t.record_path().is_file(), "build records a fingerprint");
     t
 }
 
@@ -54,22 +67,22 @@ fn built_miniature() -> Tree {
 fn copy_of(t: &Tree) -> Tree {
     let u = Tree::empty();
     copy_tree(t.root(), u.root());
+    if t.record_path().is_file() {
+        std::fs::copy(t.record_path(), u.record_path()).expect("copy the record");
+    }
     u
 }
 
 /// The same tree without the fingerprint.
 fn without_fingerprint(t: &Tree) -> Tree {
     let u = copy_of(t);
-    let _ = std::fs::remove_file(u.path(FINGERPRINT));
+    let _ = std::fs::remove_file(u.record_path());
     u
 }
 
-/// Every file of a root but the fingerprint.
+/// Every file of a root (the record is kept outside it).
 fn files(t: &Tree) -> Vec<(String, Vec<u8>)> {
     snapshot_tree(t.root())
-        .into_iter()
-        .filter(|(p, _)| p != FINGERPRINT)
-        .collect()
 }
 
 /// A tree and its copy without the fingerprint (the full path), on which
@@ -94,7 +107,7 @@ impl<'a> Pair<'a> {
     fn same(&self, args: &[&str]) -> (i32, String) {
         // A build on the copy records a fingerprint there: removed, so the
         // copy takes the full path again.
-        let _ = std::fs::remove_file(self.full.path(FINGERPRINT));
+        let _ = std::fs::remove_file(self.full.record_path());
         let a = self.t.corpus(args);
         let b = self.full.corpus(args);
         assert_eq!(
@@ -237,11 +250,11 @@ fn a_hand_edited_missing_or_extra_output_is_caught() {
 #[test]
 fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
     let base = built_miniature();
-    after(&base, |t| t.write(FINGERPRINT, "not a fingerprint\n"));
-    after(&base, |t| t.write(FINGERPRINT, ""));
+    after(&base, |t| write_record(t, "not a fingerprint\n"));
+    after(&base, |t| write_record(t, ""));
     // The right key with wrong digests: the outputs are judged by their bytes.
     after(&base, |t| {
-        let text = t.read(FINGERPRINT);
+        let text = read_record(t);
         let forged: String = text
             .lines()
             .map(|l| match l.split_once(' ') {
@@ -249,29 +262,30 @@ fn a_garbled_forged_or_foreign_fingerprint_changes_nothing() {
                 _ => format!("{l}\n"),
             })
             .collect();
-        t.write(FINGERPRINT, forged);
+        write_record(t, forged);
     });
     // A key of another tool or tree: the full path decides.
     after(&base, |t| {
-        let text = t.read(FINGERPRINT);
+        let text = read_record(t);
         let mut lines: Vec<&str> = text.lines().collect();
         let other = format!("key {}", "f".repeat(32));
         lines[1] = &other;
-        t.write(FINGERPRINT, lines.join("\n") + "\n");
+        write_record(t, lines.join("\n") + "\n");
     });
     // Paths outside the generated files are refused, not read.
     after(&base, |t| {
-        t.append(FINGERPRINT, &format!("{} ../outside\n", "0".repeat(32)))
+        let text = read_record(t) + &format!("{} ../outside\n", "0".repeat(32));
+        write_record(t, text)
     });
 }
 
 #[test]
 fn a_build_with_errors_records_nothing() {
     let t = Tree::repo_copy();
-    let _ = std::fs::remove_file(t.path(FINGERPRINT));
+    let _ = std::fs::remove_file(t.record_path());
     t.set(AN_ENTRY, "year", "not-a-year");
     assert_ne!(t.corpus(&["build"]).code, Some(0));
-    assert!(!t.path(FINGERPRINT).exists());
+    assert!(!t.record_path().exists());
 }
 
 #[test]
@@ -281,8 +295,8 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
     // cache that is never committed.
     let t = built();
     t.append("README.md", "A hand-written line.\n");
-    let edited = corpus_io::digest::Digest::of(t.read("README.md").as_bytes());
-    let text = t.read(FINGERPRINT);
+    let edited = corpus_io::digest::Digest::of(store().key(), t.read("README.md").as_bytes());
+    let text = read_record(&t);
     let resigned: String = text
         .lines()
         .map(|l| match l.split_once(' ') {
@@ -290,7 +304,7 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
             _ => format!("{l}\n"),
         })
         .collect();
-    t.write(FINGERPRINT, resigned);
+    write_record(&t, resigned);
     let run = t.corpus(&["build", "--check"]);
     run.assert_code(0);
     assert!(run.stdout.starts_with("all "), "{}", run.stdout);
@@ -303,14 +317,15 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
 /// record (made for the tree before an edit) is believed for the edited tree.
 fn forge_record_for_this_tree(t: &Tree) {
     let key = corpus_core::publish::generate::fingerprint_key(
+        &store(),
         &corpus_core::load::Inputs::read(t.root(), corpus_core::load::LoadOptions::default()),
         corpus_core::publish::generate::Part::All,
     )
     .expect("a key");
-    let text = t.read(FINGERPRINT);
+    let text = read_record(t);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     lines[1] = format!("key {key:032x}");
-    t.write(FINGERPRINT, lines.join("\n") + "\n");
+    write_record(t, lines.join("\n") + "\n");
 }
 
 /// The tree `t` changed so that its data yields warnings and no error (a
@@ -348,7 +363,7 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
         |t: &Tree| t.remove("corpus/papers/notes.txt"),
         |t: &Tree| t.append("templates/README.md.tera", "One more line.\n"),
         |t: &Tree| t.append("README.md", "A hand-written line.\n"),
-        |t: &Tree| t.write(FINGERPRINT, "not a fingerprint\n"),
+        |t: &Tree| write_record(t, "not a fingerprint\n"),
     ] {
         let t = copy_of(&base);
         change(&t);
@@ -376,7 +391,7 @@ fn a_new_stray_or_hidden_file_is_seen() {
 
 /// The digest of the inputs read below a tree's root.
 fn key_of(t: &Tree, opts: corpus_core::load::LoadOptions) -> Option<u128> {
-    corpus_core::load::Inputs::read(t.root(), opts).digest()
+    corpus_core::load::Inputs::read(t.root(), opts).digest(store().key())
 }
 
 #[test]
@@ -471,22 +486,19 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
     assert!(full.stdout.contains("\"retained\": 2"), "{}", full.stdout);
     // Recorded figures that are not exactly stats/stats.json are not
     // believed, nor garbled or repeated ones.
-    let forged = t
-        .read(FINGERPRINT)
-        .replace("\"retained\":3", "\"retained\":4");
-    assert_ne!(forged, t.read(FINGERPRINT), "the figures are recorded");
+    let forged = read_record(&t).replace("\"retained\":3", "\"retained\":4");
+    assert_ne!(forged, read_record(&t), "the figures are recorded");
     let cases = [
         forged,
-        t.read(FINGERPRINT).replace("\nstats {", "\nstats ["),
-        t.read(FINGERPRINT).replace("\nstats ", "\nstatistics "),
+        read_record(&t).replace("\nstats {", "\nstats ["),
+        read_record(&t).replace("\nstats ", "\nstatistics "),
         {
-            let line = t
-                .read(FINGERPRINT)
+            let line = read_record(&t)
                 .lines()
                 .find(|l| l.starts_with("stats "))
                 .expect("a stats line")
                 .to_string();
-            t.read(FINGERPRINT) + &line + "\n"
+            read_record(&t) + &line + "\n"
         },
     ];
     // The full path's answers, the same for every case.
@@ -495,7 +507,7 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
     for case in cases {
         let u = Tree::empty();
         copy_tree(t.root(), u.root());
-        u.write(FINGERPRINT, case);
+        write_record(&u, case);
         for (format, want) in STATS_FORMATS.iter().zip(&wants) {
             let run = u.corpus(&["stats", "--format", format]);
             assert_eq!(
@@ -510,11 +522,8 @@ fn stats_from_the_record_are_its_figures_and_those_of_stats_json() {
 #[test]
 fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
     let rewrite = |t: &Tree, f: &dyn Fn(&str) -> String| {
-        let text = t.read(FINGERPRINT);
-        t.write(
-            FINGERPRINT,
-            text.lines().map(|l| f(l) + "\n").collect::<String>(),
-        );
+        let text = read_record(t);
+        write_record(t, text.lines().map(|l| f(l) + "\n").collect::<String>());
     };
     let cases: [&dyn Fn(&str) -> String; 4] = [
         &|l| match l.strip_prefix("diag ") {
@@ -540,10 +549,7 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
     let base = built_with_warnings(built_miniature(), valid::METHOD);
     for case in cases {
         let t = copy_of(&base);
-        assert!(
-            t.read(FINGERPRINT).contains("\ndiag {"),
-            "warnings recorded"
-        );
+        assert!(read_record(&t).contains("\ndiag {"), "warnings recorded");
         rewrite(&t, case);
         let pair = Pair::of(&t);
         for args in [
@@ -560,13 +566,9 @@ fn garbled_or_forged_recorded_diagnostics_take_the_full_path() {
 }
 
 #[test]
-fn the_record_lives_in_the_cache_folder_not_in_stats() {
-    let t = built();
-    assert!(t.path(".cache/corpus-build.fingerprint").is_file());
+fn the_record_lives_in_the_users_store_not_in_the_tree() {
+    let t = built_miniature();
+    assert!(t.record_path().starts_with(crate::common::cache_dir()));
+    assert!(!t.path(".cache/corpus-build.fingerprint").exists());
     assert!(!t.path("stats/.fingerprint").exists());
-    let ignore = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore"),
-    )
-    .expect(".gitignore");
-    assert!(ignore.lines().any(|l| l == "/.cache"), "{ignore}");
 }

@@ -11,6 +11,7 @@ mod common;
 mod architecture;
 mod cli_docs;
 mod fingerprint;
+mod forged_record;
 mod readme;
 mod rendered;
 mod shipped;

@@ -43,8 +43,6 @@ impl Layout {
     pub const SITE_PAGE: &'static str = "index.html";
     /// The folder of local caches (git-ignored, never committed).
     pub const CACHE_DIR: &'static str = ".cache";
-    /// The build fingerprint's record, in the cache folder.
-    pub const FINGERPRINT: &'static str = "corpus-build.fingerprint";
     /// The links results cache, in the cache folder.
     pub const LINKS_CACHE: &'static str = "corpus-links.json";
 }

@@ -85,6 +85,8 @@ registry! {
     YamlSyntax = "yaml-syntax", Data, Error, "The file is not YAML holding one mapping.";
     FileUnreadable = "file-unreadable", Data, Error, "The file cannot be read: missing, not a regular file, too large, not UTF-8 or empty.";
     StrayFile = "stray-file", Data, Warning, "A file other than .yaml sits in an entry or exclusion folder.";
+    FileNameEncoding = "file-name-encoding", Data, Error, "A file name in an entry or exclusion folder is not valid UTF-8.";
+    LeftoverTempFile = "leftover-temp-file", Data, Warning, "A temporary file an interrupted run left in a folder the tool writes.";
     UnknownField = "unknown-field", Data, Error, "A field the field table does not know.";
     MissingField = "missing-field", Data, Error, "A required field is absent or empty.";
     DuplicateField = "duplicate-field", Data, Error, "A field (or a list item) appears twice.";

@@ -1,53 +1,56 @@
-//! A 128-bit digest of a sequence of byte strings, for the build
-//! fingerprint: two SipHash states fed the same length-prefixed parts from
-//! different starting points, so an accidental collision is out of reach.
+//! A keyed 128-bit digest of a sequence of byte strings, for the build
+//! record: SipHash-1-3 with a 128-bit output, keyed with this user's secret
+//! (see `store`).
 //!
-//! It is not a cryptographic hash, and need not be: the fingerprint is a
-//! local cache that is never committed (a fresh clone has none and takes the
-//! full path), and it is only ever compared with what the same machine wrote.
+//! Keyed, because the record is a claim that certain inputs were checked
+//! and found clean: only a process that knows the secret can write a key a
+//! later run will believe, and without the key nobody can aim inputs at a
+//! recorded digest. It is not a general-purpose cryptographic hash and need
+//! not be one: SipHash is a pseudo-random function under a secret key.
 
-use std::collections::hash_map::DefaultHasher;
+use siphasher::sip128::{Hasher128, SipHasher13};
 use std::hash::Hasher;
+
+/// A secret 128-bit key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Key(pub [u8; 16]);
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never printed, not even in a panic message.
+        f.write_str("Key(..)")
+    }
+}
 
 /// A running digest.
 #[derive(Clone)]
 pub struct Digest {
-    a: DefaultHasher,
-    b: DefaultHasher,
-}
-
-impl Default for Digest {
-    fn default() -> Self {
-        let a = DefaultHasher::new();
-        let mut b = DefaultHasher::new();
-        b.write(b"corpus fingerprint, second half");
-        Digest { a, b }
-    }
+    h: SipHasher13,
 }
 
 impl Digest {
-    /// A fresh digest.
-    pub fn new() -> Digest {
-        Digest::default()
+    /// A fresh digest under `key`.
+    pub fn new(key: &Key) -> Digest {
+        Digest {
+            h: SipHasher13::new_with_key(&key.0),
+        }
     }
 
     /// Adds one part; parts are length-prefixed, so ("ab", "c") and ("a", "bc") differ.
     pub fn add(&mut self, bytes: &[u8]) -> &mut Digest {
-        for h in [&mut self.a, &mut self.b] {
-            h.write_u64(bytes.len() as u64);
-            h.write(bytes);
-        }
+        self.h.write_u64(bytes.len() as u64);
+        self.h.write(bytes);
         self
     }
 
     /// The digest so far.
     pub fn value(&self) -> u128 {
-        (u128::from(self.a.finish()) << 64) | u128::from(self.b.finish())
+        self.h.finish128().as_u128()
     }
 
-    /// The digest of one byte string.
-    pub fn of(bytes: &[u8]) -> u128 {
-        Digest::new().add(bytes).value()
+    /// The digest of one byte string under `key`.
+    pub fn of(key: &Key, bytes: &[u8]) -> u128 {
+        Digest::new(key).add(bytes).value()
     }
 }
 
@@ -57,8 +60,9 @@ mod tests {
 
     #[test]
     fn parts_are_delimited_and_order_matters() {
+        let k = Key([7; 16]);
         let d = |parts: &[&str]| {
-            let mut d = Digest::new();
+            let mut d = Digest::new(&k);
             for p in parts {
                 d.add(p.as_bytes());
             }
@@ -68,6 +72,19 @@ mod tests {
         assert_ne!(d(&["ab", "c"]), d(&["a", "bc"]));
         assert_ne!(d(&["a", "b"]), d(&["b", "a"]));
         assert_ne!(d(&[]), d(&[""]));
-        assert_ne!(Digest::of(b"x"), Digest::of(b"y"));
+        assert_ne!(Digest::of(&k, b"x"), Digest::of(&k, b"y"));
+    }
+
+    #[test]
+    fn another_key_gives_another_digest() {
+        assert_ne!(
+            Digest::of(&Key([1; 16]), b"same bytes"),
+            Digest::of(&Key([2; 16]), b"same bytes")
+        );
+    }
+
+    #[test]
+    fn the_key_is_never_printed() {
+        assert_eq!(format!("{:?}", Key([42; 16])), "Key(..)");
     }
 }

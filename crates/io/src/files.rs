@@ -4,10 +4,61 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a
-/// rename, so a reader never sees a half-written file; a path that holds
-/// anything but a regular file (a symlink, FIFO, device, folder) is refused.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// The start of every temporary file name the tool writes; the rest is a
+/// fixed number of hex digits, so the name is short whatever the target's.
+pub const TEMP_PREFIX: &str = ".corpus-tmp-";
+/// Hex digits after [`TEMP_PREFIX`].
+const TEMP_DIGITS: usize = 8;
+
+/// Whether `name` is a temporary file of this tool: the current form, or
+/// the `.NAME.tmp-PID-N` form of earlier versions.
+pub fn is_temp_name(name: &str) -> bool {
+    if let Some(rest) = name.strip_prefix(TEMP_PREFIX) {
+        return rest.len() == TEMP_DIGITS && rest.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    let Some((head, tail)) = name.rsplit_once(".tmp-") else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    head.starts_with('.')
+        && head.len() > 1
+        && tail
+            .split_once('-')
+            .is_some_and(|(pid, n)| digits(pid) && digits(n))
+}
+
+/// Refuses `path` when a component of it below `root` (the last one
+/// included) is a symbolic link: a link planted in the tree could send a
+/// write anywhere. Paths outside `root` are the caller's own choice and are
+/// not inspected.
+pub fn guard(root: &Path, path: &Path) -> std::io::Result<()> {
+    let Ok(rest) = path.strip_prefix(root) else {
+        return Ok(());
+    };
+    let mut at = root.to_path_buf();
+    for part in rest.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is a symbolic link; nothing is written through a link inside the corpus, so nothing was changed",
+                    at.display()
+                )))
+            }
+            Ok(_) => {}
+            // Nothing there yet: nothing further down exists either.
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` (below `root`, see [`guard`]) through a
+/// temporary file in the same folder and a rename, so a reader never sees a
+/// half-written file; a path that holds anything but a regular file (a
+/// symlink, FIFO, device, folder) is refused.
+pub fn write_atomic(root: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    guard(root, path)?;
     // The rename would replace a symlink, FIFO or device node itself: refuse.
     if let Some(what) = not_regular(path) {
         return Err(std::io::Error::other(format!(
@@ -15,52 +66,143 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             path.display()
         )));
     }
-    let tmp = stage(path, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let staged = stage(path, bytes)?;
+    staged.commit(path, bytes)
 }
 
-/// Writes `bytes` to a temporary file beside `path` and returns its path;
-/// renaming it onto `path` is left to the caller.
+/// A temporary file written beside its target, locked while this process
+/// holds it: a lock another run can take means its writer is gone, and
+/// [`sweep`] may remove it.
+pub struct Staged {
+    /// Where the temporary file is.
+    pub path: PathBuf,
+    /// The open file, holding the lock.
+    file: std::fs::File,
+}
+
+impl Staged {
+    /// Renames the temporary file onto `target`. Should a concurrent
+    /// [`sweep`] have taken the file in the instant before it was locked,
+    /// `bytes` are staged once more.
+    pub fn commit(self, target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        match std::fs::rename(&self.path, target) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !self.path.exists() => {
+                drop(self);
+                let again = stage(target, bytes)?;
+                again.commit_once(target)
+            }
+            Err(e) => {
+                self.discard();
+                Err(e)
+            }
+        }
+    }
+
+    /// Renames without a second attempt.
+    fn commit_once(self, target: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, target).inspect_err(|_| {
+            let _ = std::fs::remove_file(&self.path);
+        })
+    }
+
+    /// Removes the temporary file.
+    pub fn discard(self) {
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file);
+    }
+}
+
+/// Writes `bytes` to a new temporary file beside `path` and returns it,
+/// locked; renaming it onto `path` is left to the caller.
 ///
 /// The temporary file is always a new file (`create_new`, i.e. `O_EXCL`):
-/// whatever already has its name — a leftover of a killed run, or a symlink
-/// planted in the folder — is skipped rather than written through, since a
-/// symlink there could point at any file.
-pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+/// whatever already has its name (a leftover, or a symlink planted in the
+/// folder) is skipped rather than written through. Its name is
+/// [`TEMP_PREFIX`] and eight hex digits whatever the target is called, so
+/// it fits wherever the target's name fits.
+pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let pid = std::process::id();
-    let mut attempt = 0u32;
+    let seed = std::process::id() as u64
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+    let mut attempt = 0u64;
     let (tmp, mut f) = loop {
-        let tmp: PathBuf = dir.join(format!(".{name}.tmp-{pid}-{attempt}"));
+        let n = (seed ^ attempt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd);
+        let tmp: PathBuf = dir.join(format!("{TEMP_PREFIX}{:08x}", (n >> 32) as u32));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&tmp)
         {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
-                attempt += 1;
+            Ok(f) => {
+                if f.try_lock().is_ok() {
+                    break (tmp, f);
+                }
+                // A sweeper holds it for the instant before removing it.
+                let _ = std::fs::remove_file(&tmp);
             }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {}
             Err(e) => return Err(e),
+        }
+        attempt += 1;
+        if attempt > 100 {
+            return Err(std::io::Error::other("no free temporary file name"));
         }
     };
     let result = f.write_all(bytes).and_then(|()| f.sync_all());
     match result {
-        Ok(()) => Ok(tmp),
+        Ok(()) => Ok(Staged { path: tmp, file: f }),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             Err(e)
         }
+    }
+}
+
+/// The temporary files of this tool in `dir` whose writer is gone (their
+/// lock can be taken), by name.
+pub fn abandoned(dir: &Path) -> Vec<String> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = read
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| is_temp_name(n))
+        .filter(|n| writer_gone(&dir.join(n)))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Removes the abandoned temporary files in `dir` (see [`abandoned`]);
+/// returns the names removed.
+pub fn sweep(dir: &Path) -> Vec<String> {
+    abandoned(dir)
+        .into_iter()
+        .filter(|n| {
+            let p = dir.join(n);
+            // Only a regular file: a planted symlink is left for check to name.
+            not_regular(&p).is_none() && std::fs::remove_file(p).is_ok()
+        })
+        .collect()
+}
+
+/// Whether no live writer holds the temporary file at `path`.
+fn writer_gone(path: &Path) -> bool {
+    if not_regular(path).is_some() {
+        return true;
+    }
+    match std::fs::File::open(path) {
+        Ok(f) => f.try_lock().is_ok(),
+        Err(_) => false,
     }
 }
 
@@ -103,7 +245,10 @@ pub fn occupied(path: &Path) -> bool {
 /// place. Should a rename still fail (the disk changed under us), the
 /// remaining temporary files are removed and the error says which files were
 /// already replaced.
-pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, String> {
+pub fn write_all(root: &Path, files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, String> {
+    for (p, label, _) in files {
+        guard(root, p).map_err(|e| format!("cannot write {label}: {e}"))?;
+    }
     let blocked: Vec<String> = files
         .iter()
         .filter_map(|(p, label, _)| not_regular(p).map(|what| (label, what)))
@@ -112,13 +257,13 @@ pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, Stri
     if !blocked.is_empty() {
         return Err(format!("{}; nothing was changed", blocked.join("; ")));
     }
-    let mut staged: Vec<(PathBuf, &Path, &str)> = Vec::new();
+    let mut staged: Vec<(Staged, &Path, &str, &[u8])> = Vec::new();
     for (path, label, bytes) in files {
         match stage(path, bytes) {
-            Ok(tmp) => staged.push((tmp, path, label)),
+            Ok(tmp) => staged.push((tmp, path, label, bytes)),
             Err(e) => {
-                for (tmp, _, _) in &staged {
-                    let _ = std::fs::remove_file(tmp);
+                for (tmp, _, _, _) in staged {
+                    tmp.discard();
                 }
                 return Err(format!("cannot write {label}: {e}; nothing was changed"));
             }
@@ -126,12 +271,11 @@ pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, Stri
     }
     let mut done = Vec::new();
     let mut pending = staged.into_iter();
-    for (tmp, path, label) in pending.by_ref() {
-        if let Err(e) = std::fs::rename(&tmp, path) {
-            let _ = std::fs::remove_file(&tmp);
+    for (tmp, path, label, bytes) in pending.by_ref() {
+        if let Err(e) = tmp.commit(path, bytes) {
             let rest: Vec<&str> = pending
-                .map(|(t, _, l)| {
-                    let _ = std::fs::remove_file(t);
+                .map(|(t, _, l, _)| {
+                    t.discard();
                     l
                 })
                 .collect();
@@ -155,7 +299,11 @@ pub fn write_all(files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, Stri
 /// every write can start: existing targets (a dangling symlink included) are
 /// reported before anything is written, and the files are then written
 /// together by [`write_all`].
-pub fn write_new_files(files: &[(PathBuf, String)], force: bool) -> Result<usize, String> {
+pub fn write_new_files(
+    root: &Path,
+    files: &[(PathBuf, String)],
+    force: bool,
+) -> Result<usize, String> {
     // Even with `force`, only a regular file is replaced: renaming over a
     // symlink, a FIFO or a device would silently swap it for a plain file
     // (and a reader waiting on the FIFO would get nothing).
@@ -200,7 +348,7 @@ pub fn write_new_files(files: &[(PathBuf, String)], force: bool) -> Result<usize
         .iter()
         .map(|(p, text)| (p.clone(), p.display().to_string(), text.as_bytes()))
         .collect();
-    Ok(write_all(&items)?.len())
+    Ok(write_all(root, &items)?.len())
 }
 
 #[cfg(test)]
@@ -211,8 +359,8 @@ mod tests {
     fn atomic_write_replaces_content_and_leaves_no_temp_file() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.txt");
-        write_atomic(&p, b"one").unwrap();
-        write_atomic(&p, b"two").unwrap();
+        write_atomic(dir.path(), &p, b"one").unwrap();
+        write_atomic(dir.path(), &p, b"two").unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
@@ -226,10 +374,54 @@ mod tests {
             (p.clone(), "theirs".to_string()),
             (dir.path().join("b.yaml"), "b".into()),
         ];
-        assert!(write_new_files(&files, false).is_err());
+        assert!(write_new_files(dir.path(), &files, false).is_err());
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "mine");
         assert!(!dir.path().join("b.yaml").exists());
-        assert_eq!(write_new_files(&files, true).unwrap(), 2);
+        assert_eq!(write_new_files(dir.path(), &files, true).unwrap(), 2);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "theirs");
+    }
+
+    #[test]
+    fn temporary_names_are_short_whatever_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = "k".repeat(250);
+        let staged = stage(&dir.path().join(&long), b"x").unwrap();
+        let name = staged
+            .path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(name.len(), TEMP_PREFIX.len() + TEMP_DIGITS);
+        assert!(is_temp_name(&name));
+        // Held by this process: not abandoned, not swept.
+        assert!(abandoned(dir.path()).is_empty());
+        assert!(sweep(dir.path()).is_empty());
+        drop(staged);
+        assert_eq!(sweep(dir.path()), vec![name]);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn leftovers_of_earlier_versions_are_recognised() {
+        assert!(is_temp_name(".README.md.tmp-1234-0"));
+        assert!(is_temp_name(".corpus-tmp-0a1b2c3d"));
+        assert!(!is_temp_name("README.md"));
+        assert!(!is_temp_name(".corpus-tmp-xyz"));
+        assert!(!is_temp_name("notes.tmp-1-2"));
+    }
+
+    #[test]
+    fn a_symlinked_folder_below_the_root_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), root.path().join(".cache")).unwrap();
+        let target = root.path().join(".cache/record");
+        let err = write_atomic(root.path(), &target, b"x").unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        // A real folder is fine.
+        write_atomic(root.path(), &root.path().join("stats/a.md"), b"x").unwrap();
     }
 }

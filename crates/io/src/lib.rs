@@ -7,3 +7,4 @@
 pub mod digest;
 pub mod files;
 pub mod reader;
+pub mod store;

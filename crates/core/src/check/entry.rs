@@ -9,8 +9,8 @@ use crate::model::fields::{self, MIN_YEAR, MODELINE};
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::Entry;
 use crate::text::ids::{
-    arxiv_link_id, arxiv_year, is_http_url, normalize_url, strip_version, suggest_key, valid_key,
-    KEY_RULE,
+    arxiv_link_id, arxiv_year, is_http_url, key_rule, normalize_url, strip_version, suggest_key,
+    valid_key,
 };
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::rules::Rule;
@@ -78,7 +78,7 @@ fn check_key(sink: &mut Sink, file: &SourceFile, e: &Entry) {
                     Rule::KeyFormat,
                     file,
                     fields::KEY,
-                    format!("key `{}` must be {KEY_RULE}", e.key),
+                    format!("key `{}` must be {}", e.key, key_rule()),
                 )
                 .maybe_help(
                     Some(suggest_key(&e.key))

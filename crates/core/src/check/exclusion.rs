@@ -8,8 +8,8 @@ use crate::model::fields;
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::Exclusion;
 use crate::text::ids::{
-    arxiv_link_id, arxiv_year, is_http_url, strip_version, valid_identifier, valid_record_id,
-    RECORD_ID_RULE,
+    arxiv_link_id, arxiv_year, is_http_url, record_id_rule, strip_version, valid_identifier,
+    valid_record_id,
 };
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::rules::Rule;
@@ -45,7 +45,7 @@ pub(super) fn check_exclusion(
                 Rule::KeyFormat,
                 file,
                 fields::RECORD_ID,
-                format!("record id `{}` must be {RECORD_ID_RULE}", x.record_id),
+                format!("record id `{}` must be {}", x.record_id, record_id_rule()),
             );
             sink.push(d);
         }

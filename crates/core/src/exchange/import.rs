@@ -6,7 +6,7 @@
 
 use crate::model::fields::{self, Field, ENTRY, MODELINE, RECORD};
 use crate::model::{Entry, EntrySource, Exclusion};
-use crate::text::ids::{valid_key, valid_record_id, KEY_RULE, RECORD_ID_RULE};
+use crate::text::ids::{key_rule, record_id_rule, valid_key, valid_record_id};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeMap, BTreeSet};
@@ -245,7 +245,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 file,
                 line,
                 fields::KEY,
-                format!("row {line}: key `{key}` must be {KEY_RULE}"),
+                format!("row {line}: key `{key}` must be {}", key_rule()),
             ));
             continue;
         }
@@ -363,7 +363,7 @@ pub fn parse_exclusions(file: &str, text: &str) -> Result<Vec<Exclusion>, Vec<Di
                 file,
                 line,
                 fields::RECORD_ID,
-                format!("row {line}: record_id `{id}` must be {RECORD_ID_RULE}"),
+                format!("row {line}: record_id `{id}` must be {}", record_id_rule()),
             ));
             continue;
         }

@@ -17,7 +17,7 @@ pub fn scaffold(
     if !valid_key(key) {
         return Err(format!(
             "key `{key}` must be {} (e.g. magrpo or wideseek-r1-2026)",
-            crate::text::ids::KEY_RULE
+            crate::text::ids::key_rule()
         ));
     }
     if let Some(id) = arxiv {

@@ -4,21 +4,21 @@ use super::inputs::Inputs;
 use super::listing::Folder;
 use super::parallel::in_parallel;
 use crate::layout::Layout;
-use corpus_io::digest::Digest;
+use corpus_io::digest::{Digest, Key};
 
 impl Inputs {
     /// The digest of every byte read (each with its path), of each data
     /// folder's listing (a stray file is reported, so its name counts) and
-    /// of the size limit; None when anything could not be read, since a
-    /// read error's words are not bytes a digest could vouch for.
-    pub fn digest(&self) -> Option<u128> {
-        let mut digest = Digest::new();
+    /// of the size limit, under `key`; None when anything could not be
+    /// read, since a read error's words are not bytes a digest could vouch for.
+    pub fn digest(&self, key: &Key) -> Option<u128> {
+        let mut digest = Digest::new(key);
         digest
             .add(&self.opts.max_file_bytes.to_le_bytes())
             .add(Layout::TAXONOMY.as_bytes())
             .add(self.taxonomy.as_ref().ok()?.as_bytes());
         for folder in &self.folders {
-            add_folder(&mut digest, folder)?;
+            add_folder(&mut digest, folder, key)?;
         }
         for (rel, read) in [
             (Layout::CLAIMS, &self.claims),
@@ -46,7 +46,7 @@ impl Inputs {
 
 /// Adds a data folder's listing and files to the digest; None when it or
 /// one of its files could not be read.
-fn add_folder(digest: &mut Digest, folder: &Folder) -> Option<()> {
+fn add_folder(digest: &mut Digest, folder: &Folder, key: &Key) -> Option<()> {
     digest.add(folder.dir.as_bytes());
     for name in folder.names.as_ref().ok()? {
         digest.add(name.as_bytes());
@@ -57,7 +57,7 @@ fn add_folder(digest: &mut Digest, folder: &Folder) -> Option<()> {
     let files = in_parallel(&folder.files, |(rel, read)| {
         let text = read.as_ref().ok()?;
         Some(
-            Digest::new()
+            Digest::new(key)
                 .add(rel.as_bytes())
                 .add(text.as_bytes())
                 .value(),

@@ -95,7 +95,7 @@ impl Folder {
             .map(|names| {
                 names
                     .iter()
-                    .filter(|(name, _)| is_data_file(name))
+                    .filter(|(name, path)| is_data_file(name) && utf8_name(path))
                     .map(|(name, path)| (format!("{dir}/{name}"), path.clone()))
                     .collect()
             })
@@ -103,10 +103,27 @@ impl Folder {
         let files = in_parallel(&data, |(rel, path)| {
             (rel.clone(), reader::read_text(path, max))
         });
+        let not_utf8 = listed
+            .as_ref()
+            .map(|names| {
+                names
+                    .iter()
+                    .filter(|(_, path)| !utf8_name(path))
+                    .map(|(name, _)| name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         Folder {
             dir,
             names: listed.map(|names| names.into_iter().map(|(name, _)| name).collect()),
+            not_utf8,
             files,
         }
     }
+}
+
+/// Whether a listed file's name is valid UTF-8 (a name that is not cannot
+/// be a key, and is shown with replacement characters).
+fn utf8_name(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n.to_str().is_some())
 }

@@ -14,6 +14,9 @@ pub struct Folder {
     /// Every name in it, sorted (none when there is no such folder), or why
     /// it could not be listed.
     pub names: std::io::Result<Vec<String>>,
+    /// The names that are not valid UTF-8, as shown (with replacement
+    /// characters); none of them is read.
+    pub not_utf8: Vec<String>,
     /// The data files among the names, in order, by root-relative path, each
     /// with its text or why it could not be read.
     pub files: Vec<(String, Result<String, ReadError>)>,
@@ -50,9 +53,25 @@ pub(super) fn listing_problems(folder: &Folder, tax: &Taxonomy) -> Vec<Diagnosti
         }
     };
     let mut out = Vec::new();
-    for name in names {
+    for name in &folder.not_utf8 {
         let rel = format!("{dir}/{name}");
-        if HOUSEKEEPING_FILES.contains(&name.as_str()) || is_data_file(name) {
+        out.push(
+            diag(
+                Rule::FileNameEncoding,
+                Some(tax),
+                &rel,
+                format!("the name of `{rel}` is not valid UTF-8, so it is not read"),
+            )
+            .help("rename it: an entry's file is named after its key, a record's after its id"),
+        );
+    }
+    for name in names.iter().filter(|n| !folder.not_utf8.contains(n)) {
+        let rel = format!("{dir}/{name}");
+        // A temporary file of the tool is `leftover-temp-file`'s to report.
+        if HOUSEKEEPING_FILES.contains(&name.as_str())
+            || is_data_file(name)
+            || corpus_io::files::is_temp_name(name)
+        {
             continue;
         }
         if name.starts_with('.') {

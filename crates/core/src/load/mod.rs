@@ -7,6 +7,7 @@
 //! of the text because the parser's positions are not kept on values.
 
 pub mod examples;
+pub mod leftovers;
 pub mod templates;
 
 mod convert;
@@ -77,6 +78,24 @@ impl Default for LoadOptions {
 fn diag(rule: Rule, tax: Option<&Taxonomy>, file: &str, msg: impl Into<String>) -> Diagnostic {
     let severity = tax.map_or(rule.default_severity(), |t| t.severity_of(rule));
     Diagnostic::new(rule, severity, file, msg)
+}
+
+/// The files of the data folders whose names are not valid UTF-8, by
+/// root-relative path as shown (what `check` reports as `file-name-encoding`).
+pub fn names_not_utf8(root: &Path) -> Vec<String> {
+    [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
+        .iter()
+        .flat_map(|dir| {
+            let listed = corpus_io::reader::list_dir(&root.join(dir))
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            listed
+                .into_iter()
+                .filter(|(_, p)| p.file_name().is_some_and(|n| n.to_str().is_none()))
+                .map(move |(name, _)| format!("{dir}/{name}"))
+        })
+        .collect()
 }
 
 /// Loads taxonomy, entries and exclusions below `root`.

@@ -1,7 +1,16 @@
-//! The build fingerprint (`.cache/corpus-build.fingerprint`, beside the
-//! links cache): a memo of what `build` generated and what its check
-//! found, so that `build`, `build --check`, `check` and `stats` with
+//! The build fingerprint: a memo of what `build` generated and what its
+//! check found, so that `build`, `build --check`, `check` and `stats` with
 //! nothing changed can finish without parsing or checking anything.
+//!
+//! Trust: a record is believed only when this user's own store wrote it.
+//! It lives in the store (the user's cache folder, never below the corpus
+//! root, so never a file git tracks or a pull request carries), under a
+//! name derived from the root's path, and its key and every digest in it
+//! are keyed with the store's secret: a record forged elsewhere, or copied
+//! from another machine, matches no key. The command line opens no store at
+//! all under `CI=true` or `--no-cache`, and then every run takes the full
+//! path. (A record in the tree, as earlier versions kept one under
+//! `.cache/`, is never read.)
 //!
 //! Why skipping is safe: the generated files are a pure function of the
 //! tool (its sources, dependencies and compiler: `CORPUS_BUILD_ID`, from
@@ -16,9 +25,7 @@
 //! malformed record) takes the full path. A record that is out of date is
 //! never wrong, only useless: it maps an old key to that key's outputs. So
 //! it is written after a successful build as a cache, on a best-effort
-//! basis, and never committed (a fresh clone has none); it lives outside
-//! stats/ so that a user's own corpus repository never sees it as an
-//! untracked output.
+//! basis.
 //!
 //! Why `build` and `check` may then skip parsing and checking too: the key
 //! is taken from the raw bytes (`load::Inputs::digest`) before they are
@@ -35,15 +42,14 @@
 //! figures too (`Stats`), which `stats` prints in any format once their
 //! JSON text is found to be the fresh stats/stats.json.
 
-use crate::layout::Layout;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::digest::Digest;
-
 use corpus_io::reader;
+use corpus_io::store::Store;
 use std::path::{Path, PathBuf};
 
 /// First line of a record; another format is ignored.
-const HEADER: &str = "corpus build fingerprint v4";
+const HEADER: &str = "corpus build fingerprint v5";
 /// Largest record read.
 const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest generated file read back to compare with its digest.
@@ -52,15 +58,23 @@ const MAX_OUTPUT_BYTES: u64 = 512 * 1024 * 1024;
 /// The identity of this build of the tool.
 pub const BUILD_ID: &str = env!("CORPUS_BUILD_ID");
 
-/// Where the record of the corpus at `root` lives.
-pub fn path(root: &Path) -> PathBuf {
-    root.join(Layout::CACHE_DIR).join(Layout::FINGERPRINT)
+/// Where the store keeps the record of the corpus at `root`: None when the
+/// store lies inside the root (a file there could come with the data) or
+/// the root has no canonical path.
+pub fn path(store: &Store, root: &Path) -> Option<PathBuf> {
+    let root = root.canonicalize().ok()?;
+    let dir = store.dir().canonicalize().ok()?;
+    if dir.starts_with(&root) {
+        return None;
+    }
+    let name = Digest::of(store.key(), root.as_os_str().as_encoded_bytes());
+    Some(store.record_path(&format!("{name:032x}")))
 }
 
 /// The key of a generation of `part` (a name for what is generated) from
-/// the digest of its inputs (`load::Inputs::digest`).
-pub fn key(inputs: u128, part: &str) -> u128 {
-    let mut d = Digest::new();
+/// the digest of its inputs (`load::Inputs::digest`), under the store's secret.
+pub fn key(store: &Store, inputs: u128, part: &str) -> u128 {
+    let mut d = Digest::new(store.key());
     d.add(BUILD_ID.as_bytes())
         .add(part.as_bytes())
         .add(&inputs.to_le_bytes());
@@ -96,8 +110,8 @@ const STATS: &str = "stats";
 /// when the record says the files are exactly what is on disk now; None
 /// when the full path must decide. (Whether files of an earlier build are
 /// left over is the caller's test.)
-pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
-    let text = reader::read_text(&path(root), MAX_RECORD_BYTES).ok()?;
+pub fn fresh(store: &Store, root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
+    let text = reader::read_text(&path(store, root)?, MAX_RECORD_BYTES).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
         return None;
@@ -136,7 +150,7 @@ pub fn fresh(root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
             return None;
         }
         let bytes = reader::read_bytes(&root.join(path), MAX_OUTPUT_BYTES).ok()?;
-        if Digest::of(&bytes) != hash {
+        if Digest::of(store.key(), &bytes) != hash {
             return None;
         }
         paths.push(path.to_string());
@@ -158,6 +172,7 @@ fn plain_relative(path: &str) -> bool {
 /// a record that cannot be written only costs the next run its shortcut,
 /// and an old record stays correct for its own key.
 pub fn record<'a>(
+    store: &Store,
     root: &Path,
     key: u128,
     checked: &Checked,
@@ -181,11 +196,14 @@ pub fn record<'a>(
         text.push_str(&format!("{STATS} {json}\n"));
     }
     for (path, content) in files {
-        text.push_str(&format!("{:032x} {path}\n", Digest::of(content)));
+        let digest = Digest::of(store.key(), content);
+        text.push_str(&format!("{digest:032x} {path}\n"));
     }
-    let path = path(root);
+    let Some(path) = path(store, root) else {
+        return;
+    };
     // Never through a symlink or over something that is not a plain file.
     if corpus_io::files::not_regular(&path).is_none() {
-        let _ = corpus_io::files::write_atomic(&path, text.as_bytes());
+        let _ = corpus_io::files::write_atomic(store.dir(), &path, text.as_bytes());
     }
 }

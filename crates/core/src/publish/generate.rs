@@ -14,6 +14,7 @@ use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use corpus_io::reader;
+use corpus_io::store::Store;
 use corpus_trace::Metrics;
 use std::path::Path;
 
@@ -372,16 +373,21 @@ fn could_have_generated(root: &Path, line: &str) -> bool {
 
 /// The key of a generation of `part` from `inputs` in the build fingerprint
 /// (see `fingerprint`); None when an input could not be read.
-pub fn fingerprint_key(inputs: &Inputs, part: Part) -> Option<u128> {
-    Some(fingerprint::key(inputs.digest()?, &format!("{part:?}")))
+pub fn fingerprint_key(store: &Store, inputs: &Inputs, part: Part) -> Option<u128> {
+    let digest = inputs.digest(store.key())?;
+    Some(fingerprint::key(store, digest, &format!("{part:?}")))
 }
 
 /// When the record for `key` proves the generated files fresh (same inputs,
 /// same bytes on disk, nothing left over): their paths, and what checking
 /// found. Then parsing, checking and rendering can all be skipped, since
 /// only a build that found no error writes a record (see `fingerprint`).
-pub fn unchanged(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Checked)> {
-    let (paths, checked) = fingerprint::fresh(root, key)?;
+pub fn unchanged(
+    store: &Store,
+    root: &Path,
+    key: u128,
+) -> Option<(Vec<String>, fingerprint::Checked)> {
+    let (paths, checked) = fingerprint::fresh(store, root, key)?;
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
     leftovers_of(root, &names)
         .is_empty()
@@ -392,8 +398,8 @@ pub fn unchanged(root: &Path, key: u128) -> Option<(Vec<String>, fingerprint::Ch
 /// `key` proves the generated files fresh (see `unchanged`) and the recorded
 /// figures are exactly those of the fresh stats/stats.json. None when the
 /// full path must decide.
-pub fn fresh_stats(root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
-    let (paths, mut checked) = unchanged(root, key)?;
+pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
+    let (paths, mut checked) = unchanged(store, root, key)?;
     let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
@@ -408,8 +414,15 @@ const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Records in the build fingerprint that the generation with `key`
 /// produced `files`, and that checking its inputs found `checked`.
-pub fn record(root: &Path, key: u128, checked: &fingerprint::Checked, files: &[Generated]) {
+pub fn record(
+    store: &Store,
+    root: &Path,
+    key: u128,
+    checked: &fingerprint::Checked,
+    files: &[Generated],
+) {
     fingerprint::record(
+        store,
         root,
         key,
         checked,
@@ -533,7 +546,7 @@ pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
             todo.push((path, f.path.clone(), f.content.as_bytes()));
         }
     }
-    w.changed = corpus_io::files::write_all(&todo)?;
+    w.changed = corpus_io::files::write_all(root, &todo)?;
     for p in leftovers {
         std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
         w.removed.push(p);

@@ -16,7 +16,9 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
     for f in &ENTRY {
         let field = f.name;
         let mut p = match field {
-            fields::KEY => json!({"type": "string", "pattern": crate::text::ids::KEY_PATTERN}),
+            fields::KEY => {
+                json!({"type": "string", "pattern": crate::text::ids::KEY_PATTERN, "maxLength": crate::text::ids::MAX_ID_LEN})
+            }
             fields::YEAR => json!({"type": "integer", "minimum": MIN_YEAR, "maximum": cutoff_year}),
             fields::ARXIV_ID => {
                 json!({"type": "string", "pattern": "^(\\d{4}\\.\\d{4,5}|[a-z][a-z\\-]*(\\.[A-Z]{2})?/\\d{7})(v\\d+)?$"})

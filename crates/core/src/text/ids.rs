@@ -11,26 +11,36 @@ pub const KEY_PATTERN: &str = r"^[a-z0-9]+(-[a-z0-9]+)*$";
 /// The pattern of an exclusion record id (the file stem of exclusions/ID.yaml).
 pub const RECORD_ID_PATTERN: &str = r"^E[0-9]{3,}$";
 
+/// The longest key or record id, in bytes. Each names a file (`KEY.yaml`),
+/// and a file name may hold 255 bytes on every common file system; the
+/// margin leaves room for any suffix the tool or an editor adds beside it.
+pub const MAX_ID_LEN: usize = 128;
+
 /// How a key is described to a contributor.
-pub const KEY_RULE: &str = "lowercase letters, digits and single dashes";
+pub fn key_rule() -> String {
+    format!("lowercase letters, digits and single dashes, at most {MAX_ID_LEN} characters")
+}
 
 /// How a record id is described to a contributor.
-pub const RECORD_ID_RULE: &str = "E followed by at least three digits, e.g. E033";
+pub fn record_id_rule() -> String {
+    format!("E followed by at least three digits, e.g. E033, at most {MAX_ID_LEN} characters")
+}
 
 fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
 }
 
-/// Whether a key is lowercase letters, digits and single dashes.
+/// Whether a key is lowercase letters, digits and single dashes, short
+/// enough to name a file.
 pub fn valid_key(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
-    regex(&R, KEY_PATTERN).is_match(k)
+    k.len() <= MAX_ID_LEN && regex(&R, KEY_PATTERN).is_match(k)
 }
 
-/// Whether an exclusion record id has the form E001.
+/// Whether an exclusion record id has the form E001 and can name a file.
 pub fn valid_record_id(id: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
-    regex(&R, RECORD_ID_PATTERN).is_match(id)
+    id.len() <= MAX_ID_LEN && regex(&R, RECORD_ID_PATTERN).is_match(id)
 }
 
 /// A key built from arbitrary text: lowercase, runs of other characters as one dash.
@@ -43,6 +53,14 @@ pub fn suggest_key(k: &str) -> String {
         } else if !s.ends_with('-') && !s.is_empty() {
             s.push('-');
         }
+    }
+    // Cut a key that would be too long at the last dash that fits.
+    if s.len() > MAX_ID_LEN {
+        let cut = s[..=MAX_ID_LEN]
+            .rfind('-')
+            .filter(|&i| i > 0)
+            .unwrap_or(MAX_ID_LEN);
+        s.truncate(cut);
     }
     s.trim_end_matches('-').to_string()
 }
@@ -144,9 +162,19 @@ pub fn normalize_url(u: &str) -> String {
     format!("{host}/{}", path.trim_end_matches('/'))
 }
 
-/// Lowercase alphanumeric words, for comparing titles.
+/// Lowercase alphanumeric words, for comparing titles and names: first
+/// composed (NFC), so that the same letters typed as one code point or as a
+/// letter and a combining accent compare equal, then case and punctuation
+/// folded.
 pub fn normalize_title(t: &str) -> String {
-    t.to_lowercase()
+    use unicode_normalization::UnicodeNormalization;
+    let composed: String = if t.is_ascii() {
+        t.to_string()
+    } else {
+        t.nfc().collect()
+    };
+    composed
+        .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -161,6 +189,13 @@ mod tests {
     fn keys_and_record_ids() {
         assert!(valid_key("wideseek-r1-2026"));
         assert!(!valid_key("Bad Key") && !valid_key("a--b") && !valid_key("-a"));
+        // Every file the tool names after a key fits a 255-byte file name.
+        let longest = "a".repeat(MAX_ID_LEN);
+        assert!(valid_key(&longest) && !valid_key(&format!("{longest}b")));
+        assert!(format!("{longest}.yaml").len() <= 255);
+        assert!(!valid_record_id(&format!("E{}", "1".repeat(MAX_ID_LEN))));
+        let suggested = suggest_key(&"word ".repeat(100));
+        assert!(valid_key(&suggested), "{suggested}");
         assert_eq!(suggest_key("Bad Key!"), "bad-key");
         assert!(valid_record_id("E001") && valid_record_id("E1234"));
         assert!(!valid_record_id("E1") && !valid_record_id("E01") && !valid_record_id("e001"));
@@ -175,6 +210,15 @@ mod tests {
         assert_eq!(arxiv_year("2513.00001"), None);
         assert_eq!(arxiv_year("2508.0465"), None);
         assert_eq!(arxiv_year("arXiv:2508.04652"), None);
+    }
+
+    #[test]
+    fn titles_in_either_unicode_normal_form_compare_equal() {
+        let composed = "Caf\u{e9} Agents: R\u{f6}le Play";
+        let decomposed = "Cafe\u{301} agents - Ro\u{308}le play";
+        assert_ne!(composed.as_bytes(), decomposed.as_bytes());
+        assert_eq!(normalize_title(composed), normalize_title(decomposed));
+        assert_ne!(normalize_title("Café"), normalize_title("Cafe"));
     }
 
     #[test]

@@ -63,7 +63,15 @@ impl Imported {
                 .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
                 .collect(),
         };
-        corpus_io::files::write_new_files(&files, force)?;
+        // The folder is the user's choice; a link planted in place of a file in it is not.
+        let base = parent_of_first(&files).unwrap_or_default();
+        corpus_io::files::write_new_files(&base, &files, force)?;
         Ok(String::new())
     }
+}
+
+/// The folder the written files share (their parent), so that a symlink
+/// planted in place of one of them is refused.
+fn parent_of_first(files: &[(std::path::PathBuf, String)]) -> Option<std::path::PathBuf> {
+    files.first()?.0.parent().map(std::path::Path::to_path_buf)
 }
