@@ -181,7 +181,16 @@ fn command(
         None => root.join(default_cache()),
     };
     let mut stderr = String::new();
-    let cache = if a.offline {
+    // A results cache git tracks came with the repository, maybe with a
+    // pull request: believing it could pass dead links as alive.
+    let committed = !a.offline && corpus_core::exchange::git::tracks(root, &cache_path);
+    if committed {
+        stderr.push_str(&format!(
+            "warning: {}: git tracks this results cache, so it is not trusted; every link is checked afresh (remove it with `git rm --cached`)\n",
+            cache_path.display()
+        ));
+    }
+    let cache = if a.offline || committed {
         Cache::default()
     } else {
         match reader::read_text(&cache_path, MAX_CACHE_BYTES).map(|t| Cache::from_json(&t)) {

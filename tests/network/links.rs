@@ -414,6 +414,36 @@ fn the_default_cache_lives_under_the_root_outside_stats() {
 }
 
 #[test]
+fn a_results_cache_git_tracks_is_not_trusted() {
+    let server = Server::start(route);
+    let t = tree_for(&server, &["/ok"]);
+    let cache = t.path("cache.json").display().to_string();
+    online(&t, &cache, &[]).assert_code(0);
+    let first = server.hits().len();
+    // Not tracked: within --max-age nothing is requested again.
+    online(&t, &cache, &["--max-age", "1h"]).assert_code(0);
+    assert_eq!(server.hits().len(), first, "served from the cache");
+    // Committed, as a pull request could carry it: every link is checked afresh.
+    for args in [&["init", "-q"][..], &["add", "-f", "cache.json"]] {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(t.root())
+            .status()
+            .expect("git runs")
+            .success();
+        assert!(ok, "git {args:?}");
+    }
+    let run = online(&t, &cache, &["--max-age", "1h"]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("git tracks this results cache"),
+        "{}",
+        run.stderr
+    );
+    assert!(server.hits().len() > first, "requested again");
+}
+
+#[test]
 fn committed_host_exceptions_accept_a_status_or_space_out_checks() {
     let server = Server::start(route);
     let t = tree_for(&server, &["/forbidden"]);

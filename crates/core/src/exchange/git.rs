@@ -53,6 +53,16 @@ fn git(root: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, Stri
     Ok(out.stdout)
 }
 
+/// Whether git tracks `path` in the repository at `root`: such a file came
+/// with the repository, so it may have come with a pull request. False when
+/// git is missing or `root` is no repository.
+pub fn tracks(root: &Path, path: &Path) -> bool {
+    let Some(rel) = path.strip_prefix(root).ok().and_then(Path::to_str) else {
+        return false;
+    };
+    git(root, &["ls-files", "--error-unmatch", "--", rel], None).is_ok()
+}
+
 /// Writes the corpus data (corpus/, exclusions/) of a git revision into a temporary root.
 pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
     if rev.starts_with('-') {
