@@ -85,7 +85,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let format = Format::from(args.format);
     let inputs = Inputs::read(root, ctx.load);
     // Leftovers are not among the recorded inputs: with any, the full path reports them.
-    let leftovers = corpus_core::load::leftovers::diagnostics(root);
+    let leftovers = corpus_core::load::leftovers::found(root);
     let recorded = ctx
         .store()
         .filter(|_| leftovers.is_empty())
@@ -95,7 +95,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let (corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
-    rep.diagnostics.extend(leftovers);
+    let found = corpus_core::load::leftovers::diagnostics(&leftovers, &corpus.taxonomy);
+    rep.diagnostics.extend(found);
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;

@@ -103,6 +103,28 @@ fn cases() -> Vec<Case> {
             near_miss: |t| t.write("corpus/papers/.gitkeep", ""),
         },
         Case {
+            rule: "leftover-temp-file",
+            base: Tree::valid,
+            fires: |t| t.write("corpus/papers/.corpus-tmp-0badf00d", "half a fi"),
+            file: "corpus/papers/.corpus-tmp-0badf00d",
+            field: None,
+            // A name of the tool's own form at the root, but not a temporary file's.
+            near_miss: |t| t.write(".corpus-tmp-notes", "mine\n"),
+        },
+        Case {
+            rule: "file-name-encoding",
+            base: Tree::valid,
+            fires: |t| {
+                use std::os::unix::ffi::OsStrExt;
+                let name = std::ffi::OsStr::from_bytes(b"caf\xe9.yaml");
+                std::fs::write(t.path("corpus/papers").join(name), "key: x\n").unwrap();
+            },
+            file: "corpus/papers/caf\u{fffd}.yaml",
+            field: None,
+            // The same letters in UTF-8 make a stray-file-free housekeeping name.
+            near_miss: |t| t.write("corpus/papers/.gitkeep", "caf\u{e9}\n"),
+        },
+        Case {
             rule: "unknown-field",
             base: Tree::valid,
             fires: |t| t.append(valid::METHOD, "tags: [marl]\n"),
@@ -849,9 +871,9 @@ const ENTRY_WARNINGS: [&str; 10] = [
 
 #[test]
 fn every_warning_rule_is_either_waivable_in_an_entry_or_listed_as_not() {
-    // stray-file is about a file that is not an entry; waiver-unused is about
-    // the waivers themselves.
-    let not_waivable = ["stray-file", "waiver-unused"];
+    // stray-file and leftover-temp-file are about files that are not
+    // entries; waiver-unused is about the waivers themselves.
+    let not_waivable = ["stray-file", "leftover-temp-file", "waiver-unused"];
     for (id, severity) in taxonomy_rules() {
         if severity == "warning" {
             assert!(

@@ -4,6 +4,7 @@
 //! and is neither reported nor removed (see `corpus_io::files::stage`).
 
 use crate::layout::Layout;
+use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use std::path::{Path, PathBuf};
@@ -64,14 +65,15 @@ pub fn sweep(root: &Path) -> Vec<String> {
         .collect()
 }
 
-/// One `leftover-temp-file` warning per abandoned temporary file.
-pub fn diagnostics(root: &Path) -> Vec<Diagnostic> {
-    found(root)
-        .into_iter()
+/// One `leftover-temp-file` diagnostic per leftover `found`, in the
+/// taxonomy's severity.
+pub fn diagnostics(found: &[String], tax: &Taxonomy) -> Vec<Diagnostic> {
+    found
+        .iter()
         .map(|rel| {
             Diagnostic::new(
                 Rule::LeftoverTempFile,
-                Rule::LeftoverTempFile.default_severity(),
+                tax.severity_of(Rule::LeftoverTempFile),
                 rel.clone(),
                 format!("`{rel}` is a temporary file an interrupted run left behind"),
             )
