@@ -42,7 +42,12 @@ impl Paper {
                 .collect::<String>()
                 .to_lowercase()
         };
-        if let Some(k) = self.bibtex_key.as_deref().map(clean).filter(|k| !k.is_empty()) {
+        if let Some(k) = self
+            .bibtex_key
+            .as_deref()
+            .map(clean)
+            .filter(|k| !k.is_empty())
+        {
             return k;
         }
         let family = self
@@ -138,11 +143,14 @@ pub struct Representatives {
 pub struct Survey {
     /// The paper.
     pub paper: Paper,
-    /// The survey's figures, as memberships.
+    /// The survey's figures, as memberships (none when the survey has none).
+    #[serde(default)]
     pub figures: Vec<Figure>,
     /// What E1–E4 stand for, as far as the survey's table says.
+    #[serde(default)]
     pub measures_note: String,
-    /// The Benchmark Gap table.
+    /// The Benchmark Gap table (the README leaves it out when empty).
+    #[serde(default)]
     pub benchmark_gap: Vec<GapRow>,
     /// Short names for entries whose title has none before a colon.
     #[serde(default)]

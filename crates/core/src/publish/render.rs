@@ -548,8 +548,13 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
-        pages_url: crate::publish::repository::pages_url(&tax.repository),
-        repository_url: crate::publish::repository::repository_url(&tax.repository),
+        // A list not yet published has no addresses; its templates leave the links out.
+        pages_url: (!tax.repository.is_empty())
+            .then(|| crate::publish::repository::pages_url(&tax.repository))
+            .unwrap_or_default(),
+        repository_url: (!tax.repository.is_empty())
+            .then(|| crate::publish::repository::repository_url(&tax.repository))
+            .unwrap_or_default(),
     }
 }
 
