@@ -549,12 +549,16 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             })
             .collect(),
         // A list not yet published has no addresses; its templates leave the links out.
-        pages_url: (!tax.repository.is_empty())
-            .then(|| crate::publish::repository::pages_url(&tax.repository))
-            .unwrap_or_default(),
-        repository_url: (!tax.repository.is_empty())
-            .then(|| crate::publish::repository::repository_url(&tax.repository))
-            .unwrap_or_default(),
+        pages_url: if tax.repository.is_empty() {
+            String::new()
+        } else {
+            crate::publish::repository::pages_url(&tax.repository)
+        },
+        repository_url: if tax.repository.is_empty() {
+            String::new()
+        } else {
+            crate::publish::repository::repository_url(&tax.repository)
+        },
     }
 }
 
