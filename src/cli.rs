@@ -4,8 +4,8 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, diff, export, fmt, import, links, list, new, publish, schema, site,
-    stats, trace, verify, Audience, Context, Outcome,
+    agreement, check, claims, diff, export, fmt, import, init, links, list, new, publish, schema,
+    site, stats, trace, verify, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -61,6 +61,8 @@ pub enum Command {
     Import(import::Args),
     /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
     New(new::Args),
+    /// Start a new list in an empty folder: taxonomy, templates, empty data folders.
+    Init(init::Args),
     /// Format entry and record files: field order, quoting every YAML reader agrees on.
     Fmt(fmt::Args),
     /// Print the JSON Schema of entry files, generated from the taxonomy.
@@ -152,6 +154,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Diff(a) => a,
         Command::Import(a) => a,
         Command::New(a) => a,
+        Command::Init(a) => a,
         Command::Fmt(a) => a,
         Command::Schema(a) => a,
         Command::Export(a) => a,
@@ -176,6 +179,7 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Diff(a) => diff::run(ctx, a),
         Command::Import(a) => import::run(ctx, a),
         Command::New(a) => new::run(ctx, a),
+        Command::Init(a) => init::run(ctx, a),
         Command::Fmt(a) => fmt::run(ctx, a),
         Command::Schema(a) => schema::run(ctx, a),
         Command::Export(a) => export::run(ctx, a),

@@ -5,7 +5,9 @@ use super::{Audience, Context, Outcome, Result};
 use corpus_core::exchange::import;
 use corpus_core::layout::Layout;
 use corpus_core::load::LoadOptions;
+use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format, Sources};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Options of `corpus import`.
@@ -29,6 +31,39 @@ impl Audience for Args {
     }
 }
 
+/// "N problem(s) in M of R row(s) of FILE (lines …)" for each file with
+/// problems: rows and problems are counted apart, since one row can have
+/// several, and the failing rows are named by the line they start on.
+fn failure_summary(diags: &[Diagnostic], rows: &[(String, usize)]) -> String {
+    rows.iter()
+        .filter_map(|(file, total)| {
+            let of_file: Vec<&Diagnostic> = diags.iter().filter(|d| &d.file == file).collect();
+            if of_file.is_empty() {
+                return None;
+            }
+            // The header's problems (line 1) concern the file, not a row.
+            let lines: BTreeSet<usize> = of_file
+                .iter()
+                .filter_map(|d| d.line)
+                .filter(|&l| l > 1)
+                .collect();
+            let shown: Vec<String> = lines.iter().take(10).map(ToString::to_string).collect();
+            let more = lines.len().saturating_sub(shown.len());
+            let which = match (shown.is_empty(), more) {
+                (true, _) => String::new(),
+                (false, 0) => format!(" (lines {})", shown.join(", ")),
+                (false, n) => format!(" (lines {} and {n} more)", shown.join(", ")),
+            };
+            Some(format!(
+                "{} problem(s) in {} of {total} row(s) of {file}{which}",
+                of_file.len(),
+                lines.len()
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Reads one CSV file, turning a failure into the outcome of a run that cannot start.
 fn read(path: &Path, opts: LoadOptions) -> std::result::Result<String, Outcome> {
     import::read_csv(path, opts.max_file_bytes).map_err(|e| Outcome::fail(2, e))
@@ -47,8 +82,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
     let mut diags = Vec::new();
     let mut counts = (0, 0);
+    // Each file read, with its number of data rows, for the summary of a failed import.
+    let mut rows: Vec<(String, usize)> = Vec::new();
     if let Some(p) = &args.papers {
         let text = read(p, ctx.load)?;
+        rows.push((p.display().to_string(), import::data_rows(&text)));
         match import::parse_papers(&p.display().to_string(), &text) {
             Ok(entries) => {
                 counts.0 = entries.len();
@@ -64,6 +102,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     if let Some(p) = &args.excluded {
         let text = read(p, ctx.load)?;
+        rows.push((p.display().to_string(), import::data_rows(&text)));
         match import::parse_exclusions(&p.display().to_string(), &text) {
             Ok(records) => {
                 counts.1 = records.len();
@@ -78,7 +117,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         }
     }
     if !diags.is_empty() {
-        let summary = format!("import: {} bad row(s); nothing was written", diags.len());
+        let summary = format!(
+            "import: {}; nothing was written",
+            failure_summary(&diags, &rows)
+        );
         return Err(Outcome::with_code(
             1,
             report::render(&diags, Format::Human, &Sources::new(), Some(&summary)),

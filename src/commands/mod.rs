@@ -10,6 +10,7 @@ pub mod diff;
 pub mod export;
 pub mod fmt;
 pub mod import;
+pub mod init;
 pub mod links;
 pub mod list;
 pub mod new;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs the browser test of `corpus site`: builds the binary, writes the page
-# of the shipped corpus and of a generated 10,000-entry corpus under
-# target/browser/, installs the pinned playwright-core (npm ci, local to
-# tests/browser/), and drives Debian's Chromium against both pages.
+# Runs the browser tests: builds the binary, writes the page of `corpus site`
+# for the shipped corpus and for a generated 10,000-entry corpus under
+# target/browser/, installs the pinned playwright-core and marked (npm ci,
+# local to tests/browser/), and drives Debian's Chromium against both pages
+# (site.test.mjs) and against README.md rendered to HTML, where the first
+# paper must start within the first 15 % of the page (readme.test.mjs).
 # Screenshots and the measured timings land in target/browser/.
 #
 # Needs Node.js, npm and Chromium (`apt-get install chromium`, or set
@@ -28,4 +30,7 @@ target/debug/examples/gen_corpus "$n" "$SCALE_ROOT" >/dev/null
 "$CORPUS_BIN" --root "$SCALE_ROOT" site --out "$OUT_DIR/scale-site"
 export SCALE_PAGE="$OUT_DIR/scale-site/index.html"
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-node tests/browser/site.test.mjs
+status=0
+node tests/browser/site.test.mjs || status=1
+node tests/browser/readme.test.mjs || status=1
+exit $status

@@ -661,7 +661,14 @@ fn cases() -> Vec<Case> {
         Case {
             rule: "stale-generated",
             base: published,
-            fires: |t| t.set(valid::METHOD, "scenario", "coding"),
+            // The one-liner is on the README's entry line.
+            fires: |t| {
+                t.set(
+                    valid::METHOD,
+                    "one_liner",
+                    "A shorter summary of the method.",
+                )
+            },
             file: "README.md",
             field: None,
             // A comment changes no generated file.

@@ -293,3 +293,59 @@ fn import_refuses_a_record_id_that_check_would_reject() {
     );
     assert!(!dst.root().join("exclusions/E1.yaml").exists());
 }
+
+#[test]
+fn a_failed_import_counts_rows_and_problems_apart_and_names_the_rows() {
+    // Three rows, each on one line; the second has two problems (no title,
+    // no is_core), the third one (a repeated key). The summary must not call
+    // three problems three bad rows.
+    let csv_dir = tempfile::tempdir().unwrap();
+    let papers = csv_dir.path().join("papers.csv");
+    let src = shipped_copy();
+    corpus(src.root())
+        .args(["export", "--format", "csv", "--out"])
+        .arg(&papers)
+        .assert()
+        .success();
+    let mut r = csv::Reader::from_path(&papers).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let mut rows: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect::<Vec<_>>())
+        .filter(|cells| cells.iter().all(|c| !c.contains('\n')))
+        .take(3)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    rows[1][col("title")] = String::new();
+    rows[1][col("is_core")] = String::new();
+    rows[2][col("key")] = rows[0][col("key")].clone();
+    let mut w = csv::Writer::from_path(&papers).unwrap();
+    w.write_record(&header).unwrap();
+    for row in &rows {
+        w.write_record(row).unwrap();
+    }
+    w.flush().unwrap();
+
+    let dst = empty_root();
+    let out = corpus(dst.root())
+        .args(["import", "--papers"])
+        .arg(&papers)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("3 problem(s) in 2 of 3 row(s) of"),
+        "rows and problems apart: {out}"
+    );
+    assert!(out.contains("(lines 3, 4)"), "the failing rows: {out}");
+    assert!(
+        !dst.root()
+            .join("corpus/papers/.")
+            .read_dir()
+            .is_ok_and(|mut d| d.next().is_some()),
+        "nothing was written"
+    );
+}

@@ -206,13 +206,13 @@ const ENTRY_ITEM: &str = r"^- \[((?:\\.|[^\\\]])+)\]\(https?://[^)]*\) - ";
 fn sections(md: &str) -> Vec<(String, Vec<String>)> {
     let item = Regex::new(ENTRY_ITEM).unwrap();
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    // Only the sub-sections of "Papers by category" are categories.
+    // Only the sub-sections of "Papers by Category" are categories.
     let mut in_papers = false;
     for (_, line) in prose_lines(md) {
         if let Some(h) = line.strip_prefix("### ").filter(|_| in_papers) {
             out.push((rendered_text(h), Vec::new()));
         } else if line.starts_with("## ") || line.starts_with("# ") {
-            in_papers = line.starts_with("## Papers by category");
+            in_papers = line.starts_with("## Papers by Category");
             out.push((String::new(), Vec::new()));
         } else if let Some(c) = item.captures(line) {
             if let Some(last) = out.last_mut() {
@@ -489,14 +489,16 @@ fn every_chart_has_alt_text_that_says_what_it_shows() {
 
 #[test]
 fn the_install_line_names_the_published_repository_and_the_hooks_exist() {
-    let md = readme();
+    // The tool's documentation is written by hand, so this keeps its one
+    // sentence about the data (where the list is published) true.
+    let md = std::fs::read_to_string(repo().join("docs/tooling.md")).expect("docs/tooling.md");
     let tax = std::fs::read_to_string(repo().join("corpus/taxonomy.yaml")).unwrap();
     let tax = corpus_core::model::taxonomy::Taxonomy::from_yaml(&tax).unwrap();
     let line = format!(
         "cargo install --locked --git {} corpus",
         corpus_core::publish::repository::repository_url(&tax.repository)
     );
-    assert!(md.contains(&line), "README lacks `{line}`");
+    assert!(md.contains(&line), "docs/tooling.md lacks `{line}`");
     assert!(!md.contains("<clone URL"), "no placeholder in the README");
     let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).unwrap();
     let hooks: serde_yaml::Value = serde_yaml::from_str(&hooks).unwrap();
@@ -512,4 +514,103 @@ fn the_install_line_names_the_published_repository_and_the_hooks_exist() {
         package.contains("name = \"corpus\""),
         "the crate installs as `corpus`"
     );
+}
+
+// ---------------------------------------------------------------------------
+// The README's shape for its readers (issue 23): the papers come first, the
+// Contents list every section, headings share one case, entry lines stay short.
+
+/// `## ` and `### ` headings outside code, with their level, as shown.
+fn headings(md: &str) -> Vec<(usize, String)> {
+    prose_lines(md)
+        .into_iter()
+        .filter_map(|(_, l)| {
+            let level = l.chars().take_while(|&c| c == '#').count();
+            (2..=3)
+                .contains(&level)
+                .then(|| l[level..].strip_prefix(' '))
+                .flatten()
+                .map(|h| (level, rendered_text(h)))
+        })
+        .collect()
+}
+
+/// Title Case as the taxonomy's category labels write it: every word but
+/// the short joining ones starts with a capital (or is not a word).
+fn is_title_case(heading: &str) -> bool {
+    const MINOR: [&str; 12] = [
+        "a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to",
+    ];
+    heading.split([' ', '-']).enumerate().all(|(i, w)| {
+        let first = w.chars().next();
+        (i > 0 && MINOR.contains(&w)) || !first.is_some_and(char::is_lowercase)
+    })
+}
+
+#[test]
+fn the_title_case_model_tells_the_cases_apart() {
+    assert!(is_title_case("RL and Post-Training Methods (42)"));
+    assert!(is_title_case("The Survey's Abstract"));
+    assert!(!is_title_case("At a glance"));
+    assert!(!is_title_case("Orchestration sub-decisions"));
+}
+
+#[test]
+fn every_heading_of_the_readme_is_in_title_case() {
+    let wrong: Vec<String> = headings(&readme())
+        .into_iter()
+        .filter(|(_, h)| !is_title_case(h))
+        .map(|(_, h)| h)
+        .collect();
+    assert!(wrong.is_empty(), "headings not in Title Case: {wrong:?}");
+}
+
+#[test]
+fn the_contents_list_every_section_in_order_and_the_papers_come_first() {
+    let md = readme();
+    let after_contents = md
+        .split("\n## Contents\n")
+        .nth(1)
+        .expect("a Contents section");
+    let (toc, body) = after_contents
+        .split_once("\n## ")
+        .expect("sections after Contents");
+    let link = Regex::new(r"^(\s*)- \[([^\]]+)\]\(#([^)]+)\)$").unwrap();
+    let listed: Vec<(usize, String)> = toc
+        .lines()
+        .filter_map(|l| link.captures(l))
+        .map(|c| (if c[1].is_empty() { 2 } else { 3 }, rendered_text(&c[2])))
+        .collect();
+    // The sections the Contents must list: every `##` after it, and the
+    // categories (`###`) under Papers by Category.
+    let mut want = Vec::new();
+    let mut in_papers = false;
+    for (level, h) in headings(&format!("## {body}")) {
+        if level == 2 {
+            in_papers = h == "Papers by Category";
+            want.push((2, h));
+        } else if in_papers {
+            want.push((3, h));
+        }
+    }
+    assert_eq!(listed, want);
+    assert_eq!(want[0], (2, "Papers by Category".to_string()));
+    assert!(
+        want.iter().any(|(_, h)| h == "How to Contribute"),
+        "the contributing section is listed too: {want:?}"
+    );
+}
+
+#[test]
+fn an_entry_line_carries_at_most_three_tags() {
+    let md = readme();
+    let item = Regex::new(ENTRY_ITEM).unwrap();
+    let span = Regex::new(r"`[^`]+`").unwrap();
+    let lines: Vec<&str> = md.lines().filter(|l| item.is_match(l)).collect();
+    assert_eq!(lines.len(), common::yaml_files("corpus/papers"));
+    for l in lines {
+        // Backticks from the data are escaped, so every code span is a tag.
+        let unescaped = l.replace("\\`", "");
+        assert!(span.find_iter(&unescaped).count() <= 3, "{l}");
+    }
 }

@@ -7,7 +7,7 @@ CORPUS_BIN names the built `corpus` binary (default target/debug/corpus).
 - PyYAML (YAML 1.1) reads every entry and record to the values the tool
   reads, and entries pass corpus/entry.schema.json;
 - yamllint, under the committed .yamllint.yaml, finds nothing;
-- the README's Python snippet runs as printed and keeps `NA` as text;
+- the Python snippet of docs/tooling.md runs as printed and keeps `NA` as text;
 - pybtex's plain, alpha and unsrt styles print the protected title words
   with their capitals;
 - so does BibTeX itself with the plain, alpha and ieeetr .bst files (from
@@ -89,9 +89,9 @@ class YamlReaders(unittest.TestCase):
 
 
 class Pandas(unittest.TestCase):
-    def test_the_readme_snippet_runs_and_keeps_na_as_text(self):
-        readme = (ROOT / "README.md").read_text(encoding="utf-8")
-        section = readme.split("### From Python", 1)[1]
+    def test_the_documented_snippet_runs_and_keeps_na_as_text(self):
+        doc = (ROOT / "docs" / "tooling.md").read_text(encoding="utf-8")
+        section = doc.split("## From Python", 1)[1]
         snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
         stats = json.loads((ROOT / "stats" / "stats.json").read_text())
         with tempfile.TemporaryDirectory() as tmp:
@@ -104,7 +104,7 @@ class Pandas(unittest.TestCase):
             os.chdir(tmp)
             try:
                 scope = {}
-                exec(compile(snippet, "README.md", "exec"), scope)
+                exec(compile(snippet, "docs/tooling.md", "exec"), scope)
             finally:
                 os.chdir(cwd)
         papers, entries, records = scope["papers"], scope["entries"], scope["records"]

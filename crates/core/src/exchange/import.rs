@@ -46,6 +46,16 @@ fn row_diag(file: &str, line: u64, field: &str, msg: String) -> Diagnostic {
         .field(field)
 }
 
+/// How many data rows (records after the header) CSV text holds, malformed
+/// ones included: what an import summary counts its failing rows against.
+pub fn data_rows(text: &str) -> usize {
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .count()
+}
+
 /// Reads CSV text into rows keyed by the header, checking the header first.
 fn read_rows(
     file: &str,
@@ -424,6 +434,12 @@ mod tests {
         assert_eq!(e.arxiv_id, None);
         assert_eq!(e.notes, None);
         assert!(entry_yaml(e).contains("first_author: X, Y"));
+    }
+
+    #[test]
+    fn data_rows_counts_records_after_the_header_even_malformed_ones() {
+        assert_eq!(data_rows("a,b\n1,2\n\"x\ny\",3\n4\n"), 3);
+        assert_eq!(data_rows("a,b\n"), 0);
     }
 
     #[test]

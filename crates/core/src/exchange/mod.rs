@@ -1,6 +1,6 @@
 //! The corpus in and out: CSV, JSON and BibTeX export, CSV import, a second
 //! annotator's tags, the difference between two corpora (a git revision
-//! among them), and the scaffold of a new entry.
+//! among them), the scaffold of a new entry and the starter of a new list.
 
 pub mod agreement;
 pub mod diff;
@@ -8,3 +8,4 @@ pub mod export;
 pub mod git;
 pub mod import;
 pub mod scaffold;
+pub mod starter;

@@ -27,6 +27,37 @@ pub struct Paper {
     pub artifact: String,
     /// Date of the artifact snapshot the corpus follows, YYYY-MM-DD.
     pub snapshot: String,
+    /// The key of the README's BibTeX record; when absent, the first
+    /// author's family name, the year and the title's first word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bibtex_key: Option<String>,
+}
+
+impl Paper {
+    /// The key of the paper's BibTeX record, letters and digits only.
+    pub fn bibtex_key(&self) -> String {
+        let clean = |s: &str| -> String {
+            s.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_lowercase()
+        };
+        if let Some(k) = self
+            .bibtex_key
+            .as_deref()
+            .map(clean)
+            .filter(|k| !k.is_empty())
+        {
+            return k;
+        }
+        let family = self
+            .authors
+            .first()
+            .map(|a| a.split(',').next().unwrap_or(a))
+            .unwrap_or("anonymous");
+        let word = self.title.split_whitespace().next().unwrap_or("");
+        format!("{}{}{}", clean(family), self.year, clean(word))
+    }
 }
 
 /// One level of a figure: the value it shows and the entries named there.
@@ -112,11 +143,14 @@ pub struct Representatives {
 pub struct Survey {
     /// The paper.
     pub paper: Paper,
-    /// The survey's figures, as memberships.
+    /// The survey's figures, as memberships (none when the survey has none).
+    #[serde(default)]
     pub figures: Vec<Figure>,
     /// What E1–E4 stand for, as far as the survey's table says.
+    #[serde(default)]
     pub measures_note: String,
-    /// The Benchmark Gap table.
+    /// The Benchmark Gap table (the README leaves it out when empty).
+    #[serde(default)]
     pub benchmark_gap: Vec<GapRow>,
     /// Short names for entries whose title has none before a colon.
     #[serde(default)]

@@ -105,10 +105,24 @@ impl From<RuleSeverity> for Severity {
     }
 }
 
+/// What the list says about itself: the README's and the site's title and
+/// opening sentence come from here, so no list's name is compiled in.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ListInfo {
+    /// The list's title, as its README heading shows it.
+    pub title: String,
+    /// One or two sentences on what the list collects.
+    pub description: String,
+}
+
 /// The whole taxonomy file.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Taxonomy {
+    /// The list's title and description, when the taxonomy gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<ListInfo>,
     /// The GitHub repository (`owner/name`) the list is published from; the
     /// README and the site derive their addresses from it.
     #[serde(default)]

@@ -83,31 +83,20 @@ pub struct EntryView {
     pub one_liner: String,
 }
 
+/// At most three compact tags: the survey's three axes (reward type, credit
+/// unit, orchestration form), each left out where it does not apply. Every
+/// other tag is in the entry's file and on the site.
 fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
     let na = tax.na.as_str();
-    let mut b = Vec::new();
-    match e.is_rl.as_str() {
-        "yes" => b.push("RL".to_string()),
-        "partial" => b.push("partial RL".to_string()),
-        _ => {}
-    }
-    for (name, v) in [
+    [
         ("reward", &e.reward_type),
         ("credit", &e.credit_granularity),
-        ("orchestration", &e.orchestration_form),
-    ] {
-        if v != na && !v.is_empty() {
-            b.push(format!("{name}: {v}"));
-        }
-    }
-    if e.scenario != na && e.scenario != "general" && !e.scenario.is_empty() {
-        b.push(format!("scenario: {}", e.scenario));
-    }
-    b.push(e.is_core.clone());
-    if e.verified != "yes" {
-        b.push(format!("verified: {}", e.verified));
-    }
-    b.into_iter().map(|s| code_span(&s)).collect()
+        ("topology", &e.orchestration_form),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.as_str() != na && !v.is_empty())
+    .map(|(name, v)| code_span(&format!("{name}: {v}")))
+    .collect()
 }
 
 /// The README view of one entry.
@@ -307,10 +296,21 @@ pub struct ImportView {
     pub untrusted_pairs: usize,
 }
 
+/// The list's title and description (`list:` in the taxonomy), escaped.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListView {
+    /// Escaped title.
+    pub title: String,
+    /// Escaped description, on one line.
+    pub description: String,
+}
+
 /// Everything the README and STATS templates can use: one typed value,
 /// every piece of data text already escaped for Markdown.
 #[derive(Debug, Clone, Serialize)]
 pub struct Context {
+    /// The list's title and description, when the taxonomy gives them.
+    pub list: Option<ListView>,
     /// Retained entries.
     pub retained: u64,
     /// Excluded records.
@@ -466,6 +466,10 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
     };
 
     Context {
+        list: tax.list.as_ref().map(|l| ListView {
+            title: escape_markdown(l.title.trim()),
+            description: escape_markdown(&one_line(&l.description)),
+        }),
         retained: st.retained,
         excluded: st.excluded,
         audited: st.audited,
@@ -544,9 +548,24 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
-        pages_url: crate::publish::repository::pages_url(&tax.repository),
-        repository_url: crate::publish::repository::repository_url(&tax.repository),
+        // A list not yet published has no addresses; its templates leave the links out.
+        pages_url: if tax.repository.is_empty() {
+            String::new()
+        } else {
+            crate::publish::repository::pages_url(&tax.repository)
+        },
+        repository_url: if tax.repository.is_empty() {
+            String::new()
+        } else {
+            crate::publish::repository::repository_url(&tax.repository)
+        },
     }
+}
+
+/// Text on one line: runs of white space (line breaks included) become one
+/// space, so a description cannot start a heading or a list in the README.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Builds a Tera instance over the templates a command renders (`wanted`)

@@ -550,6 +550,26 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("excluded", &st.excluded);
     ctx.insert("audited", &st.audited);
     ctx.insert("cutoff", &tax.screening.cutoff);
+    // The list's own words and, when there is one, the survey it follows;
+    // the page's template escapes them as HTML.
+    if let Some(l) = &tax.list {
+        ctx.insert(
+            "list",
+            &serde_json::json!({"title": l.title.trim(), "description": l.description.split_whitespace().collect::<Vec<_>>().join(" ")}),
+        );
+    }
+    if let Some((s, _)) = &corpus.survey {
+        let family = s
+            .paper
+            .authors
+            .first()
+            .map(|a| a.split(',').next().unwrap_or(a).to_string())
+            .unwrap_or_default();
+        ctx.insert(
+            "paper",
+            &serde_json::json!({"title": s.paper.title, "family": family, "year": s.paper.year}),
+        );
+    }
     ctx.insert(
         "repository_url",
         &crate::publish::repository::repository_url(&tax.repository),
