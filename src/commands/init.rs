@@ -68,8 +68,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             .into_iter()
             .map(|(rel, text)| (dir.join(rel), text))
             .collect();
-    let written =
-        corpus_io::files::write_new_files(&files, args.force).map_err(|e| Outcome::fail(2, e))?;
+    let written = corpus_io::files::write_new_files(&dir, &files, args.force)
+        .map_err(|e| Outcome::fail(2, e))?;
     // Built once, so README.md, stats/ and the entry schema exist and a
     // `check` of the new list finds nothing stale.
     let built = publish::build(
