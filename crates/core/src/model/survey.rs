@@ -112,6 +112,10 @@ pub struct Representatives {
 pub struct Survey {
     /// The paper.
     pub paper: Paper,
+    /// The rounds (of the taxonomy) whose entries and records make up the
+    /// survey's pool; empty: the survey's pool is the whole list.
+    #[serde(default)]
+    pub rounds: Vec<String>,
     /// The survey's figures, as memberships.
     pub figures: Vec<Figure>,
     /// What E1–E4 stand for, as far as the survey's table says.

@@ -174,10 +174,16 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
         .collect();
     if let Some(t) = st.count(fields::ADDED_IN) {
         // The round's human label, as the Layout::README's screening table shows it.
-        log.extend(t.rows.iter().map(|(v, n)| Bar {
+        // The first round is the screening itself; later rounds that added nothing are left out.
+        let first = tax.rounds.first().map(|r| r.id.as_str());
+        let later = t
+            .rows
+            .iter()
+            .filter(|(v, n)| Some(v.as_str()) != first && *n > 0);
+        log.extend(later.map(|(v, n)| Bar {
             label: format!(
                 "added later: {}",
-                crate::model::taxonomy::label_of(&tax.screening.additions, v)
+                tax.round_label(v)
             ),
             value: *n,
         }));
@@ -247,6 +253,7 @@ pub fn generate_counted(
         verdicts: corpus.verdicts(),
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
+        survey_rounds: corpus.survey_rounds(),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)

@@ -221,6 +221,8 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                     json!({
                         "id": code_span(&v.id),
                         "statement": escape_markdown(&v.statement),
+                        // A claim over the living list says so: it is not the survey's figure.
+                        "living": v.pool == crate::model::claims::Pool::Living,
                         "expected": code_span(&v.expected),
                         "actual": v.actual,
                         "holds": v.holds,
@@ -244,20 +246,27 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
         .map(|s| json!({"id": code_span(&s.id), "label": escape_markdown(&s.label), "count": stage_count.map(|t| t.get(&s.id)).unwrap_or(0)}))
         .collect();
     ctx.insert("stages", &stages);
+    // Rounds after the first, with the entries each added: the survey's
+    // own later rounds and those of the living list alike.
+    let first = tax.rounds.first().map(|r| r.id.as_str());
     let additions: Vec<Value> = tax
-        .screening
-        .additions
+        .rounds
         .iter()
-        .map(|a| {
+        .filter(|r| Some(r.id.as_str()) != first)
+        .filter_map(|a| {
             let of: Vec<String> = entries
                 .iter()
                 .filter(|e| e.added_in.as_deref() == Some(a.id.as_str()))
                 .map(|e| escape_markdown(&entry_name(survey, e)))
                 .collect();
-            json!({"id": code_span(&a.id), "label": escape_markdown(&a.label), "count": of.len(), "entries": of})
+            let in_survey = corpus.in_survey_pool(Some(a.id.as_str()));
+            (!of.is_empty()).then(|| json!({"id": code_span(&a.id), "label": escape_markdown(&a.label), "date": escape_markdown(&a.date), "in_survey": in_survey, "count": of.len(), "entries": of}))
         })
         .collect();
-    let added: usize = entries.iter().filter(|e| e.added_in.is_some()).count();
+    let added: usize = entries
+        .iter()
+        .filter(|e| e.added_in.is_some() && e.added_in.as_deref() != first)
+        .count();
     ctx.insert("additions", &additions);
     ctx.insert("added_later", &added);
     ctx.insert("screened", &tax.screening.screened);

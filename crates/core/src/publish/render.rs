@@ -81,6 +81,9 @@ pub struct EntryView {
     pub links: Vec<Link>,
     /// Escaped one-liner.
     pub one_liner: String,
+    /// The escaped label of its round when it joined after the survey
+    /// (empty for an entry of the survey's pool).
+    pub since: String,
 }
 
 fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
@@ -111,8 +114,20 @@ fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
 }
 
 /// The README view of one entry.
-pub fn entry_view(tax: &Taxonomy, e: &Entry, n: usize) -> EntryView {
+pub fn entry_view(
+    tax: &Taxonomy,
+    e: &Entry,
+    n: usize,
+    survey_rounds: Option<&[String]>,
+) -> EntryView {
+    let since = match tax.round_of(e.added_in.as_deref()) {
+        Some(r) if !tax.in_rounds(e.added_in.as_deref(), survey_rounds) => {
+            escape_markdown(tax.round_label(r))
+        }
+        _ => String::new(),
+    };
     EntryView {
+        since,
         n,
         key: e.key.clone(),
         title: escape_markdown(&e.title),
@@ -253,6 +268,38 @@ pub struct ClaimView {
     pub boundary: String,
 }
 
+/// The survey's pool and what was added since ("84 in the survey · 1 added since").
+#[derive(Debug, Clone, Serialize)]
+pub struct PoolView {
+    /// Entries of the survey's rounds.
+    pub retained: u64,
+    /// Entries of later rounds.
+    pub added_since: u64,
+    /// Records of the survey's rounds.
+    pub excluded: u64,
+    /// Records of later rounds.
+    pub logged_since: u64,
+    /// The entries' figures as one phrase.
+    pub line: String,
+}
+
+impl PoolView {
+    /// The view of a split, when the statistics have one.
+    pub fn of(st: &Stats) -> Option<PoolView> {
+        st.survey.map(|p| PoolView {
+            retained: p.retained,
+            added_since: st.added_since(),
+            excluded: p.excluded,
+            logged_since: st.logged_since(),
+            line: format!(
+                "{} in the survey · {} added since",
+                p.retained,
+                st.added_since()
+            ),
+        })
+    }
+}
+
 /// An example trace replayed into metrics.
 #[derive(Debug, Clone, Serialize)]
 pub struct TraceView {
@@ -317,6 +364,8 @@ pub struct Context {
     pub excluded: u64,
     /// Retained plus excluded.
     pub audited: u64,
+    /// The survey's pool beside the living list, when the list has grown beyond it.
+    pub survey_pool: Option<PoolView>,
     /// The search cutoff date.
     pub cutoff: String,
     /// Categories with their entries.
@@ -369,6 +418,8 @@ pub struct Extras<'a> {
     pub traces: &'a [(String, Metrics)],
     /// The survey's own facts (short names, representatives), when present.
     pub survey: Option<&'a Survey>,
+    /// The rounds of the survey's pool, when the list is split into pools.
+    pub survey_rounds: Option<&'a [String]>,
 }
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
@@ -392,7 +443,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 entries: list
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| entry_view(tax, e, i + 1))
+                    .map(|(i, e)| entry_view(tax, e, i + 1, extras.survey_rounds))
                     .collect(),
             }
         })
@@ -469,6 +520,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         retained: st.retained,
         excluded: st.excluded,
         audited: st.audited,
+        survey_pool: PoolView::of(st),
         cutoff: tax.screening.cutoff.clone(),
         categories,
         topologies,
