@@ -18,6 +18,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     pub format: ReportFormat,
+    /// Also compare the claims with the corpus as committed at this git
+    /// revision: a claim from the survey or its artifact may not change its
+    /// expectation unless it names a new source (`claim-expectation-rewritten`).
+    /// Without a base that rule cannot run.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
 }
 
 impl Audience for Args {
@@ -77,12 +83,22 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let format = Format::from(args.format);
     let inputs = Inputs::read(root, ctx.load);
-    let key = generate::fingerprint_key(&inputs, Part::All);
+    // A recorded check knows nothing of a base, so a run with one does the work.
+    let key = generate::fingerprint_key(&inputs, Part::All).filter(|_| args.base.is_none());
     if let Some(out) = key.and_then(|k| from_fingerprint(&inputs, k, args.strict, format)) {
         return Ok(out);
     }
     let (corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
+    if let Some(rev) = &args.base {
+        let snapshot = corpus_core::exchange::git::snapshot_at(root, rev)
+            .map_err(|e| Outcome::fail(2, e))?;
+        let base = corpus_core::load::load(snapshot.root(), ctx.load)
+            .map_err(|e| Outcome::fail(2, format!("the base {rev}: {e}")))?;
+        rep.diagnostics
+            .extend(check::rewritten_expectations(&base, &corpus));
+        corpus_diagnostics::diag::sort(&mut rep.diagnostics);
+    }
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;

@@ -8,6 +8,8 @@ pub mod style;
 pub mod survey;
 
 mod claims;
+
+pub use claims::rewritten_expectations;
 mod data_rules;
 mod duplicates;
 mod entry;

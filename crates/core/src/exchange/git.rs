@@ -53,7 +53,8 @@ fn git(root: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, Stri
     Ok(out.stdout)
 }
 
-/// Writes the corpus data (corpus/, exclusions/) of a git revision into a temporary root.
+/// Writes the corpus data (corpus/, exclusions/) and the templates of a git
+/// revision into a temporary root.
 pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
     if rev.starts_with('-') {
         return Err(format!("`{rev}` is not a revision"));
@@ -76,6 +77,7 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
             "--",
             &spec("corpus"),
             &spec("exclusions"),
+            &spec(Layout::TEMPLATES_DIR),
         ],
         None,
     )?;

@@ -1,10 +1,12 @@
 //! The corpus in and out: CSV, JSON and BibTeX export, CSV import, a second
 //! annotator's tags, the difference between two corpora (a git revision
-//! among them), and the scaffold of a new entry.
+//! among them) with the edits of the checks themselves, and the scaffold of a
+//! new entry.
 
 pub mod agreement;
 pub mod diff;
 pub mod export;
 pub mod git;
 pub mod import;
+pub mod review;
 pub mod scaffold;

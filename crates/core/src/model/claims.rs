@@ -64,6 +64,18 @@ pub struct Expect {
     pub keys: Option<Vec<String>>,
 }
 
+impl std::fmt::Display for Expect {
+    /// The expectation as written: `== 84`, or `keys a, b`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.count, &self.keys) {
+            (Some(n), None) => write!(f, "{}", n.trim()),
+            (None, Some(k)) => write!(f, "keys {}", k.join(", ")),
+            (Some(n), Some(k)) => write!(f, "{} and keys {}", n.trim(), k.join(", ")),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
 /// The judged-tag coverage a claim needs: every entry matching `among` has
 /// `field` judged, or the claim fails instead of holding by construction.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]

@@ -116,6 +116,10 @@ pub struct Survey {
     /// survey's pool; empty: the survey's pool is the whole list.
     #[serde(default)]
     pub rounds: Vec<String>,
+    /// The claim sources that are the survey or its artifact: a claim from
+    /// one of them keeps its expectation unless its source changes too.
+    #[serde(default)]
+    pub published_sources: Vec<String>,
     /// The survey's figures, as memberships.
     pub figures: Vec<Figure>,
     /// What E1–E4 stand for, as far as the survey's table says.
