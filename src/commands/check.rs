@@ -91,8 +91,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let (corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
     if let Some(rev) = &args.base {
-        let snapshot = corpus_core::exchange::git::snapshot_at(root, rev)
-            .map_err(|e| Outcome::fail(2, e))?;
+        let snapshot =
+            corpus_core::exchange::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
         let base = corpus_core::load::load(snapshot.root(), ctx.load)
             .map_err(|e| Outcome::fail(2, format!("the base {rev}: {e}")))?;
         rep.diagnostics

@@ -13,5 +13,6 @@ mod claims_and_vocabulary;
 mod contributors;
 mod fmt;
 mod hostile_files;
+mod pools;
 mod provenance;
 mod rule_registry;

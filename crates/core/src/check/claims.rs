@@ -75,9 +75,7 @@ pub fn rewritten_expectations(base: &Corpus, corpus: &Corpus) -> Vec<Diagnostic>
             .unwrap_or_default()
     };
     let (was, is) = (published(base), published(corpus));
-    let severity = corpus
-        .taxonomy
-        .severity_of(Rule::ClaimExpectationRewritten);
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimExpectationRewritten);
     let mut out = Vec::new();
     for claim in &new.claims {
         let Some(before) = old.claims.iter().find(|c| c.id == claim.id) else {

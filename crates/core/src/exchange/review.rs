@@ -123,8 +123,22 @@ fn ledger_error(c: &Corpus) -> Option<String> {
 /// no longer loads is one edit, not every claim removed.
 pub fn claim_edits(old: &Corpus, new: &Corpus) -> Vec<Edit> {
     match (ledger_error(old), ledger_error(new)) {
-        (_, Some(e)) => return vec![edit(crate::layout::Layout::CLAIMS, "ledger no longer loads", "", e)],
-        (Some(e), None) => return vec![edit(crate::layout::Layout::CLAIMS, "ledger loads again", e, "")],
+        (_, Some(e)) => {
+            return vec![edit(
+                crate::layout::Layout::CLAIMS,
+                "ledger no longer loads",
+                "",
+                e,
+            )]
+        }
+        (Some(e), None) => {
+            return vec![edit(
+                crate::layout::Layout::CLAIMS,
+                "ledger loads again",
+                e,
+                "",
+            )]
+        }
         (None, None) => {}
     }
     let (o, n) = (claims(old), claims(new));
@@ -237,7 +251,12 @@ fn vocabulary_edits(old: &Corpus, new: &Corpus) -> Vec<Edit> {
     }
     let rounds = |c: &Corpus| c.survey_rounds().map(|r| r.join(", ")).unwrap_or_default();
     if rounds(old) != rounds(new) {
-        out.push(edit("survey", "rounds of the pool", rounds(old), rounds(new)));
+        out.push(edit(
+            "survey",
+            "rounds of the pool",
+            rounds(old),
+            rounds(new),
+        ));
     }
     out
 }
@@ -353,7 +372,13 @@ pub fn text(r: &Review) -> String {
     for ((_, edits), kind) in r.sections().into_iter().zip(kinds) {
         for e in edits {
             let what = what(&e.aspect);
-            let show = |s: &str| if s.is_empty() { "–".to_string() } else { s.to_string() };
+            let show = |s: &str| {
+                if s.is_empty() {
+                    "–".to_string()
+                } else {
+                    s.to_string()
+                }
+            };
             out.push_str(&format!(
                 "{kind} {}: {what}: {} → {}\n",
                 e.id,

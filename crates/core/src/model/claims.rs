@@ -420,12 +420,7 @@ pub fn table(verdicts: &[Verdict], verbose: bool) -> String {
             Pool::Survey => v.id.clone(),
             Pool::Living => format!("{} (living list)", v.id),
         };
-        t.add_row(vec![
-            id,
-            expected,
-            v.actual.to_string(),
-            holds.to_string(),
-        ]);
+        t.add_row(vec![id, expected, v.actual.to_string(), holds.to_string()]);
     }
     let broken = verdicts.iter().filter(|v| !v.holds).count();
     let mut out = format!(

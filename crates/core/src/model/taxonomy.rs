@@ -368,7 +368,10 @@ impl Taxonomy {
         for r in &self.rounds {
             // A repeated id is reported with the other vocabularies below.
             if crate::model::dates::parse_date(&r.date).is_none() {
-                out.push(format!("round `{}` has date `{}`, which is not a YYYY-MM-DD date", r.id, r.date));
+                out.push(format!(
+                    "round `{}` has date `{}`, which is not a YYYY-MM-DD date",
+                    r.id, r.date
+                ));
             }
         }
         for (name, date) in [
