@@ -3,7 +3,7 @@
 //! runs clean as written; a survey claim's expectation cannot be rewritten
 //! against the base without a new source.
 
-use crate::common::{repo, Tree};
+use crate::common::{git, repo, Tree};
 use std::path::Path;
 
 /// The open round of the shipped taxonomy, read without the library.
@@ -333,18 +333,6 @@ fn the_survey_pool_cannot_be_the_open_round() {
         "{}",
         run.stdout
     );
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let st = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .status()
-        .expect("git runs");
-    assert!(st.success(), "git {args:?}");
 }
 
 /// A committed copy of the shipped data, the base of the checks below.
