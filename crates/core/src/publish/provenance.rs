@@ -2,7 +2,8 @@
 //! credit units, sub-decisions) with yes / no / not-judged counts and their
 //! sources, the survey's figures beside them, claims grouped by source, the
 //! Benchmark Gap table, the screening log with its later additions, and the
-//! paper and artifact the list follows. All text is escaped here.
+//! paper and artifact the list follows; and the survey's pool beside the
+//! living list. All text is escaped here.
 
 use crate::model::claims::Verdict;
 use crate::model::corpus::Corpus;
@@ -15,6 +16,38 @@ use crate::stats::Stats;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+
+/// The survey's pool and what was added since ("84 in the survey · 1 added since").
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PoolView {
+    /// Entries of the survey's rounds.
+    pub retained: u64,
+    /// Entries of later rounds.
+    pub added_since: u64,
+    /// Records of the survey's rounds.
+    pub excluded: u64,
+    /// Records of later rounds.
+    pub logged_since: u64,
+    /// The entries' figures as one phrase.
+    pub line: String,
+}
+
+impl PoolView {
+    /// The view of a split, when the statistics have one.
+    pub fn of(st: &Stats) -> Option<PoolView> {
+        st.survey.map(|p| PoolView {
+            retained: p.retained,
+            added_since: st.added_since(),
+            excluded: p.excluded,
+            logged_since: st.logged_since(),
+            line: format!(
+                "{} in the survey · {} added since",
+                p.retained,
+                st.added_since()
+            ),
+        })
+    }
+}
 
 /// "a, b and c" (or "a, b or c").
 fn join_words(items: &[String], conj: &str) -> String {

@@ -268,38 +268,6 @@ pub struct ClaimView {
     pub boundary: String,
 }
 
-/// The survey's pool and what was added since ("84 in the survey · 1 added since").
-#[derive(Debug, Clone, Serialize)]
-pub struct PoolView {
-    /// Entries of the survey's rounds.
-    pub retained: u64,
-    /// Entries of later rounds.
-    pub added_since: u64,
-    /// Records of the survey's rounds.
-    pub excluded: u64,
-    /// Records of later rounds.
-    pub logged_since: u64,
-    /// The entries' figures as one phrase.
-    pub line: String,
-}
-
-impl PoolView {
-    /// The view of a split, when the statistics have one.
-    pub fn of(st: &Stats) -> Option<PoolView> {
-        st.survey.map(|p| PoolView {
-            retained: p.retained,
-            added_since: st.added_since(),
-            excluded: p.excluded,
-            logged_since: st.logged_since(),
-            line: format!(
-                "{} in the survey · {} added since",
-                p.retained,
-                st.added_since()
-            ),
-        })
-    }
-}
-
 /// An example trace replayed into metrics.
 #[derive(Debug, Clone, Serialize)]
 pub struct TraceView {
@@ -365,7 +333,7 @@ pub struct Context {
     /// Retained plus excluded.
     pub audited: u64,
     /// The survey's pool beside the living list, when the list has grown beyond it.
-    pub survey_pool: Option<PoolView>,
+    pub survey_pool: Option<crate::publish::provenance::PoolView>,
     /// The search cutoff date.
     pub cutoff: String,
     /// Categories with their entries.
@@ -520,7 +488,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         retained: st.retained,
         excluded: st.excluded,
         audited: st.audited,
-        survey_pool: PoolView::of(st),
+        survey_pool: crate::publish::provenance::PoolView::of(st),
         cutoff: tax.screening.cutoff.clone(),
         categories,
         topologies,

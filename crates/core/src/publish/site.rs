@@ -549,7 +549,10 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("retained", &st.retained);
     ctx.insert("excluded", &st.excluded);
     ctx.insert("audited", &st.audited);
-    ctx.insert("survey_pool", &crate::publish::render::PoolView::of(&st));
+    ctx.insert(
+        "survey_pool",
+        &crate::publish::provenance::PoolView::of(&st),
+    );
     ctx.insert("cutoff", &tax.screening.cutoff);
     ctx.insert(
         "repository_url",
