@@ -19,6 +19,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     pub format: ReportFormat,
+    /// Also compare the claims with the corpus as committed at this git
+    /// revision: a claim from the survey or its artifact may not change its
+    /// expectation unless it names a new source (`claim-expectation-rewritten`).
+    /// Without a base that rule cannot run.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
 }
 
 impl Audience for Args {
@@ -84,11 +90,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let format = Format::from(args.format);
     let inputs = Inputs::read(root, ctx.load);
-    // Leftovers are not among the recorded inputs: with any, the full path reports them.
+    // Leftovers are not among the recorded inputs: with any, the full path
+    // reports them. A recorded check knows nothing of a base either.
     let leftovers = corpus_core::load::leftovers::found(root);
     let recorded = ctx
         .store()
-        .filter(|_| leftovers.is_empty())
+        .filter(|_| leftovers.is_empty() && args.base.is_none())
         .and_then(|s| from_fingerprint(s, &inputs, args.strict, format));
     if let Some(out) = recorded {
         return Ok(out);
@@ -97,6 +104,15 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let mut rep = check::check(&corpus);
     let found = corpus_core::load::leftovers::diagnostics(&leftovers, &corpus.taxonomy);
     rep.diagnostics.extend(found);
+    if let Some(rev) = &args.base {
+        let snapshot =
+            corpus_core::exchange::git::snapshot_at(root, rev).map_err(|e| Outcome::fail(2, e))?;
+        let base = corpus_core::load::load(snapshot.root(), ctx.load)
+            .map_err(|e| Outcome::fail(2, format!("the base {rev}: {e}")))?;
+        rep.diagnostics
+            .extend(check::rewritten_expectations(&base, &corpus));
+        corpus_diagnostics::diag::sort(&mut rep.diagnostics);
+    }
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;

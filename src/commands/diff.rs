@@ -75,7 +75,14 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     let old = load_one(old_root)?;
     let new = load_one(root)?;
-    let d = corpus_core::exchange::diff::diff(&old, &new);
+    let mut d = corpus_core::exchange::diff::diff(&old, &new);
+    // Templates are not part of a loaded corpus; a side whose templates
+    // cannot be read is left out of that comparison rather than shown as
+    // every template removed.
+    let templates = |r: &Path| corpus_core::load::templates::read(r).ok();
+    if let (Some(a), Some(b)) = (templates(old_root), templates(root)) {
+        d.review.templates = corpus_core::exchange::review::template_edits(&a, &b);
+    }
     let unreadable: usize = [&old, &new]
         .iter()
         .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())

@@ -454,6 +454,19 @@ pub fn run_in(cwd: &Path, root: Option<&Path>, args: &[&str]) -> Run {
     }
 }
 
+/// Runs git in `dir` with a fixed identity and no signing; fails the test when git does.
+pub fn git(dir: &Path, args: &[&str]) {
+    let st = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .status()
+        .expect("git runs");
+    assert!(st.success(), "git {args:?}");
+}
+
 /// The rules of the repository's taxonomy as (id, severity), in file order.
 /// Read with serde_yaml directly, not through the library, so the suite's
 /// list of rules does not depend on the code under test.

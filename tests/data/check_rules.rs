@@ -15,6 +15,8 @@ type Edit = fn(&Tree);
 /// One rule: what fires it, where the diagnostic must point, and a near miss.
 struct Case {
     rule: &'static str,
+    /// Arguments `check --strict` takes besides (a base revision, say).
+    args: &'static [&'static str],
     base: Base,
     /// A change that must fire the rule.
     fires: Edit,
@@ -72,11 +74,41 @@ fn survey_naming_method(level: &str, cited: &str) -> String {
     )
 }
 
+/// A survey file naming no entry, whose abstract is a published source.
+const PUBLISHING_SURVEY: &str = "paper:\n  title: A Fixture Survey\n  authors: [\"Doe, Jane\"]\n  year: 2026\n  arxiv_id: \"2601.00001\"\n  artifact: https://example.org/artifact\n  snapshot: \"2026-01-02\"\npublished_sources: [survey_abstract]\nfigures: []\nmeasures_note: E1 is the task outcome.\nbenchmark_gap: []\n";
+
+/// The ledger's one claim, from the survey's abstract, expecting `count`.
+fn abstract_claim(source: &str, count: &str) -> String {
+    LEDGER_HEAD.replace("this_project", source)
+        + &format!("    expect: {{count: \"{count}\"}}\n")
+        + LEDGER_TAIL
+}
+
+/// The valid fixture with that survey and claim, committed to git: the
+/// base `check --base HEAD` compares the claims with.
+fn committed_survey_claim() -> Tree {
+    let t = Tree::valid();
+    t.write(SURVEY, PUBLISHING_SURVEY);
+    t.write(
+        "corpus/claims.yaml",
+        abstract_claim("survey_abstract", "== 3"),
+    );
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-q", "-m", "base"],
+    ] {
+        crate::common::git(t.root(), args);
+    }
+    t
+}
+
 fn cases() -> Vec<Case> {
     vec![
         // Files and fields
         Case {
             rule: "yaml-syntax",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::INDUSTRY, "venue", "Company blog: engineering"),
             file: valid::INDUSTRY,
@@ -85,6 +117,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "file-unreadable",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.write("corpus/papers/empty.yaml", ""),
             file: "corpus/papers/empty.yaml",
@@ -96,6 +129,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "stray-file",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.write("corpus/papers/notes.txt", "to do\n"),
             file: "corpus/papers/notes.txt",
@@ -126,6 +160,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "unknown-field",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.append(valid::METHOD, "tags: [marl]\n"),
             file: valid::METHOD,
@@ -134,6 +169,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "missing-field",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.delete_field(valid::METHOD, "venue"),
             file: valid::METHOD,
@@ -143,6 +179,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "duplicate-field",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.append(valid::INDUSTRY, "scenario: web\n"),
             file: valid::INDUSTRY,
@@ -157,6 +194,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "field-type",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.replace(
@@ -177,6 +215,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "schema-modeline",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.replace(valid::METHOD, &format!("{MODELINE}\n"), ""),
             file: valid::METHOD,
@@ -192,6 +231,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "empty-field",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::CLASSICAL, "one_liner", "\"   \""),
             file: valid::CLASSICAL,
@@ -202,6 +242,7 @@ fn cases() -> Vec<Case> {
         // Values
         Case {
             rule: "unknown-value",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "reward_type", "shard"),
             file: valid::METHOD,
@@ -210,6 +251,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "key-format",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.rename(valid::INDUSTRY, "corpus/papers/Harbor_Ops.yaml");
@@ -224,6 +266,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "key-mismatch",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::INDUSTRY, "key", "harbour-ops"),
             file: valid::INDUSTRY,
@@ -235,6 +278,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "arxiv-format",
+            args: &[],
             base: Tree::valid,
             // Since 2015 the number after the dot has five digits.
             fires: |t| t.set(valid::METHOD, "arxiv_id", "\"2503.1230\""),
@@ -244,6 +288,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "not-formatted",
+            args: &[],
             base: Tree::valid,
             // A list item at the key's indentation is valid YAML but not the layout.
             fires: |t| {
@@ -260,6 +305,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "yaml-ambiguous-scalar",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "verified", "yes"),
             file: valid::METHOD,
@@ -268,6 +314,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "latex-escape",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::CLASSICAL, "first_author", r#"M\"{u}ller, Ada"#),
             file: valid::CLASSICAL,
@@ -276,6 +323,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "arxiv-unquoted",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "arxiv_id", "2503.01230"),
             file: valid::METHOD,
@@ -284,6 +332,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "url-scheme",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.replace(
@@ -304,6 +353,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "year-range",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::CLASSICAL, "year", "1899"),
             file: valid::CLASSICAL,
@@ -312,6 +362,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "date-invalid",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2026-02-29\""),
             file: valid::DOCS_RECORD,
@@ -320,6 +371,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "date-after-cutoff",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::DOCS_RECORD, "date_screened", "\"2026-05-05\""),
             file: valid::DOCS_RECORD,
@@ -328,6 +380,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "identifier-format",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::DOCS_RECORD, "identifier", "example-sdk-docs"),
             file: valid::DOCS_RECORD,
@@ -337,6 +390,7 @@ fn cases() -> Vec<Case> {
         // Across files
         Case {
             rule: "duplicate-key",
+            args: &[],
             base: Tree::valid,
             // The copy keeps key harbor-ops; it sorts after harbor-ops.yaml.
             fires: |t| {
@@ -355,6 +409,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "duplicate-arxiv",
+            args: &[],
             base: Tree::valid,
             fires: |t| give_industry_arxiv(t, "2503.01230v2"),
             file: valid::METHOD,
@@ -363,6 +418,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "duplicate-url",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.replace(
@@ -383,6 +439,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "duplicate-title",
+            args: &[],
             base: Tree::valid,
             // Compared ignoring case and punctuation.
             fires: |t| t.set(valid::CLASSICAL, "title", "\"HARBOR OPS: agent platform!\""),
@@ -398,6 +455,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "excluded-retained",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::ARXIV_RECORD, "identifier", "arXiv:2503.01230"),
             file: valid::ARXIV_RECORD,
@@ -415,6 +473,7 @@ fn cases() -> Vec<Case> {
         // Between fields
         Case {
             rule: "industry-is-case",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::INDUSTRY, "is_core", "supporting"),
             file: valid::INDUSTRY,
@@ -427,6 +486,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "case-is-industry",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "is_core", "case"),
             file: valid::METHOD,
@@ -435,6 +495,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "credit-without-reward",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::INDUSTRY, "credit_granularity", "agent"),
             file: valid::INDUSTRY,
@@ -446,6 +507,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "reward-without-rl",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.set(valid::INDUSTRY, "is_rl", "\"no\"");
@@ -457,6 +519,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "classical-marl-not-rl",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.set(valid::CLASSICAL, "is_rl", "\"no\"");
@@ -469,6 +532,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "subdecisions-without-form",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "orchestration_form", "NA"),
             file: valid::METHOD,
@@ -481,6 +545,7 @@ fn cases() -> Vec<Case> {
         // The project's judged tags
         Case {
             rule: "judgement-unsourced",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.delete_field(valid::METHOD, "subdecisions_source"),
             file: valid::METHOD,
@@ -489,6 +554,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "subdecisions-not-judged",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.delete_field(valid::CLASSICAL, "subdecisions");
@@ -501,6 +567,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "additional-unit-repeats-primary",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 // Where `corpus fmt` puts it: after `verified`, before `subdecisions`.
@@ -537,6 +604,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "survey-figure-membership",
+            args: &[],
             base: Tree::valid,
             // The figure names the entry at a sub-decision it does not carry.
             fires: |t| t.write(SURVEY, survey_naming_method("o1_spawn", "[]")),
@@ -549,6 +617,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "survey-reference",
+            args: &[],
             base: Tree::valid,
             // A Benchmark Gap row cites a method entry as a benchmark.
             fires: |t| {
@@ -570,6 +639,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "strict-credit-without-unit",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "credit_granularity", "NA"),
             file: valid::METHOD,
@@ -581,6 +651,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "arxiv-url-mismatch",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.replace(
@@ -601,6 +672,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "arxiv-link-id",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.replace(
@@ -622,6 +694,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "control-character",
+            args: &[],
             base: Tree::valid,
             // `\e` in a double-quoted YAML string is the escape character.
             fires: |t| t.set(valid::METHOD, "title", "\"Relay \\e[2J Credit\""),
@@ -632,6 +705,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "arxiv-year",
+            args: &[],
             base: Tree::valid,
             fires: |t| t.set(valid::METHOD, "year", "2024"),
             file: valid::METHOD,
@@ -640,6 +714,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             rule: "waiver-unused",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.append(
@@ -660,6 +735,7 @@ fn cases() -> Vec<Case> {
         // Generated files
         Case {
             rule: "stale-generated",
+            args: &[],
             base: published,
             // The one-liner is on the README's entry line.
             fires: |t| {
@@ -677,6 +753,7 @@ fn cases() -> Vec<Case> {
         // The claims ledger
         Case {
             rule: "claim-invalid",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.write(
@@ -694,7 +771,24 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            rule: "claim-expectation-rewritten",
+            args: &["--base", "HEAD"],
+            base: committed_survey_claim,
+            // The expectation moves, the source stays: a weaker check of a published figure.
+            fires: |t| {
+                t.write(
+                    "corpus/claims.yaml",
+                    abstract_claim("survey_abstract", ">= 0"),
+                )
+            },
+            file: "corpus/claims.yaml",
+            field: Some("claims.pool-size"),
+            // The same move with a new source named.
+            near_miss: |t| t.write("corpus/claims.yaml", abstract_claim("this_project", ">= 0")),
+        },
+        Case {
             rule: "claim-broken",
+            args: &[],
             base: Tree::valid,
             fires: |t| {
                 t.write(
@@ -729,7 +823,7 @@ fn show(run: &Run) -> String {
 fn fire(c: &Case) -> (Tree, Run) {
     let t = (c.base)();
     (c.fires)(&t);
-    let run = t.check_in_process(&["--strict"]);
+    let run = t.check_in_process(&[&["--strict"], c.args].concat());
     (t, run)
 }
 
@@ -783,7 +877,7 @@ fn problems(c: &Case) -> Vec<String> {
 
     let t = (c.base)();
     (c.near_miss)(&t);
-    let run = t.check_in_process(&["--strict"]);
+    let run = t.check_in_process(&[&["--strict"], c.args].concat());
     if !run.of(c.rule).is_empty() {
         out.push(format!(
             "{}: near miss fired the rule: {}",
@@ -833,7 +927,7 @@ fn warnings_alone_do_not_fail_a_check_without_strict() {
         }
         let t = (c.base)();
         (c.fires)(&t);
-        let run = t.check_in_process(&[]);
+        let run = t.check_in_process(c.args);
         let diags = run.diags();
         if diags.iter().all(|d| d.severity == "warning") && run.code != Some(0) {
             failures.push(format!("{}: {}", c.rule, show(&run)));
@@ -851,7 +945,7 @@ fn errors_fail_a_check_without_strict() {
         }
         let t = (c.base)();
         (c.fires)(&t);
-        let run = t.check_in_process(&[]);
+        let run = t.check_in_process(c.args);
         if run.code != Some(1) {
             failures.push(format!("{}: {}", c.rule, show(&run)));
         }

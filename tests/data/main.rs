@@ -14,5 +14,6 @@ mod contributors;
 mod fmt;
 mod hostile_files;
 mod names;
+mod pools;
 mod provenance;
 mod rule_registry;

@@ -51,6 +51,7 @@ fn lists_exactly_the_cells_that_moved() {
         moved,
         [
             "audited 3->3",
+            "counts/added_in/survey_screening 2->3",
             "counts/additional_credit_units_judged/not_judged 2->3",
             "counts/category/rl_method 2->3",
             "counts/credit_granularity/agent 1->2",

@@ -9,3 +9,4 @@ mod common;
 mod agreement;
 mod diff;
 mod formats;
+mod review;

@@ -572,9 +572,10 @@ fn one_broken_file_is_one_diagnostic() {
     );
 }
 
-/// Stale generated files are one diagnostic that lists them.
+/// Stale generated files are one diagnostic that names the command
+/// regenerating them; `build --check` lists every file.
 #[test]
-fn staleness_is_one_diagnostic_listing_the_files() {
+fn staleness_is_one_diagnostic_naming_the_command() {
     let t = Tree::repo_copy();
     // The scenario is counted in stats/; the one-liner is on the README's entry line.
     t.set("corpus/papers/magrpo.yaml", "scenario", "coding");
@@ -587,8 +588,15 @@ fn staleness_is_one_diagnostic_listing_the_files() {
     run.assert_code(1);
     let d = run.single();
     assert_eq!(d.rule, "stale-generated");
+    assert!(d.message.contains("README.md"), "{}", d.message);
+    assert!(
+        d.message.contains("`corpus build` regenerates them"),
+        "{}",
+        d.message
+    );
+    let listed = t.corpus(&["build", "--check"]);
     for f in ["README.md", "stats/stats.json", "stats/count_scenario.csv"] {
-        assert!(d.message.contains(f), "{f} listed: {}", d.message);
+        assert!(listed.stdout.contains(f), "{f} listed: {}", listed.stdout);
     }
 }
 

@@ -115,6 +115,7 @@ registry! {
     StaleGenerated = "stale-generated", Data, Error, "A generated file differs from what `corpus build` writes.";
     ClaimInvalid = "claim-invalid", Data, Error, "A claim of the ledger that is malformed.";
     ClaimBroken = "claim-broken", Data, Error, "A claim of the ledger that does not hold on the data.";
+    ClaimExpectationRewritten = "claim-expectation-rewritten", Data, Error, "A claim from the survey or its artifact whose expectation changed against the base without a new source.";
     SchemaModeline = "schema-modeline", Data, Warning, "An entry file without the schema modeline on its first line.";
     JudgementUnsourced = "judgement-unsourced", Data, Error, "A judged tag without its source, or a source without its tag.";
     SubdecisionsNotJudged = "subdecisions-not-judged", Data, Warning, "An RL or partly-RL entry whose sub-decisions are not judged.";

@@ -58,3 +58,50 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
     }
     out
 }
+
+/// `claim-expectation-rewritten` diagnostics: every claim whose source is the
+/// survey or its artifact (the survey file's `published_sources`, on either
+/// side) and whose expectation differs from the base's while its source
+/// stayed the same. A published figure is not the contributor's to change;
+/// a new source (an erratum, a later version) must be named with it.
+pub fn rewritten_expectations(base: &Corpus, corpus: &Corpus) -> Vec<Diagnostic> {
+    let (Some((old, _)), Some((new, text))) = (&base.claims, &corpus.claims) else {
+        return Vec::new();
+    };
+    let published = |c: &Corpus| -> Vec<String> {
+        c.survey
+            .as_ref()
+            .map(|(s, _)| s.published_sources.clone())
+            .unwrap_or_default()
+    };
+    let (was, is) = (published(base), published(corpus));
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimExpectationRewritten);
+    let mut out = Vec::new();
+    for claim in &new.claims {
+        let Some(before) = old.claims.iter().find(|c| c.id == claim.id) else {
+            continue;
+        };
+        let from_survey = was.contains(&before.source) || is.contains(&claim.source);
+        if !from_survey || before.expect == claim.expect || before.source != claim.source {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                Rule::ClaimExpectationRewritten,
+                severity,
+                Layout::CLAIMS,
+                format!(
+                    "claim `{}` (source `{}`) changes its expectation: {} → {}",
+                    claim.id,
+                    claim.source,
+                    before.expect,
+                    claim.expect
+                ),
+            )
+            .at_line(crate::model::claims::claim_line(text, &claim.id))
+            .field(format!("claims.{}", claim.id))
+            .help("a published figure does not move with the data: restore the expectation, or name the new source (an erratum, a later version) in `source` in the same change"),
+        );
+    }
+    out
+}

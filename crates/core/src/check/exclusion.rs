@@ -70,7 +70,7 @@ pub(super) fn check_exclusion(
             sink.push(d);
         }
     }
-    for field in fields::record_tags() {
+    for field in fields::record_tags().chain([fields::ADDED_IN]) {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
         if let Some(FieldValue::One(v)) = x.field(field) {
             check_value(sink, file, field, &v, allowed);

@@ -37,6 +37,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         return out;
     };
     let sev = severity("survey-reference");
+    out.extend(round_problems(corpus, survey, text, sev));
     for r in &survey.representatives {
         let carries = |e: &Entry| match r.field.as_str() {
             fields::ORCHESTRATION_FORM => e.orchestration_form == r.value,
@@ -207,6 +208,64 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                     "name the source that did say so (project_reading, contributor, …)".to_string(),
                 );
             }
+        }
+    }
+    out
+}
+
+/// The survey's rounds against the taxonomy's, and the survey's own
+/// references against its pool: a survey cannot name an entry that joined
+/// after it, and the round new entries join cannot be one of its own.
+fn round_problems(
+    corpus: &Corpus,
+    survey: &crate::model::survey::Survey,
+    text: &str,
+    sev: Severity,
+) -> Vec<Diagnostic> {
+    let tax = &corpus.taxonomy;
+    let mut out = Vec::new();
+    let mut push = |msg: String, needle: &str| {
+        let mut d = invalid(msg).at_line(line_of(text, needle));
+        d.severity = sev;
+        out.push(d);
+    };
+    for r in &survey.rounds {
+        match tax.rounds.iter().find(|t| &t.id == r) {
+            None => push(
+                format!(
+                    "the survey's pool names round `{r}`, which is not one of the taxonomy's rounds ({})",
+                    tax.rounds.iter().map(|t| t.id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+                "rounds:",
+            ),
+            Some(t) if t.open => push(
+                format!("the survey's pool names round `{r}`, the open round new entries join; the survey's pool is closed"),
+                "rounds:",
+            ),
+            Some(_) => {}
+        }
+    }
+    if corpus.survey_rounds().is_none() {
+        return out;
+    }
+    let named = survey
+        .figures
+        .iter()
+        .flat_map(|f| f.levels.iter().flat_map(|l| &l.entries))
+        .chain(survey.benchmark_gap.iter().flat_map(|g| &g.benchmarks));
+    let mut seen = std::collections::BTreeSet::new();
+    for k in named {
+        let Some(e) = corpus.entries.iter().find(|e| &e.entry.key == k) else {
+            continue;
+        };
+        if !corpus.in_survey_pool(e.entry.added_in.as_deref()) && seen.insert(k.as_str()) {
+            push(
+                format!(
+                    "the survey names `{k}`, which joined in round `{}` after the survey's pool",
+                    e.entry.added_in.as_deref().unwrap_or_default()
+                ),
+                k,
+            );
         }
     }
     out

@@ -96,6 +96,9 @@ pub struct Diff {
     pub figures: Vec<Moved>,
     /// Claims whose value or verdict moved.
     pub claims: Vec<ClaimMove>,
+    /// Edits of the checks themselves: claim definitions, rules,
+    /// severities, vocabularies, templates.
+    pub review: crate::exchange::review::Review,
 }
 
 impl Diff {
@@ -105,6 +108,7 @@ impl Diff {
             && self.exclusions == ItemDiff::default()
             && self.figures.is_empty()
             && self.claims.is_empty()
+            && self.review.is_empty()
     }
 }
 
@@ -345,6 +349,7 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
         exclusions,
         figures,
         claims,
+        review: crate::exchange::review::review(old, new),
     }
 }
 
@@ -368,8 +373,21 @@ fn verdict(h: Option<bool>) -> &'static str {
 pub fn markdown(d: &Diff) -> String {
     let mut out = String::from("## Corpus diff\n\n");
     if d.is_empty() {
-        out.push_str("No changes to entries, records, figures or claims.\n");
+        out.push_str("No changes to entries, records, figures, claims, rules, severities, vocabularies or templates.\n");
         return out;
+    }
+    let r = &d.review;
+    if !r.is_empty() {
+        out.push_str(&format!(
+            "**Checks edited:** {} claim definition(s), {} rule(s), {} severit(ies), {} vocabulary value(s), {} template(s); review these first.\n",
+            r.claims.len(),
+            r.rules.len(),
+            r.severities.len(),
+            r.vocabularies.len(),
+            r.templates.len()
+        ));
+        out.push_str(&crate::exchange::review::markdown(r));
+        out.push('\n');
     }
     let broken: Vec<&ClaimMove> = d
         .claims
@@ -479,7 +497,8 @@ pub fn text(d: &Diff) -> String {
     if d.is_empty() {
         return "no changes\n".into();
     }
-    let mut out = String::new();
+    // Edits of the checks come first: they can make a check pass as surely as a data fix.
+    let mut out = crate::exchange::review::text(&d.review);
     for (what, items) in [("entry", &d.entries), ("record", &d.exclusions)] {
         for k in &items.added {
             out.push_str(&format!("+ {what} {k}\n"));

@@ -63,7 +63,8 @@ pub fn tracks(root: &Path, path: &Path) -> bool {
     git(root, &["ls-files", "--error-unmatch", "--", rel], None).is_ok()
 }
 
-/// Writes the corpus data (corpus/, exclusions/) of a git revision into a temporary root.
+/// Writes the corpus data (corpus/, exclusions/) and the templates of a git
+/// revision into a temporary root.
 pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
     if rev.starts_with('-') {
         return Err(format!("`{rev}` is not a revision"));
@@ -86,6 +87,7 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
             "--",
             &spec("corpus"),
             &spec("exclusions"),
+            &spec(Layout::TEMPLATES_DIR),
         ],
         None,
     )?;

@@ -1,11 +1,13 @@
 //! The corpus in and out: CSV, JSON and BibTeX export, CSV import, a second
 //! annotator's tags, the difference between two corpora (a git revision
-//! among them), the scaffold of a new entry and the starter of a new list.
+//! among them) with the edits of the checks themselves, the scaffold of a
+//! new entry and the starter of a new list.
 
 pub mod agreement;
 pub mod diff;
 pub mod export;
 pub mod git;
 pub mod import;
+pub mod review;
 pub mod scaffold;
 pub mod starter;

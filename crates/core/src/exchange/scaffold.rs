@@ -77,13 +77,21 @@ pub fn scaffold(
                 None => "[]".to_string(),
             },
             fields::CATEGORY => category.unwrap_or("").to_string(),
+            // A new entry joins the open round, so it grows the living list
+            // and leaves the survey's pool (and its claims) as published.
+            fields::ADDED_IN => match tax.open_round() {
+                Some(r) => r.id.clone(),
+                None => {
+                    out.push_str(&format!("# {field}:   # {hint}\n"));
+                    continue;
+                }
+            },
             // Sub-decisions stay visible: every RL entry needs them judged.
             fields::SUBDECISIONS | fields::SUBDECISIONS_SOURCE => String::new(),
             fields::ADDITIONAL_CREDIT_UNITS
             | fields::ADDITIONAL_CREDIT_UNITS_SOURCE
             | fields::STRICT_CREDIT
             | fields::STRICT_CREDIT_SOURCE
-            | fields::ADDED_IN
             | fields::NOTES
             | fields::WAIVERS
             | fields::ARXIV_VERIFIED_ON => {

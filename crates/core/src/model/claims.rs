@@ -31,6 +31,27 @@ pub enum Over {
     Subdecisions,
 }
 
+/// Which list a claim counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Pool {
+    /// The survey's pool: the entries and records of the survey's rounds.
+    #[default]
+    Survey,
+    /// The living list: every entry and record, later rounds included.
+    Living,
+}
+
+impl Pool {
+    /// Its name as written in the ledger.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pool::Survey => "survey",
+            Pool::Living => "living",
+        }
+    }
+}
+
 /// The expected outcome: a comparison with a count, or an exact set of keys.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -41,6 +62,18 @@ pub struct Expect {
     /// Exactly these keys (or record ids) match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keys: Option<Vec<String>>,
+}
+
+impl std::fmt::Display for Expect {
+    /// The expectation as written: `== 84`, or `keys a, b`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.count, &self.keys) {
+            (Some(n), None) => write!(f, "{}", n.trim()),
+            (None, Some(k)) => write!(f, "keys {}", k.join(", ")),
+            (Some(n), Some(k)) => write!(f, "{} and keys {}", n.trim(), k.join(", ")),
+            (None, None) => Ok(()),
+        }
+    }
 }
 
 /// The judged-tag coverage a claim needs: every entry matching `among` has
@@ -68,6 +101,9 @@ pub struct Claim {
     /// What is counted.
     #[serde(default)]
     pub over: Over,
+    /// Which list is counted: the survey's pool (default) or the living list.
+    #[serde(default, skip_serializing_if = "is_survey")]
+    pub pool: Pool,
     /// Which entries or records count (all conditions must hold).
     #[serde(default, rename = "where")]
     pub filter: Filter,
@@ -81,6 +117,10 @@ pub struct Claim {
     /// A remark shown with the claim (for example, how two sources differ).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+fn is_survey(p: &Pool) -> bool {
+    *p == Pool::Survey
 }
 
 /// The ledger file.
@@ -126,6 +166,8 @@ pub struct Verdict {
     pub source: String,
     /// The statement.
     pub statement: String,
+    /// The list it was counted over.
+    pub pool: Pool,
     /// The expectation as written (`== 84`, or the key list).
     pub expected: String,
     /// The actual count.
@@ -346,6 +388,7 @@ pub fn evaluate(
         id: claim.id.clone(),
         source: claim.source.clone(),
         statement: claim.statement.clone(),
+        pool: claim.pool,
         expected,
         actual,
         holds: holds && covered,
@@ -356,20 +399,6 @@ pub fn evaluate(
         boundary: claim.boundary.clone(),
         note: claim.note.clone(),
     }
-}
-
-/// Evaluates every claim.
-pub fn evaluate_all(
-    ledger: &Ledger,
-    tax: &Taxonomy,
-    entries: &[&Entry],
-    records: &[&Exclusion],
-) -> Vec<Verdict> {
-    ledger
-        .claims
-        .iter()
-        .map(|c| evaluate(c, tax, entries, records))
-        .collect()
 }
 
 /// The ledger as a text table (claim, expected, actual, holds; keys with `verbose`).
@@ -387,12 +416,11 @@ pub fn table(verdicts: &[Verdict], verbose: bool) -> String {
             v.expected.clone()
         };
         let holds = if v.holds { "yes" } else { "NO" };
-        t.add_row(vec![
-            v.id.clone(),
-            expected,
-            v.actual.to_string(),
-            holds.to_string(),
-        ]);
+        let id = match v.pool {
+            Pool::Survey => v.id.clone(),
+            Pool::Living => format!("{} (living list)", v.id),
+        };
+        t.add_row(vec![id, expected, v.actual.to_string(), holds.to_string()]);
     }
     let broken = verdicts.iter().filter(|v| !v.holds).count();
     let mut out = format!(

@@ -77,16 +77,59 @@ impl Corpus {
         self.exclusions.iter().map(|e| &e.record).collect()
     }
 
+    /// The rounds of the survey's pool, when the corpus has a survey file
+    /// that names them; None: no split, every list is the survey's.
+    pub fn survey_rounds(&self) -> Option<&[String]> {
+        self.survey
+            .as_ref()
+            .map(|(s, _)| s.rounds.as_slice())
+            .filter(|r| !r.is_empty())
+    }
+
+    /// Whether a file's `added_in` puts it in the survey's pool (always,
+    /// when the corpus has no split).
+    pub fn in_survey_pool(&self, added_in: Option<&str>) -> bool {
+        self.taxonomy.in_rounds(added_in, self.survey_rounds())
+    }
+
+    /// The entries of the survey's pool, in key order.
+    pub fn survey_entries(&self) -> Vec<&Entry> {
+        self.entries
+            .iter()
+            .map(|e| &e.entry)
+            .filter(|e| self.in_survey_pool(e.added_in.as_deref()))
+            .collect()
+    }
+
+    /// The exclusion records of the survey's pool, in record order.
+    pub fn survey_exclusions(&self) -> Vec<&Exclusion> {
+        self.exclusions
+            .iter()
+            .map(|x| &x.record)
+            .filter(|x| self.in_survey_pool(x.added_in.as_deref()))
+            .collect()
+    }
+
     /// Every claim of the ledger judged on this corpus (none without a
-    /// ledger), evaluated once however many outputs show them.
+    /// ledger), evaluated once however many outputs show them: over the
+    /// survey's pool, or the living list for a claim with `pool: living`.
     pub fn verdicts(&self) -> &[Verdict] {
         self.verdicts.get_or_init(|| match &self.claims {
-            Some((ledger, _)) => crate::model::claims::evaluate_all(
-                ledger,
-                &self.taxonomy,
-                &self.entry_list(),
-                &self.exclusion_list(),
-            ),
+            Some((ledger, _)) => {
+                let survey = (self.survey_entries(), self.survey_exclusions());
+                let living = (self.entry_list(), self.exclusion_list());
+                ledger
+                    .claims
+                    .iter()
+                    .map(|c| {
+                        let (entries, records) = match c.pool {
+                            crate::model::claims::Pool::Survey => &survey,
+                            crate::model::claims::Pool::Living => &living,
+                        };
+                        crate::model::claims::evaluate(c, &self.taxonomy, entries, records)
+                    })
+                    .collect()
+            }
             None => Vec::new(),
         })
     }

@@ -61,7 +61,7 @@ pub const SUBDECISIONS_SOURCE: &str = "subdecisions_source";
 pub const STRICT_CREDIT: &str = "strict_credit";
 /// Entry field: who judged the strict credit.
 pub const STRICT_CREDIT_SOURCE: &str = "strict_credit_source";
-/// Entry field: the later screening round that added the entry.
+/// Entry and record field: the round that added the entry or logged the record.
 pub const ADDED_IN: &str = "added_in";
 /// Entry field: the one-sentence summary.
 pub const ONE_LINER: &str = "one_liner";
@@ -320,7 +320,7 @@ pub const ENTRY: [Field; 27] = [
         ValueKind::Tag { na: false },
         true,
         Extra,
-        "The later screening round that added the entry (screening.additions); leave out for the main screening.",
+        "The round that added the entry (rounds in corpus/taxonomy.yaml); `corpus new` writes the open round; leave out for the first round.",
     ),
     field(
         ONE_LINER,
@@ -348,8 +348,8 @@ pub const ENTRY: [Field; 27] = [
     ),
 ];
 
-/// Exclusion record fields (exclusions/ID.yaml), in file order; all required.
-pub const RECORD: [Field; 9] = [
+/// Exclusion record fields (exclusions/ID.yaml), in file order.
+pub const RECORD: [Field; 10] = [
     field(
         RECORD_ID,
         true,
@@ -400,6 +400,14 @@ pub const RECORD: [Field; 9] = [
         false,
         Col("exclusion_reason", 8),
         "Why it was excluded, in your own words.",
+    ),
+    field(
+        ADDED_IN,
+        false,
+        ValueKind::Tag { na: false },
+        true,
+        Extra,
+        "The round that logged the record (rounds in corpus/taxonomy.yaml); leave out for the first round.",
     ),
 ];
 

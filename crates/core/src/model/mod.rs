@@ -75,7 +75,7 @@ pub struct Entry {
     /// Who judged `strict_credit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict_credit_source: Option<String>,
-    /// The later screening round that added the entry; None = the main screening.
+    /// The round that added the entry; None = the first round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added_in: Option<String>,
     /// A one-sentence summary in the project's words.
@@ -109,6 +109,9 @@ pub struct Exclusion {
     pub stage: String,
     /// Why it was excluded, in the project's words.
     pub reason: String,
+    /// The round that logged it; None = the first round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added_in: Option<String>,
 }
 
 /// How a filter sees a judged tag nobody has judged (`strict_credit=not_judged`).
@@ -284,6 +287,7 @@ impl Exclusion {
             date_screened: value(fields::DATE_SCREENED),
             stage: value(fields::STAGE),
             reason: value(fields::REASON),
+            added_in: Some(value(fields::ADDED_IN)).filter(|v| !v.is_empty()),
         }
     }
 }
@@ -300,6 +304,7 @@ impl Fields for Exclusion {
             fields::DATE_SCREENED => &self.date_screened,
             fields::STAGE => &self.stage,
             fields::REASON => &self.reason,
+            fields::ADDED_IN => return Some(optional(&self.added_in)),
             _ => return None,
         };
         Some(FieldValue::One(v.as_str().into()))

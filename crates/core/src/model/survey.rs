@@ -143,6 +143,14 @@ pub struct Representatives {
 pub struct Survey {
     /// The paper.
     pub paper: Paper,
+    /// The rounds (of the taxonomy) whose entries and records make up the
+    /// survey's pool; empty: the survey's pool is the whole list.
+    #[serde(default)]
+    pub rounds: Vec<String>,
+    /// The claim sources that are the survey or its artifact: a claim from
+    /// one of them keeps its expectation unless its source changes too.
+    #[serde(default)]
+    pub published_sources: Vec<String>,
     /// The survey's figures, as memberships (none when the survey has none).
     #[serde(default)]
     pub figures: Vec<Figure>,

@@ -57,15 +57,28 @@ pub struct Screening {
     pub cutoff: String,
     /// Date of the search protocol under which records were screened, YYYY-MM-DD.
     pub screened: String,
-    /// Later screening rounds that added entries (values of `added_in`).
-    #[serde(default)]
-    pub additions: Vec<Value>,
     /// Stages in flow order.
     pub stages: Vec<Value>,
     /// Where records were found.
     pub sources: Vec<String>,
     /// Which search query family found them.
     pub query_families: Vec<String>,
+}
+
+/// A round in which entries and records joined the list (a value of
+/// `added_in`): the survey's own rounds and the rounds after publication.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Round {
+    /// The value written in `added_in`.
+    pub id: String,
+    /// Human-readable label.
+    pub label: String,
+    /// When the round took place or opened, YYYY-MM-DD.
+    pub date: String,
+    /// Whether the round is the one new entries join (`corpus new` stamps it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 /// A consistency rule: id, severity and the sentence a contributor reads.
@@ -149,6 +162,10 @@ pub struct Taxonomy {
     pub scenario: Vec<Value>,
     /// Screening vocabulary and cutoff.
     pub screening: Screening,
+    /// The rounds entries and records joined in, oldest first; a file
+    /// without `added_in` belongs to the first.
+    #[serde(default)]
+    pub rounds: Vec<Round>,
     /// Who may have judged a tag the project adds beyond the reference CSV.
     pub judgement_sources: Vec<Value>,
     /// Where a claim of the ledger may come from.
@@ -187,7 +204,7 @@ impl Taxonomy {
             fields::STAGE => ids(&self.screening.stages),
             fields::SOURCE => self.screening.sources.clone(),
             fields::QUERY_FAMILY => self.screening.query_families.clone(),
-            fields::ADDED_IN => ids(&self.screening.additions),
+            fields::ADDED_IN => self.rounds.iter().map(|r| r.id.clone()).collect(),
             "claim_source" => ids(&self.claim_sources),
             fields::STRICT_CREDIT => ["true", "false", crate::model::NOT_JUDGED]
                 .map(String::from)
@@ -214,6 +231,36 @@ impl Taxonomy {
         self.reward_families
             .iter()
             .find(|f| f.reward_types.iter().any(|t| t == reward_type))
+    }
+
+    /// The round a file's `added_in` names: the value itself, or the first
+    /// round when the file has none (None when the taxonomy has no rounds).
+    pub fn round_of<'a>(&'a self, added_in: Option<&'a str>) -> Option<&'a str> {
+        added_in.or(self.rounds.first().map(|r| r.id.as_str()))
+    }
+
+    /// Whether a file's `added_in` falls in one of `rounds` (always, when
+    /// there is no such list: the whole list is then one pool).
+    pub fn in_rounds(&self, added_in: Option<&str>, rounds: Option<&[String]>) -> bool {
+        match rounds {
+            None => true,
+            Some(rounds) => self
+                .round_of(added_in)
+                .is_some_and(|r| rounds.iter().any(|s| s == r)),
+        }
+    }
+
+    /// The round new entries join (`open: true`), when there is one.
+    pub fn open_round(&self) -> Option<&Round> {
+        self.rounds.iter().find(|r| r.open)
+    }
+
+    /// The display label of a round (the id itself when unknown).
+    pub fn round_label<'a>(&'a self, id: &'a str) -> &'a str {
+        self.rounds
+            .iter()
+            .find(|r| r.id == id)
+            .map_or(id, |r| r.label.as_str())
     }
 
     /// The rule with this id.
@@ -327,6 +374,18 @@ impl Taxonomy {
                 if !s.insert(v) {
                     out.push(format!("value `{v}` of `{field}` is listed twice"));
                 }
+            }
+        }
+        if self.rounds.iter().filter(|r| r.open).count() > 1 {
+            out.push("more than one round is `open: true`; new entries join one round".to_string());
+        }
+        for r in &self.rounds {
+            // A repeated id is reported with the other vocabularies below.
+            if crate::model::dates::parse_date(&r.date).is_none() {
+                out.push(format!(
+                    "round `{}` has date `{}`, which is not a YYYY-MM-DD date",
+                    r.id, r.date
+                ));
             }
         }
         for (name, date) in [

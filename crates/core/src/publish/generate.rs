@@ -175,11 +175,14 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
         .collect();
     if let Some(t) = st.count(fields::ADDED_IN) {
         // The round's human label, as the Layout::README's screening table shows it.
-        log.extend(t.rows.iter().map(|(v, n)| Bar {
-            label: format!(
-                "added later: {}",
-                crate::model::taxonomy::label_of(&tax.screening.additions, v)
-            ),
+        // The first round is the screening itself; later rounds that added nothing are left out.
+        let first = tax.rounds.first().map(|r| r.id.as_str());
+        let later = t
+            .rows
+            .iter()
+            .filter(|(v, n)| Some(v.as_str()) != first && *n > 0);
+        log.extend(later.map(|(v, n)| Bar {
+            label: format!("added later: {}", tax.round_label(v)),
             value: *n,
         }));
     }
@@ -248,6 +251,7 @@ pub fn generate_counted(
         verdicts: corpus.verdicts(),
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
+        survey_rounds: corpus.survey_rounds(),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)
@@ -498,22 +502,39 @@ fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<D
             (format!("{} generated files", stale.len()), "are")
         };
         parts.push(format!(
-            "{n} {verb} out of date or missing: {}",
-            stale.join(", ")
+            "{n} {verb} out of date or missing ({})",
+            first_few(&stale)
         ));
     }
     if !gone.is_empty() {
-        parts.push(format!("no longer generated: {}", gone.join(", ")));
+        let gone: Vec<&str> = gone.iter().map(String::as_str).collect();
+        parts.push(format!("no longer generated: {}", first_few(&gone)));
     }
     Some(
         Diagnostic::new(
             Rule::StaleGenerated,
             severity,
             first.to_string(),
-            parts.join("; "),
+            format!("{}; `corpus build` regenerates them", parts.join("; ")),
         )
-        .help("run `corpus build` and commit the result"),
+        .help("run `corpus build` (`cargo run --release -- build` in this repository) and commit the result; `corpus build --check` lists every file"),
     )
+}
+
+/// The first three names and how many more: the diagnostic names the
+/// command that fixes them all, not every file.
+fn first_few(names: &[&str]) -> String {
+    const SHOWN: usize = 3;
+    let mut out = names
+        .iter()
+        .take(SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        out.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    out
 }
 
 /// What a build did.

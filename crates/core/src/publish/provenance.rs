@@ -2,7 +2,8 @@
 //! credit units, sub-decisions) with yes / no / not-judged counts and their
 //! sources, the survey's figures beside them, claims grouped by source, the
 //! Benchmark Gap table, the screening log with its later additions, and the
-//! paper and artifact the list follows. All text is escaped here.
+//! paper and artifact the list follows; and the survey's pool beside the
+//! living list. All text is escaped here.
 
 use crate::model::claims::Verdict;
 use crate::model::corpus::Corpus;
@@ -15,6 +16,38 @@ use crate::stats::Stats;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+
+/// The survey's pool and what was added since ("84 in the survey · 1 added since").
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PoolView {
+    /// Entries of the survey's rounds.
+    pub retained: u64,
+    /// Entries of later rounds.
+    pub added_since: u64,
+    /// Records of the survey's rounds.
+    pub excluded: u64,
+    /// Records of later rounds.
+    pub logged_since: u64,
+    /// The entries' figures as one phrase.
+    pub line: String,
+}
+
+impl PoolView {
+    /// The view of a split, when the statistics have one.
+    pub fn of(st: &Stats) -> Option<PoolView> {
+        st.survey.map(|p| PoolView {
+            retained: p.retained,
+            added_since: st.added_since(),
+            excluded: p.excluded,
+            logged_since: st.logged_since(),
+            line: format!(
+                "{} in the survey · {} added since",
+                p.retained,
+                st.added_since()
+            ),
+        })
+    }
+}
 
 /// "a, b and c" (or "a, b or c").
 fn join_words(items: &[String], conj: &str) -> String {
@@ -221,6 +254,8 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                     json!({
                         "id": code_span(&v.id),
                         "statement": escape_markdown(&v.statement),
+                        // A claim over the living list says so: it is not the survey's figure.
+                        "living": v.pool == crate::model::claims::Pool::Living,
                         "expected": code_span(&v.expected),
                         "actual": v.actual,
                         "holds": v.holds,
@@ -244,20 +279,27 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
         .map(|s| json!({"id": code_span(&s.id), "label": escape_markdown(&s.label), "count": stage_count.map(|t| t.get(&s.id)).unwrap_or(0)}))
         .collect();
     ctx.insert("stages", &stages);
+    // Rounds after the first, with the entries each added: the survey's
+    // own later rounds and those of the living list alike.
+    let first = tax.rounds.first().map(|r| r.id.as_str());
     let additions: Vec<Value> = tax
-        .screening
-        .additions
+        .rounds
         .iter()
-        .map(|a| {
+        .filter(|r| Some(r.id.as_str()) != first)
+        .filter_map(|a| {
             let of: Vec<String> = entries
                 .iter()
                 .filter(|e| e.added_in.as_deref() == Some(a.id.as_str()))
                 .map(|e| escape_markdown(&entry_name(survey, e)))
                 .collect();
-            json!({"id": code_span(&a.id), "label": escape_markdown(&a.label), "count": of.len(), "entries": of})
+            let in_survey = corpus.in_survey_pool(Some(a.id.as_str()));
+            (!of.is_empty()).then(|| json!({"id": code_span(&a.id), "label": escape_markdown(&a.label), "date": escape_markdown(&a.date), "in_survey": in_survey, "count": of.len(), "entries": of}))
         })
         .collect();
-    let added: usize = entries.iter().filter(|e| e.added_in.is_some()).count();
+    let added: usize = entries
+        .iter()
+        .filter(|e| e.added_in.is_some() && e.added_in.as_deref() != first)
+        .count();
     ctx.insert("additions", &additions);
     ctx.insert("added_later", &added);
     ctx.insert("screened", &tax.screening.screened);

@@ -81,6 +81,9 @@ pub struct EntryView {
     pub links: Vec<Link>,
     /// Escaped one-liner.
     pub one_liner: String,
+    /// The escaped label of its round when it joined after the survey
+    /// (empty for an entry of the survey's pool).
+    pub since: String,
 }
 
 /// At most three compact tags: the survey's three axes (reward type, credit
@@ -100,8 +103,20 @@ fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
 }
 
 /// The README view of one entry.
-pub fn entry_view(tax: &Taxonomy, e: &Entry, n: usize) -> EntryView {
+pub fn entry_view(
+    tax: &Taxonomy,
+    e: &Entry,
+    n: usize,
+    survey_rounds: Option<&[String]>,
+) -> EntryView {
+    let since = match tax.round_of(e.added_in.as_deref()) {
+        Some(r) if !tax.in_rounds(e.added_in.as_deref(), survey_rounds) => {
+            escape_markdown(tax.round_label(r))
+        }
+        _ => String::new(),
+    };
     EntryView {
+        since,
         n,
         key: e.key.clone(),
         title: escape_markdown(&e.title),
@@ -317,6 +332,8 @@ pub struct Context {
     pub excluded: u64,
     /// Retained plus excluded.
     pub audited: u64,
+    /// The survey's pool beside the living list, when the list has grown beyond it.
+    pub survey_pool: Option<crate::publish::provenance::PoolView>,
     /// The search cutoff date.
     pub cutoff: String,
     /// Categories with their entries.
@@ -369,6 +386,8 @@ pub struct Extras<'a> {
     pub traces: &'a [(String, Metrics)],
     /// The survey's own facts (short names, representatives), when present.
     pub survey: Option<&'a Survey>,
+    /// The rounds of the survey's pool, when the list is split into pools.
+    pub survey_rounds: Option<&'a [String]>,
 }
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
@@ -392,7 +411,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 entries: list
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| entry_view(tax, e, i + 1))
+                    .map(|(i, e)| entry_view(tax, e, i + 1, extras.survey_rounds))
                     .collect(),
             }
         })
@@ -473,6 +492,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         retained: st.retained,
         excluded: st.excluded,
         audited: st.audited,
+        survey_pool: crate::publish::provenance::PoolView::of(st),
         cutoff: tax.screening.cutoff.clone(),
         categories,
         topologies,

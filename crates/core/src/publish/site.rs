@@ -549,6 +549,10 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("retained", &st.retained);
     ctx.insert("excluded", &st.excluded);
     ctx.insert("audited", &st.audited);
+    ctx.insert(
+        "survey_pool",
+        &crate::publish::provenance::PoolView::of(&st),
+    );
     ctx.insert("cutoff", &tax.screening.cutoff);
     // The list's own words and, when there is one, the survey it follows;
     // the page's template escapes them as HTML.

@@ -89,6 +89,30 @@ pub struct Stats {
     pub crosstabs: Vec<CrossTab>,
     /// One-way counts over the exclusion log.
     pub exclusions: Vec<Tally>,
+    /// The survey's pool, when the living list has grown beyond it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub survey: Option<SurveyPool>,
+}
+
+/// The size of the survey's pool beside the living list's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SurveyPool {
+    /// Entries of the survey's rounds.
+    pub retained: u64,
+    /// Records of the survey's rounds.
+    pub excluded: u64,
+}
+
+impl Stats {
+    /// Entries added since the survey (0 without a split).
+    pub fn added_since(&self) -> u64 {
+        self.survey.map_or(0, |p| self.retained - p.retained)
+    }
+
+    /// Records logged since the survey (0 without a split).
+    pub fn logged_since(&self) -> u64 {
+        self.survey.map_or(0, |p| self.excluded - p.excluded)
+    }
 }
 
 /// Calls `f` with each value a record holds in a field, without copying it.
@@ -179,6 +203,18 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
     let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
     let mut counts = Vec::new();
     for field in fields::entry_tags() {
+        if field == fields::ADDED_IN {
+            // Every entry belongs to a round: one without `added_in`
+            // counts under the first.
+            let mut c = Counter::new(tax.allowed(field).unwrap_or_default());
+            for e in entries {
+                if let Some(r) = tax.round_of(e.added_in.as_deref()) {
+                    c.add(r);
+                }
+            }
+            counts.push(c.finish(field));
+            continue;
+        }
         counts.push(tally(
             field,
             tax.allowed(field).unwrap_or_default(),
@@ -246,12 +282,22 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         counts,
         crosstabs,
         exclusions: exclusions_t,
+        survey: None,
     }
 }
 
-/// Computes the figures of a loaded corpus.
+/// Computes the figures of a loaded corpus: the living list, with the
+/// survey's pool beside it when the two differ.
 pub fn of_corpus(c: &Corpus) -> Stats {
-    compute(&c.taxonomy, &c.entry_list(), &c.exclusion_list())
+    let mut st = compute(&c.taxonomy, &c.entry_list(), &c.exclusion_list());
+    let pool = SurveyPool {
+        retained: c.survey_entries().len() as u64,
+        excluded: c.survey_exclusions().len() as u64,
+    };
+    if (pool.retained, pool.excluded) != (st.retained, st.excluded) {
+        st.survey = Some(pool);
+    }
+    st
 }
 
 impl Stats {

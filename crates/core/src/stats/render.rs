@@ -39,14 +39,22 @@ pub fn json(st: &Stats) -> serde_json::Value {
             (x.name.clone(), serde_json::Value::Object(rows))
         })
         .collect();
-    serde_json::json!({
+    let mut doc = serde_json::json!({
         "retained": st.retained,
         "excluded": st.excluded,
         "audited": st.audited,
         "counts": tally_map(&st.counts),
         "crosstabs": crosstabs,
         "exclusions": tally_map(&st.exclusions),
-    })
+    });
+    if let Some(p) = st.survey {
+        doc["survey_pool"] = serde_json::json!({
+            "retained": p.retained,
+            "excluded": p.excluded,
+            "audited": p.retained + p.excluded,
+        });
+    }
+    doc
 }
 
 /// Pretty JSON text with a final newline.
@@ -90,6 +98,11 @@ pub fn csv_long(st: &Stats) -> String {
         ("audited", st.audited),
     ] {
         record(&mut w, ["total", k, "", &v.to_string()]);
+    }
+    if let Some(p) = st.survey {
+        for (k, v) in [("retained", p.retained), ("excluded", p.excluded)] {
+            record(&mut w, ["survey_pool", k, "", &v.to_string()]);
+        }
     }
     for (prefix, ts) in [("count", &st.counts), ("exclusions", &st.exclusions)] {
         for t in ts {
@@ -143,9 +156,14 @@ pub fn table(s: &Stats) -> String {
         presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table,
     };
     let mut out = format!(
-        "retained {}  excluded {}  audited {}\n\n",
+        "retained {}  excluded {}  audited {}\n",
         s.retained, s.excluded, s.audited
     );
+    if let Some(line) = pool_line(s) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push('\n');
     let new_table = || {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED)
@@ -204,6 +222,25 @@ pub fn table(s: &Stats) -> String {
     out
 }
 
+/// "84 in the survey · 1 added since" for entries (and records, when
+/// those grew too), or None when the living list is the survey's pool.
+pub fn pool_line(s: &Stats) -> Option<String> {
+    let p = s.survey?;
+    let mut line = format!(
+        "entries: {} in the survey · {} added since",
+        p.retained,
+        s.added_since()
+    );
+    if s.logged_since() > 0 {
+        line.push_str(&format!(
+            "; records: {} in the survey · {} logged since",
+            p.excluded,
+            s.logged_since()
+        ));
+    }
+    Some(line)
+}
+
 /// Escapes text for a Markdown table cell.
 fn md_cell(s: &str) -> String {
     crate::text::markdown::escape_markdown(s)
@@ -212,9 +249,24 @@ fn md_cell(s: &str) -> String {
 /// Renders every table as GitHub Markdown.
 pub fn markdown(s: &Stats) -> String {
     let mut out = format!(
-        "| total | n |\n|---|---:|\n| retained | {} |\n| excluded | {} |\n| audited | {} |\n\n",
+        "| total | n |\n|---|---:|\n| retained | {} |\n| excluded | {} |\n| audited | {} |\n",
         s.retained, s.excluded, s.audited
     );
+    if let Some(p) = s.survey {
+        out.push_str(&format!(
+            "| retained in the survey's pool | {} |\n| retained, added since the survey | {} |\n",
+            p.retained,
+            s.added_since()
+        ));
+        if s.logged_since() > 0 {
+            out.push_str(&format!(
+                "| excluded in the survey's pool | {} |\n| excluded, logged since the survey | {} |\n",
+                p.excluded,
+                s.logged_since()
+            ));
+        }
+    }
+    out.push('\n');
     for (prefix, ts) in [("", &s.counts), ("exclusions: ", &s.exclusions)] {
         for t in ts {
             out.push_str(&format!(
