@@ -12,3 +12,4 @@ mod links_workflow;
 mod recorded;
 mod verify;
 mod verify_recorded;
+mod watch;

@@ -26,7 +26,10 @@ fn entries(feed: &str) -> Vec<String> {
 
 /// The head of a recorded feed: everything before its first entry (or its end).
 fn head(feed: &str) -> &str {
-    let cut = feed.find("  <entry>").or_else(|| feed.find("</feed>")).expect("a feed");
+    let cut = feed
+        .find("  <entry>")
+        .or_else(|| feed.find("</feed>"))
+        .expect("a feed");
     &feed[..cut]
 }
 
@@ -91,7 +94,7 @@ pub fn openalex(works: &[&str]) -> Server {
             .split('&')
             .find_map(|kv| kv.strip_prefix("filter=doi:"))
             .unwrap_or("");
-        let asked: Vec<String> = filter
+        let asked: Vec<String> = decode(filter)
             .split('|')
             .map(|d| format!("https://doi.org/{}", d.to_lowercase()))
             .collect();
@@ -107,4 +110,23 @@ pub fn openalex(works: &[&str]) -> Server {
         );
         Reply::body("application/json", &body)
     })
+}
+
+/// A query value with its `%XX` escapes decoded.
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).expect("UTF-8 query")
 }

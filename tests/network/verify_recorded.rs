@@ -13,7 +13,11 @@ const BAD: &str = "hep-zz/0601001";
 fn tree() -> Tree {
     let t = Tree::valid();
     t.set(valid::METHOD, "arxiv_id", "\"1605.08386\"");
-    t.set(valid::METHOD, "title", "Heat-bath random walks with Markov bases");
+    t.set(
+        valid::METHOD,
+        "title",
+        "Heat-bath random walks with Markov bases",
+    );
     t.set(valid::METHOD, "first_author", "Stanley, Caprice");
     t.set(valid::METHOD, "year", "2016");
     let second = t
@@ -80,7 +84,8 @@ fn a_refusal_naming_no_id_of_the_batch_is_narrowed_down_by_halves() {
     let d = run.single();
     assert_eq!(d.file, "corpus/papers/relay-two2025.yaml");
     assert!(
-        d.message.contains("arXiv says: incorrect id format for abc"),
+        d.message
+            .contains("arXiv says: incorrect id format for abc"),
         "{}",
         d.message
     );

@@ -23,7 +23,8 @@ const ATOM: &str = "http://www.w3.org/2005/Atom";
 const ARXIV: &str = "http://arxiv.org/schemas/atom";
 
 /// One arXiv record as the API describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// The id without version.
     pub id: String,
@@ -137,7 +138,11 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
         if id_url.contains("/api/errors") {
             let summary = child_text(ATOM, "summary");
             if let Some(id) = refused_id(&id_url, &summary) {
-                let said = if summary.is_empty() { &id_url } else { &summary };
+                let said = if summary.is_empty() {
+                    &id_url
+                } else {
+                    &summary
+                };
                 out.refused.insert(id, said.clone());
             }
             out.errors
@@ -190,10 +195,7 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
                 authors,
                 affiliation,
                 published: published[..10].to_string(),
-                updated: updated
-                    .get(..10)
-                    .unwrap_or(&published[..10])
-                    .to_string(),
+                updated: updated.get(..10).unwrap_or(&published[..10]).to_string(),
                 withdrawn,
                 comment: some(comment),
                 doi: some(child_text(ARXIV, "doi")),
@@ -252,7 +254,8 @@ pub fn fetch(
                 .collect();
             if !named.is_empty() {
                 for id in &named {
-                    all.refused.insert(id.to_string(), feed.refused[*id].clone());
+                    all.refused
+                        .insert(id.to_string(), feed.refused[*id].clone());
                 }
                 let rest: Vec<&str> = batch
                     .iter()
