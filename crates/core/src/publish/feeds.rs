@@ -258,7 +258,7 @@ mod tests {
             .unwrap();
         assert_eq!(title, "a: </title><script>x</script> & \u{FFFD}[2J");
         assert_eq!(
-            atom("L", "", &items),
+            atom("List <1>", "", &items),
             text,
             "the same items give the same bytes"
         );

@@ -274,7 +274,16 @@ pub fn observe(
                 });
             }
         }
-        if let Some(best) = works.iter().map(|w| w.cited_by).max() {
+        let best = works.iter().map(|w| w.cited_by).max();
+        // A count that did not move keeps its date, so a look that finds
+        // nothing new leaves the file as it was.
+        let moved = best.is_some_and(|b| {
+            !status
+                .latest
+                .iter()
+                .any(|l| l.key == s.key && l.cited_by == b)
+        });
+        if let Some(best) = best.filter(|_| moved) {
             status.latest.retain(|l| l.key != s.key);
             status.latest.push(Latest {
                 key: s.key.clone(),
@@ -389,4 +398,84 @@ pub fn diagnose(corpus: &Corpus, subjects: &[Subject], status: &Status) -> Vec<D
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(version: u32, title: &str, withdrawn: bool) -> arxiv::Record {
+        arxiv::Record {
+            id: "2204.08348".into(),
+            version: Some(version),
+            title: title.into(),
+            authors: vec!["Myeongsoo Kim".into()],
+            affiliation: None,
+            published: "2022-04-18".into(),
+            updated: format!("2022-07-0{version}"),
+            withdrawn,
+            comment: None,
+            doi: None,
+            journal_ref: None,
+        }
+    }
+
+    fn look(cache: &mut Cache, r: arxiv::Record, cited_by: u64) {
+        cache.arxiv.insert(
+            r.id.clone(),
+            ArxivAnswer {
+                fetched: 0,
+                record: Some(r),
+                refused: None,
+            },
+        );
+        cache.openalex.insert(
+            "10.48550/arxiv.2204.08348".into(),
+            WorkAnswer {
+                fetched: 0,
+                work: Some(Work {
+                    doi: "10.48550/arxiv.2204.08348".into(),
+                    title: "t".into(),
+                    date: None,
+                    venue: Some("arXiv (Cornell University)".into()),
+                    venue_type: Some("repository".into()),
+                    retracted: false,
+                    cited_by,
+                }),
+            },
+        );
+    }
+
+    #[test]
+    fn each_change_is_recorded_once_and_a_quiet_day_changes_nothing() {
+        let s = [Subject {
+            key: "k".into(),
+            file: 0,
+            entry: true,
+            arxiv: Some("2204.08348".into()),
+            dois: vec![],
+        }];
+        let (mut cache, mut status) = (Cache::default(), Status::default());
+        look(&mut cache, record(1, "A title", false), 5);
+        assert_eq!(observe(&s, &cache, &mut status, "2026-12-01").len(), 1);
+        let quiet = status.clone();
+        assert!(observe(&s, &cache, &mut status, "2026-12-02").is_empty());
+        assert_eq!(status, quiet, "nothing moved, not even a date");
+
+        look(&mut cache, record(2, "A  Title", false), 7);
+        let added = observe(&s, &cache, &mut status, "2026-12-03");
+        assert_eq!(
+            added.iter().map(|e| e.event).collect::<Vec<_>>(),
+            [Kind::Version]
+        );
+        assert_eq!(status.latest[0].cited_by, 7);
+
+        look(&mut cache, record(3, "Another title", true), 7);
+        let kinds: Vec<Kind> = observe(&s, &cache, &mut status, "2026-12-04")
+            .iter()
+            .map(|e| e.event)
+            .collect();
+        assert_eq!(kinds, [Kind::Title, Kind::Version, Kind::Withdrawn]);
+        assert!(observe(&s, &cache, &mut status, "2026-12-05").is_empty());
+    }
 }
