@@ -7,7 +7,7 @@ use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
 use corpus_core::load::Inputs;
-use corpus_core::network::watch::status::Status;
+use corpus_core::model::status::Status;
 use corpus_core::publish::feeds;
 use corpus_core::publish::repository::pages_url;
 use corpus_core::publish::site::{self, GENERATOR};

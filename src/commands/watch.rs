@@ -6,10 +6,10 @@
 use super::{load_corpus, sources, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
+use corpus_core::model::status::Status;
 use corpus_core::network::http::{Client, Policy};
 use corpus_core::network::links::parse_age;
 use corpus_core::network::watch::cache::Cache;
-use corpus_core::network::watch::status::Status;
 use corpus_core::network::watch::{self, Services};
 use corpus_core::network::{arxiv, openalex};
 use corpus_diagnostics::report;
@@ -206,7 +206,7 @@ fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcom
         corpus_io::files::write_all(&[(status_path, Layout::STATUS.to_string(), text.as_bytes())])?;
     }
     // Diagnostics rest on what is recorded; without --write, on what would be.
-    let mut diags = watch::diagnose(corpus, &subjects, &status);
+    let mut diags = watch::diagnose(corpus, &status);
     corpus.taxonomy.apply_severities(&mut diags);
     corpus_diagnostics::diag::sort(&mut diags);
     let what = format!(

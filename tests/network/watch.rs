@@ -196,6 +196,13 @@ fn changes_become_dated_events_once_and_the_decisions_are_reported() {
         later.stderr
     );
 
+    // `check` reports what needs a decision from the recorded status.
+    let check = t.check(&[]);
+    check.assert_code(1);
+    assert_eq!(check.of("status-retracted").len(), 1, "{}", check.stdout);
+    assert_eq!(check.of("status-retracted")[0].file, valid::CLASSICAL);
+    assert_eq!(check.of("status-withdrawn")[0].file, TWO);
+
     // Once only, online or from the cache.
     let before = t.read(STATUS);
     watch(&t, &ax, &oa, &["--write"]).assert_code(1);
@@ -295,4 +302,16 @@ fn a_title_arxiv_changed_is_recorded_and_flagged_until_the_entry_carries_it() {
     t.set(TWO, "title", "Heat-bath random walks with Markov bases");
     let run = watch(&t, &ax, &oa, &["--offline"]);
     assert!(run.of("status-title-changed").is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn check_reports_a_status_file_it_cannot_read() {
+    let t = tree();
+    t.write(STATUS, "events:\n  - key: a\n    colour: blue\n");
+    let run = t.check(&[]);
+    run.assert_code(1);
+    let d = &run.of("status-file")[0];
+    assert_eq!(d.file, STATUS);
+    t.write(STATUS, "# nothing recorded yet\n");
+    assert!(t.check(&[]).of("status-file").is_empty());
 }

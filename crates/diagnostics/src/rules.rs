@@ -164,6 +164,7 @@ registry! {
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";
     ArxivAuthorMismatch = "arxiv-author-mismatch", Verify, Error, "A first author whose family name differs from the arXiv record's.";
     ArxivYearMismatch = "arxiv-year-mismatch", Verify, Error, "A year that the arXiv record's first version does not allow.";
+    StatusFile = "status-file", Watch, Error, "A status file (corpus/status.yaml) that cannot be read as one.";
     StatusWithdrawn = "status-withdrawn", Watch, Error, "An entry whose arXiv record was withdrawn, as `corpus watch` recorded, with no later version.";
     StatusRetracted = "status-retracted", Watch, Error, "An entry whose paper OpenAlex marks retracted, as `corpus watch` recorded.";
     StatusTitleChanged = "status-title-changed", Watch, Warning, "An entry that does not carry the title arXiv changed to.";

@@ -50,29 +50,7 @@ impl Work {
     }
 }
 
-/// A DOI as OpenAlex and the status file write it: lowercase, no resolver prefix.
-pub fn normalize_doi(doi: &str) -> String {
-    let d = doi.trim();
-    let lower = d.to_lowercase();
-    for prefix in [
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi:",
-    ] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return rest.to_string();
-        }
-    }
-    lower
-}
-
-/// The DOI of a doi.org link, if it is one.
-pub fn doi_of_url(url: &str) -> Option<String> {
-    let d = normalize_doi(url);
-    (d.starts_with("10.") && d.contains('/') && !d.contains("://")).then_some(d)
-}
+pub use crate::text::ids::{doi_of_url, normalize_doi};
 
 /// The DOI arXiv registers for a preprint (`10.48550/arxiv.2204.08348`).
 pub fn arxiv_doi(id: &str) -> String {

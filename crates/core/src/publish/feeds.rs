@@ -7,7 +7,7 @@
 //! gives the same bytes.
 
 use crate::load::Corpus;
-use crate::network::watch::status::{Event, Kind, Status};
+use crate::model::status::{Event, Kind, Status};
 
 /// The marker that says a feed file was written by `corpus site`.
 pub const GENERATOR: &str = "corpus site";

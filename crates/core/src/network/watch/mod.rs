@@ -9,18 +9,15 @@
 //! a time per service), [`observe`] (answers → new events), [`diagnose`].
 
 pub mod cache;
-pub mod status;
 
-use crate::load::{Corpus, SourceFile};
-use crate::model::fields;
+use crate::load::Corpus;
+use crate::model::status::{Event, Kind, Latest, Status};
 use crate::network::arxiv;
 use crate::network::http::Client;
 use crate::network::openalex::{self, Work};
 use crate::text::ids::{normalize_title, strip_version};
 use cache::{ArxivAnswer, Cache, WorkAnswer};
 use corpus_diagnostics::diag::Diagnostic;
-use corpus_diagnostics::rules::Rule;
-use status::{Event, Kind, Latest, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -310,94 +307,9 @@ pub fn observe(
     added
 }
 
-fn at(rule: Rule, file: &SourceFile, field: &str, msg: String, help: &str) -> Diagnostic {
-    let mut d = Diagnostic::new(rule, rule.default_severity(), &file.rel, msg)
-        .field(field)
-        .help(help);
-    if let Some((l, c)) = file.spans().pos(field) {
-        d = d.at(l, c);
-    }
-    d
-}
-
-/// What the recorded status asks of the entries: a withdrawal not followed
-/// by a new version, a retraction, a title arXiv changed that the entry
-/// does not carry, a published version an arXiv-only entry does not name.
-pub fn diagnose(corpus: &Corpus, subjects: &[Subject], status: &Status) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for s in subjects.iter().filter(|s| s.entry) {
-        let Some(le) = corpus.entries.iter().find(|le| le.file == s.file) else {
-            continue;
-        };
-        let (e, file) = (&le.entry, corpus.file(s.file));
-        let events: Vec<&Event> = status.of(&s.key).collect();
-        let last_version = events.iter().filter_map(|x| x.version).max();
-        if let Some(w) = events
-            .iter()
-            .find(|x| x.event == Kind::Withdrawn && x.version >= last_version)
-        {
-            out.push(at(
-                Rule::StatusWithdrawn,
-                file,
-                fields::ARXIV_ID,
-                format!(
-                    "arXiv {} was withdrawn on {} (v{}){}",
-                    s.arxiv.as_deref().unwrap_or("?"),
-                    w.date,
-                    w.version.unwrap_or(1),
-                    w.note
-                        .as_ref()
-                        .map(|n| format!(": {n}"))
-                        .unwrap_or_default()
-                ),
-                "remove the entry, or keep it with a waiver that says why it still counts",
-            ));
-        }
-        for r in events.iter().filter(|x| x.event == Kind::Retracted) {
-            out.push(at(
-                Rule::StatusRetracted,
-                file,
-                fields::KEY,
-                format!(
-                    "OpenAlex marks {} retracted (seen {})",
-                    r.doi.as_deref().unwrap_or("the paper"),
-                    r.observed
-                ),
-                "remove the entry, or keep it with a waiver that says why it still counts",
-            ));
-        }
-        if let Some(t) = events.iter().rev().find(|x| x.event == Kind::Title) {
-            let title = t.title.as_deref().unwrap_or("");
-            if normalize_title(title) != normalize_title(&e.title) {
-                out.push(at(
-                    Rule::StatusTitleChanged,
-                    file,
-                    fields::TITLE,
-                    format!("arXiv changed the title on {} to \"{title}\"", t.date),
-                    "copy arXiv's new title, or waive the rule if the entry keeps the old one on purpose",
-                ));
-            }
-        }
-        if e.venue.eq_ignore_ascii_case("arxiv") {
-            if let Some(p) = events.iter().find(|x| {
-                x.event == Kind::Published && x.doi.as_ref().is_some_and(|d| !s.dois.contains(d))
-            }) {
-                let doi = p.doi.as_deref().unwrap_or("");
-                out.push(at(
-                    Rule::StatusPublished,
-                    file,
-                    fields::VENUE,
-                    format!(
-                        "a published version exists{}: https://doi.org/{doi} ({} says so)",
-                        p.venue.as_ref().map(|v| format!(" in {v}")).unwrap_or_default(),
-                        p.source
-                    ),
-                    "set `venue` and add the DOI link to `urls`, keeping the year of the version the entry describes",
-                ));
-            }
-        }
-    }
-    out
+/// What the recorded status asks of the entries (see [`crate::check::status`]).
+pub fn diagnose(corpus: &Corpus, status: &Status) -> Vec<Diagnostic> {
+    crate::check::status::problems(corpus, status)
 }
 
 #[cfg(test)]
