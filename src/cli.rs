@@ -5,7 +5,7 @@
 
 use crate::commands::{
     agreement, check, claims, diff, export, fmt, import, init, links, list, new, publish, schema,
-    site, stats, trace, verify, Audience, Context, Outcome,
+    site, stats, trace, verify, watch, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -80,6 +80,8 @@ pub enum Command {
     Links(links::Args),
     /// Compare entries' title, first author and year with their arXiv records.
     Verify(verify::Args),
+    /// Record each paper's status (versions, withdrawal, publication, retraction) from arXiv and OpenAlex.
+    Watch(watch::Args),
 }
 
 /// Runs a parsed command line from the given working directory, keeping
@@ -163,6 +165,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Trace(a) => a,
         Command::Links(a) => a,
         Command::Verify(a) => a,
+        Command::Watch(a) => a,
     };
     args.stdout_is_for_humans()
 }
@@ -188,5 +191,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Trace(a) => trace::run(ctx, a),
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
+        Command::Watch(a) => watch::run(ctx, a),
     }
 }

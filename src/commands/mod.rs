@@ -20,6 +20,7 @@ pub mod site;
 pub mod stats;
 pub mod trace;
 pub mod verify;
+pub mod watch;
 
 use corpus_core::layout::Layout;
 use corpus_core::load::{self, Inputs, LoadError, LoadOptions};

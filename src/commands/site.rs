@@ -1,12 +1,17 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
-//! atomically, never over a file this command did not write.
+//! (with `feed.json` and `feed.atom` of the status changes when the corpus
+//! has a status file) atomically, all or none, never over a file this
+//! command did not write.
 
 use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
 use corpus_core::load::Inputs;
+use corpus_core::model::status::Status;
+use corpus_core::publish::feeds;
+use corpus_core::publish::repository::pages_url;
 use corpus_core::publish::site::{self, GENERATOR};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of `corpus site`.
 #[derive(Debug, clap::Args)]
@@ -59,40 +64,103 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         Some(p) => ctx.cwd.join(p),
         None => root.join(Layout::SITE_DIR),
     };
-    let path = dir.join(Layout::SITE_PAGE);
-    if let Ok(meta) = std::fs::symlink_metadata(&path) {
-        if !meta.is_file() {
-            return Err(Outcome::fail(
-                2,
-                format!(
-                    "{}: not a regular file; nothing was written",
-                    path.display()
-                ),
+    let mut files: Vec<(PathBuf, &str, String)> =
+        vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html.clone())];
+    let status_text =
+        corpus_io::reader::read_text(&root.join(Layout::STATUS), site::MAX_PAGE_BYTES);
+    let feed_items = match status_text {
+        Err(corpus_io::reader::ReadError::Missing) => None,
+        Err(e) => return Err(Outcome::fail(2, format!("{}: {e}", Layout::STATUS))),
+        Ok(text) => {
+            let status = Status::from_yaml(&text)
+                .map_err(|e| Outcome::fail(2, format!("{}: {e}", Layout::STATUS)))?;
+            let repo = &corpus.taxonomy.repository;
+            let home = if repo.is_empty() {
+                String::new()
+            } else {
+                pages_url(repo)
+            };
+            let name = if repo.is_empty() {
+                "corpus"
+            } else {
+                repo.as_str()
+            };
+            let items = feeds::items(&corpus, &status, &home);
+            files.push((
+                dir.join(feeds::JSON_FEED),
+                FEED_MARK_JSON,
+                feeds::json_feed(name, &home, &items),
             ));
-        }
-        let ours = corpus_io::reader::read_bytes(&path, site::MAX_PAGE_BYTES)
-            .is_ok_and(|b| String::from_utf8_lossy(&b).contains(GENERATOR));
-        if !ours && !args.force {
-            return Err(Outcome::fail(
-                2,
-                format!(
-                    "{} exists and was not written by `corpus site`; left untouched (pass --force to replace it)",
-                    path.display()
-                ),
+            files.push((
+                dir.join(feeds::ATOM_FEED),
+                FEED_MARK_ATOM,
+                feeds::atom(name, &home, &items),
             ));
+            Some(items.len())
         }
+    };
+    for (path, mark, _) in &files {
+        refuse_foreign(path, mark, args.force)?;
     }
-    corpus_io::files::write_atomic(root, &path, html.as_bytes())
-        .map_err(|e| Outcome::fail(2, format!("cannot write {}: {e}", path.display())))?;
+    let items: Vec<(PathBuf, String, &[u8])> = files
+        .iter()
+        .map(|(p, _, text)| (p.clone(), p.display().to_string(), text.as_bytes()))
+        .collect();
+    corpus_io::files::write_all(root, &items).map_err(|e| Outcome::fail(2, e))?;
+    let path = dir.join(Layout::SITE_PAGE);
+    let feeds_said = feed_items
+        .map(|n| {
+            format!(
+                "; {} and {}: {n} status change{}",
+                feeds::JSON_FEED,
+                feeds::ATOM_FEED,
+                if n == 1 { "" } else { "s" }
+            )
+        })
+        .unwrap_or_default();
     Ok(Outcome {
         code: 0,
         stdout: String::new(),
         stderr: format!(
-            "wrote {} ({} KiB: {} entries, {} exclusion records)\n",
+            "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",
             path.display(),
             html.len().div_ceil(1024),
             corpus.entries.len(),
             corpus.exclusions.len()
         ),
     })
+}
+
+/// What marks a JSON feed as written by `corpus site`.
+const FEED_MARK_JSON: &str = "\"generator\": \"corpus site\"";
+/// What marks an Atom feed as written by `corpus site`.
+const FEED_MARK_ATOM: &str = "<generator>corpus site</generator>";
+
+/// Refuses a path holding anything but a regular file, or a file that does
+/// not carry `mark` (not written by this command) unless `force`.
+fn refuse_foreign(path: &Path, mark: &str, force: bool) -> std::result::Result<(), Outcome> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Err(Outcome::fail(
+            2,
+            format!(
+                "{}: not a regular file; nothing was written",
+                path.display()
+            ),
+        ));
+    }
+    let ours = corpus_io::reader::read_bytes(path, site::MAX_PAGE_BYTES)
+        .is_ok_and(|b| String::from_utf8_lossy(&b).contains(mark));
+    if !ours && !force {
+        return Err(Outcome::fail(
+            2,
+            format!(
+                "{} exists and was not written by `corpus site`; left untouched (pass --force to replace it)",
+                path.display()
+            ),
+        ));
+    }
+    Ok(())
 }

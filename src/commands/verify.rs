@@ -135,16 +135,15 @@ fn command(
         let bare = corpus_core::text::ids::strip_version(id);
         let found = match feed.records.get(bare) {
             Some(r) => compare(file, &le.entry, r),
-            None => {
-                let said = feed
-                    .errors
-                    .iter()
-                    .find(|m| m.contains(bare))
-                    .map(|m| format!(" (arXiv says: {m})"))
-                    .unwrap_or_default();
-                vec![not_found(file, format!("arXiv has no record {bare}{said}"))
-                    .help("correct `arxiv_id`, or remove it when the work is not on arXiv")]
-            }
+            None => match feed.refused.get(bare) {
+                Some(said) => vec![not_found(
+                    file,
+                    format!("arXiv refused the id {bare}; arXiv says: {said}"),
+                )
+                .help("correct `arxiv_id` to the id arXiv shows on the paper's page")],
+                None => vec![not_found(file, format!("arXiv has no record {bare}"))
+                    .help("correct `arxiv_id`, or remove it when the work is not on arXiv")],
+            },
         };
         if found.is_empty() {
             agreeing.push(le.file);

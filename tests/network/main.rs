@@ -1,5 +1,6 @@
 //! The commands that use the network, against servers the tests start on
-//! 127.0.0.1: `corpus links` (and its weekly workflow) and `corpus verify`.
+//! 127.0.0.1: `corpus links` (and its weekly workflow), `corpus verify` and
+//! `corpus watch`.
 //!
 //! One test binary: each file below is a module, sharing `tests/common`.
 
@@ -8,4 +9,7 @@ mod common;
 
 mod links;
 mod links_workflow;
+mod recorded;
 mod verify;
+mod verify_recorded;
+mod watch;

@@ -1,5 +1,5 @@
 //! What the tool publishes: `build` and its fingerprint, the generated
-//! README and statistics, the rendered snapshots, `corpus site`, the shipped
+//! README and statistics, the rendered snapshots, `corpus site` and its feeds, the shipped
 //! corpus's generated files, a new list (`corpus init`), and the documents and workflows that must keep
 //! up with the code (ARCHITECTURE.md, the CLI's documentation, the CI workflow).
 //!
@@ -10,6 +10,7 @@ mod common;
 
 mod architecture;
 mod cli_docs;
+mod feeds;
 mod fingerprint;
 mod forged_record;
 mod readme;

@@ -45,4 +45,8 @@ impl Layout {
     pub const CACHE_DIR: &'static str = ".cache";
     /// The links results cache, in the cache folder.
     pub const LINKS_CACHE: &'static str = "corpus-links.json";
+    /// The answers cache of `corpus watch`, in the cache folder.
+    pub const WATCH_CACHE: &'static str = "corpus-watch.json";
+    /// The status file: dated events of each paper, written by `corpus watch --write`.
+    pub const STATUS: &'static str = "corpus/status.yaml";
 }

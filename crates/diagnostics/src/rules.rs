@@ -24,6 +24,8 @@ pub enum Family {
     Links,
     /// `verify`.
     Verify,
+    /// `watch`.
+    Watch,
     /// `agreement`.
     Agreement,
     /// `import`.
@@ -165,6 +167,11 @@ registry! {
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";
     ArxivAuthorMismatch = "arxiv-author-mismatch", Verify, Error, "A first author whose family name differs from the arXiv record's.";
     ArxivYearMismatch = "arxiv-year-mismatch", Verify, Error, "A year that the arXiv record's first version does not allow.";
+    StatusFile = "status-file", Watch, Error, "A status file (corpus/status.yaml) that cannot be read as one.";
+    StatusWithdrawn = "status-withdrawn", Watch, Error, "An entry whose arXiv record was withdrawn, as `corpus watch` recorded, with no later version.";
+    StatusRetracted = "status-retracted", Watch, Error, "An entry whose paper OpenAlex marks retracted, as `corpus watch` recorded.";
+    StatusTitleChanged = "status-title-changed", Watch, Warning, "An entry that does not carry the title arXiv changed to.";
+    StatusPublished = "status-published", Watch, Warning, "An entry kept as an arXiv preprint while a published version (DOI) is recorded.";
     AgreementInput = "agreement-input", Agreement, Error, "An annotations file that cannot be read as annotations.";
     AgreementUnknownField = "agreement-unknown-field", Agreement, Error, "An annotation of a field that is not a tag.";
     AgreementUnknownKey = "agreement-unknown-key", Agreement, Error, "An annotation of a key that is no entry.";

@@ -4,6 +4,7 @@
 //! built-in ones are implemented here, the data-driven ones (`when`/`require`)
 //! are evaluated generically. Checks return diagnostics and never print.
 
+pub mod status;
 pub mod style;
 pub mod survey;
 
@@ -115,6 +116,11 @@ pub fn check(corpus: &Corpus) -> Findings {
         check_hidden(&mut sink, file, &lx.record);
     }
     check_across(&mut sink, corpus);
+    if let Some(status) = &corpus.status {
+        let mut recorded = status::problems(corpus, status);
+        tax.apply_severities(&mut recorded);
+        sink.out.extend(recorded);
+    }
     // Claims count the data; while the data has errors the counts are of
     // something else, so the claims wait (see `DERIVED_WAIT`).
     // The survey file's references wait likewise: an entry that failed to

@@ -1,8 +1,11 @@
-//! The optional files of a root: the claims ledger and the survey facts.
+//! The optional files of a root: the claims ledger, the survey facts and
+//! the status file.
 
 use super::read::accepted;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
+use corpus_diagnostics::diag::Diagnostic;
+use corpus_diagnostics::rules::Rule;
 use corpus_io::reader::ReadError;
 
 /// Takes in the survey facts (`corpus/survey.yaml`), when the root has them.
@@ -14,6 +17,28 @@ pub(super) fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mu
     match parsed {
         Ok(s) => corpus.survey = Some(s),
         Err(d) => corpus.diagnostics.extend(d),
+    }
+}
+
+/// Takes in the status file, when the root has one; one that does not parse
+/// is reported (`status-file`) and left out.
+pub(super) fn parse_status(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let text = match accepted(read.as_deref(), Layout::STATUS, None) {
+        Ok(t) => t,
+        Err(d) => return corpus.diagnostics.push(d),
+    };
+    match crate::model::status::Status::from_yaml(text) {
+        Ok(s) => corpus.status = Some(s),
+        Err(e) => corpus.diagnostics.push(
+            Diagnostic::new(
+                Rule::StatusFile,
+                Rule::StatusFile.default_severity(),
+                Layout::STATUS,
+                format!("not a status file: {e}"),
+            )
+            .help("correct the hand edit, or restore the file from git; `corpus watch --write` writes it"),
+        ),
     }
 }
 

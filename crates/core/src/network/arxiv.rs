@@ -3,8 +3,10 @@
 //!
 //! The feed's traps are handled here: an id arXiv does not know simply has
 //! no `<entry>`, a malformed one comes back as an entry titled `Error` whose
-//! id points at `/api/errors`, ids carry a version suffix, titles are
-//! hard-wrapped, and throttling is a plain-text body instead of a feed.
+//! id points at `/api/errors` (today with HTTP 400 for the whole request, so
+//! the batch is asked again without the id arXiv named), ids carry a version
+//! suffix, titles are hard-wrapped, and throttling is a plain-text body
+//! instead of a feed.
 
 use crate::network::http::{Client, Method};
 use std::collections::BTreeMap;
@@ -21,7 +23,8 @@ const ATOM: &str = "http://www.w3.org/2005/Atom";
 const ARXIV: &str = "http://arxiv.org/schemas/atom";
 
 /// One arXiv record as the API describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// The id without version.
     pub id: String,
@@ -35,8 +38,17 @@ pub struct Record {
     pub affiliation: Option<String>,
     /// Date of the first version (YYYY-MM-DD).
     pub published: String,
-    /// Whether the record says it was withdrawn.
+    /// Date of the latest version (YYYY-MM-DD; the first version's when absent).
+    pub updated: String,
+    /// Whether the latest version is a withdrawal: arXiv's notice opens its
+    /// comment or abstract (see [`withdrawal_notice`]).
     pub withdrawn: bool,
+    /// The latest version's comment, whitespace collapsed.
+    pub comment: Option<String>,
+    /// The DOI of the published version, as the authors gave it to arXiv.
+    pub doi: Option<String>,
+    /// The journal reference, as the authors gave it to arXiv.
+    pub journal_ref: Option<String>,
 }
 
 impl Record {
@@ -53,6 +65,37 @@ pub struct Feed {
     pub records: BTreeMap<String, Record>,
     /// Errors the API reported (e.g. "incorrect id format for 1309.119").
     pub errors: Vec<String>,
+    /// The ids arXiv refused, each with arXiv's own message.
+    pub refused: BTreeMap<String, String>,
+}
+
+/// The id an error entry names: the summary's words after its last " for "
+/// ("incorrect id format for 1309.119"), else the anchor's tail after
+/// "_for_" (`…/api/errors#incorrect_id_format_for_1309.119`).
+fn refused_id(anchor: &str, summary: &str) -> Option<String> {
+    let named = summary
+        .rsplit_once(" for ")
+        .map(|(_, id)| id)
+        .or_else(|| anchor.rsplit_once("_for_").map(|(_, id)| id))?
+        .trim();
+    (!named.is_empty() && !named.contains(char::is_whitespace)).then(|| named.to_string())
+}
+
+/// Whether a comment or abstract is arXiv's withdrawal notice: it opens
+/// with "This paper (article, submission, …) has been withdrawn" or with
+/// the word "Withdrawn" standing alone or followed by a colon, "by" or
+/// "due to". A comment that merely mentions a withdrawal ("supersedes
+/// withdrawn v1", "replaces the withdrawn 2301.00001") is not one.
+pub fn withdrawal_notice(text: &str) -> bool {
+    static NOTICE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    NOTICE
+        .get_or_init(|| {
+            regex::Regex::new(
+                r"(?i)^\s*(?:(?:this|the)\s+(?:paper|article|submission|manuscript|preprint|work|version)\s+(?:has\s+been|was|is)\s+withdrawn\b|withdrawn\s*(?:$|[:.;,(\-]|by\b|due\b))",
+            )
+            .expect("the withdrawal pattern compiles")
+        })
+        .is_match(text)
 }
 
 fn collapse(s: &str) -> String {
@@ -94,6 +137,14 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
         let id_url = child_text(ATOM, "id");
         if id_url.contains("/api/errors") {
             let summary = child_text(ATOM, "summary");
+            if let Some(id) = refused_id(&id_url, &summary) {
+                let said = if summary.is_empty() {
+                    &id_url
+                } else {
+                    &summary
+                };
+                out.refused.insert(id, said.clone());
+            }
             out.errors
                 .push(if summary.is_empty() { id_url } else { summary });
             continue;
@@ -130,11 +181,11 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
             })
             .and_then(|n| n.text().map(collapse))
             .filter(|s| !s.is_empty());
-        let comment = child_text(ARXIV, "comment").to_lowercase();
-        let summary = child_text(ATOM, "summary").to_lowercase();
-        let withdrawn = comment.contains("withdrawn")
-            || summary.starts_with("this paper has been withdrawn")
-            || summary.starts_with("withdrawn");
+        let comment = child_text(ARXIV, "comment");
+        let summary = child_text(ATOM, "summary");
+        let withdrawn = withdrawal_notice(&comment) || withdrawal_notice(&summary);
+        let updated = child_text(ATOM, "updated");
+        let some = |s: String| (!s.is_empty()).then_some(s);
         out.records.insert(
             id.clone(),
             Record {
@@ -144,7 +195,11 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
                 authors,
                 affiliation,
                 published: published[..10].to_string(),
+                updated: updated.get(..10).unwrap_or(&published[..10]).to_string(),
                 withdrawn,
+                comment: some(comment),
+                doi: some(child_text(ARXIV, "doi")),
+                journal_ref: some(child_text(ARXIV, "journal_ref")),
             },
         );
     }
@@ -163,6 +218,13 @@ pub fn query_url(api: &str, ids: &[&str]) -> String {
 
 /// Fetches the records of `ids`: batches of [`BATCH`], one request at a
 /// time, `pause` between requests, 429/503 retried as the client allows.
+///
+/// arXiv refuses a whole request with HTTP 400 and an error entry when one
+/// of its ids is malformed; that id is kept in [`Feed::refused`] with
+/// arXiv's message and the rest of the batch is asked again. A 400 that
+/// names no id of the batch is narrowed down by halving the batch. Err only
+/// when the API cannot be used at all (no connection, another status, an
+/// answer that is no feed).
 pub fn fetch(
     client: &Client,
     api: &str,
@@ -171,13 +233,53 @@ pub fn fetch(
     sleep: &dyn Fn(Duration),
 ) -> Result<Feed, String> {
     let mut all = Feed::default();
-    for (i, batch) in ids.chunks(BATCH).enumerate() {
-        if i > 0 {
+    let mut queue: std::collections::VecDeque<Vec<&str>> =
+        ids.chunks(BATCH).map(<[&str]>::to_vec).collect();
+    let mut first = true;
+    while let Some(batch) = queue.pop_front() {
+        if !first {
             sleep(pause);
         }
-        let url = query_url(api, batch);
+        first = false;
+        let url = query_url(api, &batch);
         let (result, attempts) = client.request_with_retries(Method::Get, &url, sleep);
         let resp = result.map_err(|f| format!("{api}: {}", f.describe()))?;
+        let text = String::from_utf8_lossy(&resp.body);
+        if resp.status == 400 {
+            let feed = parse_feed(&text).unwrap_or_default();
+            let named: Vec<&str> = batch
+                .iter()
+                .copied()
+                .filter(|id| feed.refused.contains_key(*id))
+                .collect();
+            if !named.is_empty() {
+                for id in &named {
+                    all.refused
+                        .insert(id.to_string(), feed.refused[*id].clone());
+                }
+                let rest: Vec<&str> = batch
+                    .iter()
+                    .copied()
+                    .filter(|id| !named.contains(id))
+                    .collect();
+                if !rest.is_empty() {
+                    queue.push_front(rest);
+                }
+            } else if batch.len() > 1 {
+                let (a, b) = batch.split_at(batch.len() / 2);
+                queue.push_front(b.to_vec());
+                queue.push_front(a.to_vec());
+            } else {
+                let said = feed
+                    .errors
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "the API answered 400 (bad request)".to_string());
+                all.refused.insert(batch[0].to_string(), said);
+            }
+            all.errors.extend(feed.errors);
+            continue;
+        }
         if resp.status != 200 {
             let tries = if attempts > 1 {
                 format!(" after {attempts} attempts")
@@ -186,10 +288,10 @@ pub fn fetch(
             };
             return Err(format!("{api}: answered {}{tries}", resp.status));
         }
-        let text = String::from_utf8_lossy(&resp.body);
         let feed = parse_feed(&text).map_err(|e| format!("{api}: {e}"))?;
         all.records.extend(feed.records);
         all.errors.extend(feed.errors);
+        all.refused.extend(feed.refused);
     }
     Ok(all)
 }
@@ -207,8 +309,9 @@ pub fn fetch_one(api: &str, id: &str) -> Result<Record, String> {
         Some(r) => Ok(r.clone()),
         None => {
             let said = feed
-                .errors
-                .first()
+                .refused
+                .get(bare)
+                .or(feed.errors.first())
                 .map(|m| format!(" (arXiv says: {m})"))
                 .unwrap_or_default();
             Err(format!("arXiv has no record {bare}{said}"))
@@ -278,6 +381,31 @@ mod tests {
         assert!(!r.withdrawn);
         assert!(f.records["cs/0701001"].withdrawn);
         assert_eq!(f.errors, ["incorrect id format for 1309.119"]);
+        assert_eq!(f.refused["1309.119"], "incorrect id format for 1309.119");
+    }
+
+    #[test]
+    fn only_arxivs_notice_marks_a_withdrawal() {
+        for notice in [
+            "This paper has been withdrawn by the authors due to an error in Lemma 2",
+            "this submission has been withdrawn by arXiv administrators",
+            "The article was withdrawn",
+            "Withdrawn",
+            "withdrawn: the experiments were flawed",
+            "Withdrawn by the author",
+            "  withdrawn due to a duplicate submission",
+        ] {
+            assert!(withdrawal_notice(notice), "{notice}");
+        }
+        for live in [
+            "supersedes withdrawn v1",
+            "12 pages; replaces the withdrawn 2301.00001",
+            "v2: the claim of v1 is withdrawn, see Section 4",
+            "Withdrawnness of agents in debate",
+            "",
+        ] {
+            assert!(!withdrawal_notice(live), "{live}");
+        }
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! Checks that need the network: the one HTTP client, link checking, and
-//! entries compared with their arXiv records.
+//! Checks that need the network: the one HTTP client, link checking,
+//! entries compared with their arXiv records, and the status watch (arXiv
+//! and OpenAlex).
 
 pub mod arxiv;
 pub mod http;
 pub mod links;
+pub mod openalex;
 pub mod verify;
+pub mod watch;

@@ -1,7 +1,9 @@
 //! Everything `corpus build` writes: the generated files and the build
 //! fingerprint, the README context and its provenance views, the JSON
-//! Schema of entries, the browsable site, and where the project is published.
+//! Schema of entries, the browsable site and its feeds of status changes, and
+//! where the project is published.
 
+pub mod feeds;
 pub mod fingerprint;
 pub mod generate;
 pub mod markdown_layout;

@@ -181,6 +181,30 @@ pub fn normalize_title(t: &str) -> String {
         .join(" ")
 }
 
+/// A DOI as OpenAlex and the status file write it: lowercase, no resolver prefix.
+pub fn normalize_doi(doi: &str) -> String {
+    let d = doi.trim();
+    let lower = d.to_lowercase();
+    for prefix in [
+        "https://doi.org/",
+        "http://doi.org/",
+        "https://dx.doi.org/",
+        "http://dx.doi.org/",
+        "doi:",
+    ] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            return rest.to_string();
+        }
+    }
+    lower
+}
+
+/// The DOI of a doi.org link, if it is one.
+pub fn doi_of_url(url: &str) -> Option<String> {
+    let d = normalize_doi(url);
+    (d.starts_with("10.") && d.contains('/') && !d.contains("://")).then_some(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,271 @@
+//! The feeds of what changed: every event of the status file (a new
+//! version, a withdrawal, a published version, a retraction, a new title)
+//! as an item of a JSON Feed 1.1 (`feed.json`) and an Atom feed
+//! (`feed.atom`), written by `corpus site` beside the page. Each item links
+//! the paper on the page (a search for its title). The feeds depend only
+//! on the status file and the corpus, never on the clock, so the same data
+//! gives the same bytes.
+
+use crate::load::Corpus;
+use crate::model::status::{Event, Kind, Status};
+
+/// The marker that says a feed file was written by `corpus site`.
+pub const GENERATOR: &str = "corpus site";
+/// The JSON Feed file name, beside the page.
+pub const JSON_FEED: &str = "feed.json";
+/// The Atom feed file name, beside the page.
+pub const ATOM_FEED: &str = "feed.atom";
+
+/// One item of both feeds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// A stable id (a URN made of the key, the event and what it is about).
+    pub id: String,
+    /// The day of the change (YYYY-MM-DD).
+    pub date: String,
+    /// One line: the paper and what happened.
+    pub title: String,
+    /// The details in a sentence.
+    pub text: String,
+    /// The paper on the page.
+    pub url: String,
+}
+
+/// Percent-encodes a URN or URL fragment part (unreserved characters stay).
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn sentence(e: &Event, paper: &str) -> (String, String) {
+    let v = e.version.map(|v| format!("v{v}")).unwrap_or_default();
+    let doi = e.doi.as_deref().unwrap_or("");
+    let venue = e
+        .venue
+        .as_deref()
+        .map(|x| format!(" in {x}"))
+        .unwrap_or_default();
+    let (what, text) = match e.event {
+        Kind::Version => (
+            format!("new version {v}"),
+            format!("arXiv shows version {v} of \"{paper}\", dated {}.", e.date),
+        ),
+        Kind::Title => (
+            "title changed".to_string(),
+            format!(
+                "arXiv now titles the paper \"{}\".",
+                e.title.as_deref().unwrap_or("")
+            ),
+        ),
+        Kind::Withdrawn => (
+            "withdrawn".to_string(),
+            format!(
+                "arXiv marks \"{paper}\" withdrawn ({v}){}.",
+                e.note
+                    .as_deref()
+                    .map(|n| format!(": {n}"))
+                    .unwrap_or_default()
+            ),
+        ),
+        Kind::Published => (
+            "published".to_string(),
+            format!(
+                "\"{paper}\" is published{venue}, DOI {doi} ({} says so).",
+                e.source
+            ),
+        ),
+        Kind::Retracted => (
+            "retracted".to_string(),
+            format!("OpenAlex marks {doi} (\"{paper}\") retracted."),
+        ),
+    };
+    (what, text)
+}
+
+/// The items of the status file, newest first (then by key and kind);
+/// `site` is the page's address (empty: links relative to the page).
+pub fn items(corpus: &Corpus, status: &Status, site: &str) -> Vec<Item> {
+    let title_of = |key: &str| -> (String, bool) {
+        if let Some(le) = corpus.entries.iter().find(|le| le.entry.key == key) {
+            return (le.entry.title.clone(), true);
+        }
+        match corpus
+            .exclusions
+            .iter()
+            .find(|lx| lx.record.record_id == key)
+        {
+            Some(lx) => (lx.record.title.clone(), false),
+            None => (key.to_string(), true),
+        }
+    };
+    let page = if site.is_empty() { "index.html" } else { site };
+    let mut out: Vec<(Kind, Item)> = status
+        .events
+        .iter()
+        .map(|e| {
+            let (paper, entry) = title_of(&e.key);
+            let (what, text) = sentence(e, &paper);
+            let about = e
+                .version
+                .map(|v| format!("v{v}"))
+                .or_else(|| e.doi.clone())
+                .unwrap_or_else(|| e.date.clone());
+            let url = if entry {
+                format!("{page}#q={}", enc(&paper))
+            } else {
+                format!("{page}#view=exclusions&xq={}", enc(&paper))
+            };
+            let item = Item {
+                id: format!(
+                    "urn:x-corpus-status:{}:{}:{}",
+                    enc(&e.key),
+                    e.event.as_str(),
+                    enc(&about)
+                ),
+                date: e.date.clone(),
+                title: format!("{}: {what}", e.key),
+                text,
+                url,
+            };
+            (e.event, item)
+        })
+        .collect();
+    out.sort_by(|(ka, a), (kb, b)| {
+        b.date
+            .cmp(&a.date)
+            .then_with(|| a.title.cmp(&b.title))
+            .then_with(|| ka.cmp(kb))
+    });
+    out.into_iter().map(|(_, i)| i).collect()
+}
+
+fn rfc3339(date: &str) -> String {
+    format!("{date}T00:00:00Z")
+}
+
+/// The JSON Feed 1.1 of the items.
+pub fn json_feed(list_title: &str, site: &str, items: &[Item]) -> String {
+    let mut feed = serde_json::json!({
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": format!("{list_title}: status changes"),
+        "description": "New versions, withdrawals, published versions, retractions and title changes of the papers, as recorded by corpus watch.",
+        "_corpus": { "generator": GENERATOR },
+        "items": items.iter().map(|i| serde_json::json!({
+            "id": i.id,
+            "url": i.url,
+            "title": i.title,
+            "content_text": i.text,
+            "date_published": rfc3339(&i.date),
+        })).collect::<Vec<_>>(),
+    });
+    if !site.is_empty() {
+        feed["home_page_url"] = site.into();
+        feed["feed_url"] = format!("{site}{JSON_FEED}").into();
+    }
+    let mut s = serde_json::to_string_pretty(&feed).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 cannot carry other control characters, not even escaped.
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The Atom feed of the items; `updated` is the newest item's day (or a
+/// fixed day when there is none), never the clock.
+pub fn atom(list_title: &str, site: &str, items: &[Item]) -> String {
+    let updated = items.first().map_or("1970-01-01", |i| i.date.as_str());
+    let id = if site.is_empty() {
+        "urn:x-corpus-status:feed".to_string()
+    } else {
+        format!("{site}{ATOM_FEED}")
+    };
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
+    out.push_str(&format!("  <id>{}</id>\n", xml(&id)));
+    out.push_str(&format!(
+        "  <title>{}: status changes</title>\n",
+        xml(list_title)
+    ));
+    out.push_str(&format!("  <updated>{}</updated>\n", rfc3339(updated)));
+    out.push_str(&format!("  <generator>{GENERATOR}</generator>\n"));
+    out.push_str(&format!(
+        "  <author><name>{}</name></author>\n",
+        xml(list_title)
+    ));
+    if !site.is_empty() {
+        out.push_str(&format!(
+            "  <link rel=\"alternate\" href=\"{}\"/>\n",
+            xml(site)
+        ));
+        out.push_str(&format!("  <link rel=\"self\" href=\"{}\"/>\n", xml(&id)));
+    }
+    for i in items {
+        out.push_str("  <entry>\n");
+        out.push_str(&format!("    <id>{}</id>\n", xml(&i.id)));
+        out.push_str(&format!("    <title>{}</title>\n", xml(&i.title)));
+        out.push_str(&format!("    <updated>{}</updated>\n", rfc3339(&i.date)));
+        out.push_str(&format!(
+            "    <link rel=\"alternate\" href=\"{}\"/>\n",
+            xml(&i.url)
+        ));
+        out.push_str(&format!("    <summary>{}</summary>\n", xml(&i.text)));
+        out.push_str("  </entry>\n");
+    }
+    out.push_str("</feed>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_in_data_cannot_break_the_atom_feed() {
+        let items = [Item {
+            id: "urn:x-corpus-status:a:version:v2".into(),
+            date: "2026-03-02".into(),
+            title: "a: </title><script>x</script> & \u{1b}[2J".into(),
+            text: "t".into(),
+            url: "index.html#q=a".into(),
+        }];
+        let text = atom("List <1>", "", &items);
+        let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+        let title = doc
+            .descendants()
+            .find(|n| {
+                n.has_tag_name("title") && n.parent().is_some_and(|p| p.has_tag_name("entry"))
+            })
+            .and_then(|n| n.text())
+            .unwrap();
+        assert_eq!(title, "a: </title><script>x</script> & \u{FFFD}[2J");
+        assert_eq!(
+            atom("List <1>", "", &items),
+            text,
+            "the same items give the same bytes"
+        );
+    }
+
+    #[test]
+    fn ids_and_links_are_percent_encoded() {
+        assert_eq!(enc("10.1145/3533767 x"), "10.1145%2F3533767%20x");
+    }
+}
