@@ -139,6 +139,7 @@ fn cases() -> Vec<Case> {
         Case {
             rule: "leftover-temp-file",
             base: Tree::valid,
+            args: &[],
             fires: |t| t.write("corpus/papers/.corpus-tmp-0badf00d", "half a fi"),
             file: "corpus/papers/.corpus-tmp-0badf00d",
             field: None,
@@ -148,6 +149,7 @@ fn cases() -> Vec<Case> {
         Case {
             rule: "file-name-encoding",
             base: Tree::valid,
+            args: &[],
             fires: |t| {
                 use std::os::unix::ffi::OsStrExt;
                 let name = std::ffi::OsStr::from_bytes(b"caf\xe9.yaml");
