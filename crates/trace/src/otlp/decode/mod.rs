@@ -72,6 +72,20 @@ pub(crate) struct GenAi {
     pub output_tokens: Option<u64>,
     pub error_type: Option<Box<str>>,
     pub service: Option<Box<str>>,
+    pub handoff_from: Option<Box<str>>,
+    pub handoff_to: Option<Box<str>>,
+    pub guardrail: Option<Box<str>>,
+    pub triggered: Option<bool>,
+    /// `openinference.span.kind`.
+    pub oi_kind: Option<Box<str>>,
+    /// `agent.name`, else `graph.node.id` (OpenInference).
+    pub oi_agent: Option<Box<str>>,
+    /// `graph.node.parent_id` (OpenInference).
+    pub oi_parent: Option<Box<str>>,
+    /// `tool.name` (OpenInference).
+    pub oi_tool: Option<Box<str>>,
+    /// Which conventions the attributes follow (`mapping::marks`).
+    pub marks: u8,
 }
 
 #[derive(Deserialize)]
