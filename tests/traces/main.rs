@@ -7,5 +7,6 @@
 mod common;
 
 mod trace_cli;
+mod trace_handoff;
 mod trace_import;
 mod trace_properties;
