@@ -115,14 +115,20 @@ fn a_file_in_the_other_convention_is_named_with_the_flag_that_reads_it() {
     let (code, stdout, stderr) = import("otlp", &fixture("agents-handoff.openinference.json"));
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.is_empty());
-    assert!(stderr.contains("warning[otlp-other-convention]"), "{stderr}");
+    assert!(
+        stderr.contains("warning[otlp-other-convention]"),
+        "{stderr}"
+    );
     assert!(stderr.contains("OpenInference"), "{stderr}");
     assert!(stderr.contains("--from openinference"), "{stderr}");
     let (code, _, stderr) = import("openinference", &fixture("agents-handoff.json"));
     assert_eq!(code, 1);
     assert!(stderr.contains("--from otlp"), "{stderr}");
     // Read in its own convention, the rule stays quiet.
-    let (_, _, stderr) = import("openinference", &fixture("agents-handoff.openinference.json"));
+    let (_, _, stderr) = import(
+        "openinference",
+        &fixture("agents-handoff.openinference.json"),
+    );
     assert!(!stderr.contains("otlp-other-convention"), "{stderr}");
 }
 

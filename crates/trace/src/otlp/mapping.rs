@@ -67,6 +67,12 @@ pub(crate) mod keys {
     pub const OI_PROMPT_TOKENS: &str = "llm.token_count.prompt";
     /// OpenInference: completion tokens.
     pub const OI_COMPLETION_TOKENS: &str = "llm.token_count.completion";
+    /// Whether control returns after a transfer (`return_to_caller`) or passes on (`pass_control`).
+    pub const TRANSFER_MODE: &str = "gen_ai.transfer.mode";
+    /// The agent, human or workflow a transfer goes to.
+    pub const TRANSFER_TARGET: &str = "gen_ai.transfer.target.name";
+    /// What the target is: agent, human or workflow.
+    pub const TRANSFER_TARGET_TYPE: &str = "gen_ai.transfer.target.type";
     /// Traceloop (OpenLLMetry): what a span is; not read, only recognised.
     pub const TRACELOOP_KIND: &str = "traceloop.span.kind";
 }
@@ -100,6 +106,8 @@ pub(crate) enum Role {
     Handoff,
     /// A guardrail checks content: a safety event.
     Guardrail,
+    /// Control goes to a person: a human intervention.
+    Human,
 }
 
 /// The span conventions an import reads.
@@ -128,7 +136,6 @@ impl Convention {
             Convention::OpenInference => "openinference",
         }
     }
-
 }
 
 /// One row of the operation table.
@@ -226,6 +233,31 @@ pub(crate) const MODEL_CALL: Operation = Operation {
     yields: "as chat, for spans with no gen_ai.operation.name that are named call_llm or carry gen_ai.request.model",
 };
 
+/// An execute_tool span that transfers to an agent or workflow and gets control back.
+pub(crate) const TRANSFER_RETURN: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.mode = return_to_caller)",
+    role: Role::Invoke,
+    subject: &[keys::TRANSFER_TARGET],
+    yields:
+        "as invoke_agent of gen_ai.transfer.target.name (delegation and return), not as a tool run",
+};
+
+/// An execute_tool span that passes control to an agent or workflow.
+pub(crate) const TRANSFER_PASS: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.mode = pass_control)",
+    role: Role::Handoff,
+    subject: &[keys::TRANSFER_TARGET],
+    yields: "as agent_handoff to gen_ai.transfer.target.name, decided by gen_ai.agent.name (else the enclosing agent)",
+};
+
+/// An execute_tool span that transfers to a person.
+pub(crate) const TRANSFER_HUMAN: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.target.type = human)",
+    role: Role::Human,
+    subject: &[keys::TRANSFER_TARGET],
+    yields: "human_intervention by the person (gen_ai.transfer.target.name, else `human`) at the span's end",
+};
+
 /// `openinference.span.kind` → survey events (with `--from openinference`).
 pub(crate) const OPENINFERENCE: &[Operation] = &[
     Operation {
@@ -264,6 +296,16 @@ pub(crate) const OPENINFERENCE: &[Operation] = &[
 pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Operation> {
     match convention {
         Convention::GenAi => match span.attrs.operation.as_deref() {
+            Some("execute_tool") if span.attrs.transfer_mode.is_some() => {
+                let a = &span.attrs;
+                if a.transfer_type.as_deref() == Some("human") {
+                    Some(&TRANSFER_HUMAN)
+                } else if a.transfer_mode.as_deref() == Some("pass_control") {
+                    Some(&TRANSFER_PASS)
+                } else {
+                    Some(&TRANSFER_RETURN)
+                }
+            }
             Some(op) => operation(op),
             None if &*span.name == "call_llm" || span.attrs.marks & marks::MODEL != 0 => {
                 Some(&MODEL_CALL)
@@ -275,7 +317,9 @@ pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Op
             if kind == "TOOL" && span.name.starts_with("handoff to ") {
                 return Some(&OPENINFERENCE[2]);
             }
-            OPENINFERENCE.iter().find(|o| o.name == kind && o.name != "handoff to")
+            OPENINFERENCE
+                .iter()
+                .find(|o| o.name == kind && o.name != "handoff to")
         }
     }
 }
@@ -343,6 +387,9 @@ pub fn explain() -> String {
             format!(" [subject: {}]", o.subject.join(", else "))
         };
         out.push_str(&format!("  {}{subject}\n{}", o.name, wrap(o.yields)));
+    }
+    for o in [&TRANSFER_RETURN, &TRANSFER_PASS, &TRANSFER_HUMAN] {
+        out.push_str(&format!("  {}\n{}", o.name, wrap(o.yields)));
     }
     out.push_str(&format!(
         "  (none, on a span named call_llm or carrying gen_ai.request.model)\n{}",

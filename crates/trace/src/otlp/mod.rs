@@ -9,6 +9,8 @@
 //! `deliver` writes the requested outputs. This module ties them together.
 
 mod build;
+#[cfg(test)]
+mod conformance;
 mod decode;
 mod deliver;
 mod imported;
@@ -363,7 +365,11 @@ mod tests {
         // The count of the rest is a note for the summary, not a problem of its own.
         assert!(!out.diagnostics.iter().any(|d| d.message.contains("more")));
         assert_eq!(out.elided.len(), 1);
-        assert!(out.elided[0].contains("5 more `otlp-attribute-type`"), "{:?}", out.elided);
+        assert!(
+            out.elided[0].contains("5 more `otlp-attribute-type`"),
+            "{:?}",
+            out.elided
+        );
         assert!(out.summary().ends_with(&out.elided[0]), "{}", out.summary());
         // Each shown one is located at its own span, by line.
         let located = out

@@ -28,9 +28,7 @@ pub(super) fn cap(pending: Vec<Pending>) -> (Vec<Pending>, Vec<String>) {
     let mut files: HashMap<u32, String> = HashMap::new();
     let mut kept = Vec::new();
     for p in pending {
-        files
-            .entry(p.input)
-            .or_insert_with(|| p.diag.file.clone());
+        files.entry(p.input).or_insert_with(|| p.diag.file.clone());
         let n = seen.entry((p.input, p.diag.rule.clone())).or_insert(0);
         *n += 1;
         if *n <= MAX_PER_RULE {

@@ -13,6 +13,7 @@
 
 mod lead;
 mod links;
+mod sequence;
 mod structure;
 mod walk;
 mod write;
@@ -98,6 +99,7 @@ fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
                 span.attrs.handoff_to.as_deref()
             }
             mapping::keys::GUARDRAIL_NAME => span.attrs.guardrail.as_deref(),
+            mapping::keys::TRANSFER_TARGET => span.attrs.transfer_target.as_deref(),
             mapping::keys::OI_AGENT_NAME => span.attrs.oi_agent.as_deref(),
             mapping::keys::OI_TOOL_NAME => span.attrs.oi_tool.as_deref(),
             _ => None,

@@ -1,6 +1,7 @@
 //! The walk down the span tree that emits events and edges, following the
 //! table in `mapping`, with an explicit stack.
 
+use super::sequence::Frontier;
 use super::structure::Tree;
 use super::{reporter, subject, Ev, Mapped, Names, Problem, NONE};
 use crate::otlp::decode::{Pos, Span};
@@ -11,9 +12,6 @@ use corpus_diagnostics::rules::Rule;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
 
-/// Exits waiting for what follows them in time, earliest first: (time, event).
-type Frontier = BinaryHeap<Reverse<(u64, u32)>>;
-
 /// What a span's children inherit.
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -21,10 +19,6 @@ struct Ctx {
     agent: u32,
     /// Entry event of the nearest mapped ancestor.
     parent_entry: u32,
-    /// Exit event (at its end) of the nearest ancestor that closes: a delegation or a tool run.
-    closer: u32,
-    /// Local index of that closing ancestor (or NONE).
-    closer_span: u32,
     /// Local index of the nearest mapped ancestor (or NONE).
     rep: u32,
     /// Index of the agent scope (for pending returns and step counts).
@@ -64,7 +58,8 @@ impl Scope {
 
 enum Step {
     Enter(u32, Ctx),
-    Leave(u32, Ctx, Ctx),
+    /// The span, its context, its children's context, and the epoch its entry took in the sequence.
+    Leave(u32, Ctx, Ctx, u32),
 }
 
 /// What the walk emitted, in local indices.
@@ -129,11 +124,10 @@ pub(super) fn walk(
     // One sequence per mapped span being walked (a stack), plus the top level:
     // an event that starts after a sibling's exit follows it (causal edge), so
     // only spans that overlap in time count as parallel.
-    let mut frontiers: Vec<Frontier> = vec![Frontier::new()];
+    let mut frontiers: Vec<Frontier> = vec![Frontier::default()];
     // Handoff decisions not yet taken up by the receiving agent's span, by agent.
     let mut handoffs: HashMap<u32, VecDeque<u32>> = HashMap::new();
     let mut unmapped: BTreeMap<String, usize> = BTreeMap::new();
-    let mut has_inner = vec![false; n];
     let mut usage_below = vec![false; n];
     // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
     let (mut tokens_in, mut tokens_out) = (0u128, 0u128);
@@ -165,8 +159,6 @@ pub(super) fn walk(
     let top = Ctx {
         agent: orch,
         parent_entry: NONE,
-        closer: NONE,
-        closer_span: NONE,
         rep: NONE,
         scope: 0,
         frontier: 0,
@@ -221,8 +213,6 @@ pub(super) fn walk(
                                     inner = Ctx {
                                         agent: who,
                                         parent_entry: d,
-                                        closer: NONE,
-                                        closer_span: NONE,
                                         rep: v,
                                         scope: scopes.len() as u32 - 1,
                                         frontier: ctx.frontier,
@@ -255,8 +245,6 @@ pub(super) fn walk(
                                     inner = Ctx {
                                         agent: who,
                                         parent_entry: d,
-                                        closer: r,
-                                        closer_span: v,
                                         rep: v,
                                         scope: scopes.len() as u32 - 1,
                                         frontier: ctx.frontier,
@@ -293,8 +281,6 @@ pub(super) fn walk(
                         tool_calls += 1;
                         me = Mapped { entry: c, exit: r };
                         inner.parent_entry = c;
-                        inner.closer = r;
-                        inner.closer_span = v;
                     }
                     Some(op) if op.role == Role::Plan => {
                         let p = ev(
@@ -325,10 +311,17 @@ pub(super) fn walk(
                         }
                         Some(to) => {
                             let to = names.get(to);
+                            // A transfer names its source agent as the agent the span is about.
+                            let source = s
+                                .attrs
+                                .transfer_mode
+                                .as_ref()
+                                .and(s.attrs.agent_name.as_deref());
                             let from = s
                                 .attrs
                                 .handoff_from
                                 .as_deref()
+                                .or(source)
                                 .filter(|f| !f.trim().is_empty())
                                 .map_or(ctx.agent, |f| names.get(f));
                             let scope = &mut scopes[ctx.scope as usize];
@@ -346,9 +339,15 @@ pub(super) fn walk(
                             inner.parent_entry = d;
                         }
                     },
+                    Some(op) if op.role == Role::Human => {
+                        let who = names.get(subject(s, op).unwrap_or("human"));
+                        let h = ev(s, i, "human", s.end, EventKind::HumanIntervention, who);
+                        let h = push(&mut events, h);
+                        me = Mapped { entry: h, exit: h };
+                        inner.parent_entry = h;
+                    }
                     Some(op) if op.role == Role::Guardrail => {
-                        let mut g =
-                            ev(s, i, "guardrail", s.end, EventKind::SafetyEvent, ctx.agent);
+                        let mut g = ev(s, i, "guardrail", s.end, EventKind::SafetyEvent, ctx.agent);
                         g.guardrail = subject(s, op)
                             .or(Some(&*s.name).filter(|n| !n.trim().is_empty()))
                             .map(|n| names.get(n));
@@ -393,6 +392,7 @@ pub(super) fn walk(
                     *unmapped.entry(label).or_insert(0) += 1;
                     scopes[ctx.scope as usize].unmapped += 1;
                 }
+                let mut seen = 0;
                 if me.entry != NONE {
                     if !taken_over {
                         if ctx.parent_entry != NONE {
@@ -400,16 +400,9 @@ pub(super) fn walk(
                         }
                         // What ended before this span began comes before it.
                         let at = events[me.entry as usize].t;
-                        let seq = &mut frontiers[ctx.frontier as usize];
-                        while let Some(&Reverse((t, e))) = seq.peek() {
-                            if t > at {
-                                break;
-                            }
-                            seq.pop();
-                            edges.push((e, me.entry, EdgeKind::Causal));
-                        }
+                        seen = frontiers[ctx.frontier as usize].enter(at, me.entry, &mut edges);
                     }
-                    frontiers.push(Frontier::new());
+                    frontiers.push(Frontier::default());
                     inner.frontier = frontiers.len() as u32 - 1;
                     mapped[i] = me;
                     rep[i] = v;
@@ -417,12 +410,12 @@ pub(super) fn walk(
                 } else {
                     rep[i] = ctx.rep;
                 }
-                walk.push(Step::Leave(v, ctx, inner));
+                walk.push(Step::Leave(v, ctx, inner, seen));
                 for &c in children[kids(i)].iter().rev() {
                     walk.push(Step::Enter(c, inner));
                 }
             }
-            Step::Leave(v, ctx, inner) => {
+            Step::Leave(v, ctx, inner, seen) => {
                 let i = v as usize;
                 let s = span(i);
                 let has_usage = s.attrs.input_tokens.is_some() || s.attrs.output_tokens.is_some();
@@ -437,7 +430,7 @@ pub(super) fn walk(
                 if me.exit == NONE {
                     continue;
                 }
-                let mut sinks = frontiers.pop().unwrap_or_default();
+                let mut sinks = frontiers.pop().unwrap_or_default().into_sinks();
                 let pass = inner.scope != ctx.scope && scopes[inner.scope as usize].pass;
                 if pass {
                     let sc = &scopes[inner.scope as usize];
@@ -453,7 +446,7 @@ pub(super) fn walk(
                     r.unmapped = sc.unmapped;
                     let r = push(&mut events, r);
                     let mut fed = false;
-                    for Reverse((t, e)) in std::mem::take(&mut sinks).into_vec() {
+                    for (t, e, _) in std::mem::take(&mut sinks) {
                         if t <= s.end {
                             edges.push((e, r, EdgeKind::Causal));
                             fed = true;
@@ -465,22 +458,24 @@ pub(super) fn walk(
                     me.exit = r;
                     mapped[i].exit = r;
                 }
-                // The work inside feeds the closing event of the enclosing delegation or tool run.
-                if ctx.closer != NONE && events[me.exit as usize].t <= events[ctx.closer as usize].t
-                {
-                    edges.push((me.exit, ctx.closer, EdgeKind::Causal));
-                    has_inner[ctx.closer_span as usize] = true;
-                }
+                // The last work inside feeds the closing event of a delegation or tool run.
                 let exit_t = events[me.exit as usize].t;
-                let seq = &mut frontiers[ctx.frontier as usize];
-                seq.push(Reverse((exit_t, me.exit)));
-                if me.exit == me.entry {
-                    // Nothing closes the span: what happened inside is still open after it.
-                    seq.extend(sinks);
+                let mut has_inner = false;
+                if me.exit != me.entry && !pass {
+                    for (t, e, _) in std::mem::take(&mut sinks) {
+                        if t <= exit_t {
+                            edges.push((e, me.exit, EdgeKind::Causal));
+                            has_inner = true;
+                        }
+                    }
                 }
+                let seq = &mut frontiers[ctx.frontier as usize];
+                seq.leave(exit_t, me.exit, seen);
+                // Nothing closes the span: what happened inside is still open after it.
+                seq.extend(sinks);
                 if inner.scope != ctx.scope && !pass {
                     // A delegation ends: its return waits for the caller's next aggregate.
-                    if !has_inner[i] {
+                    if !has_inner {
                         edges.push((me.entry, me.exit, EdgeKind::Causal));
                     }
                     let sc = &scopes[inner.scope as usize];

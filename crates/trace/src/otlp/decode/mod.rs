@@ -76,6 +76,9 @@ pub(crate) struct GenAi {
     pub handoff_to: Option<Box<str>>,
     pub guardrail: Option<Box<str>>,
     pub triggered: Option<bool>,
+    pub transfer_mode: Option<Box<str>>,
+    pub transfer_target: Option<Box<str>>,
+    pub transfer_type: Option<Box<str>>,
     /// `openinference.span.kind`.
     pub oi_kind: Option<Box<str>>,
     /// `agent.name`, else `graph.node.id` (OpenInference).

@@ -224,8 +224,18 @@ mod tests {
             hex("AQIDBAUGBwgJCgsMDQ4PEA==", 16),
             Some(0x0102030405060708090a0b0c0d0e0f10)
         );
-        assert_eq!(hex("_-_-_-_-_-_-_-_-_-_-_w==", 16).map(|v| v & 0xff), Some(0xff));
-        for bad in ["AQIDBAUGBw==", "AQIDBAUGBwh=", "AQIDBAUG*wg=", "xyz", "", "AQIDBAUGBwg==="] {
+        assert_eq!(
+            hex("_-_-_-_-_-_-_-_-_-_-_w==", 16).map(|v| v & 0xff),
+            Some(0xff)
+        );
+        for bad in [
+            "AQIDBAUGBw==",
+            "AQIDBAUGBwh=",
+            "AQIDBAUG*wg=",
+            "xyz",
+            "",
+            "AQIDBAUGBwg===",
+        ] {
             assert_eq!(hex(bad, 8), None, "{bad}");
         }
     }
