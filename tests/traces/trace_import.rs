@@ -93,8 +93,9 @@ fn centralized_orchestrator_with_parallel_workers() {
     assert_eq!(m["agents"], 3);
     assert_eq!(m["spawned_agents"], 2);
     assert_eq!(m["max_fan_out"], 2);
-    // Spawns, then the searchers' overlapping delegations; searcher-2's two tool runs in turn.
-    assert_eq!(m["critical_steps"], 8);
+    // Two spawns, then searcher-2's delegation (overlapping searcher-1's),
+    // its two tool runs in turn, its return and the aggregate.
+    assert_eq!(m["critical_steps"], 9);
     assert_eq!(m["makespan"], 33.0);
     assert_eq!(m["tokens"], 13810.0);
     assert_eq!(trace["costs"]["tool_calls"], 3);

@@ -138,6 +138,7 @@ registry! {
     TraceMessageEndpoints = "trace-message-endpoints", Trace, Error, "A message edge whose ends are not the agents it names.";
     TraceCostMismatch = "trace-cost-mismatch", Trace, Error, "Recorded costs that differ from what the events add up to.";
     TraceOverflow = "trace-overflow", Trace, Error, "A trace whose metrics overflow to a non-finite figure.";
+    TraceFormDisagrees = "trace-form-disagrees", Trace, Warning, "A trace whose declared topology is not the orchestration form its events show.";
     OtlpEmpty = "otlp-empty", Otlp, Error, "An import input holding no OTLP document.";
     OtlpJson = "otlp-json", Otlp, Error, "An import input that is not OTLP JSON.";
     OtlpSpanId = "otlp-span-id", Otlp, Error, "A span or parent id that is not a hex or base64 id of the right length.";
