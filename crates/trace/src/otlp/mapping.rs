@@ -292,15 +292,30 @@ pub(crate) const OPENINFERENCE: &[Operation] = &[
     },
 ];
 
+/// The values of `openinference.span.kind` a span may carry.
+pub(crate) const OI_KINDS: &[&str] = &[
+    "AGENT",
+    "TOOL",
+    "LLM",
+    "CHAIN",
+    "GUARDRAIL",
+    "RETRIEVER",
+    "EMBEDDING",
+    "RERANKER",
+    "EVALUATOR",
+    "PROMPT",
+    "UNKNOWN",
+];
+
 /// What a span becomes under a convention, if anything.
 pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Operation> {
     match convention {
         Convention::GenAi => match span.attrs.operation.as_deref() {
-            Some("execute_tool") if span.attrs.transfer_mode.is_some() => {
+            Some("execute_tool") if span.attrs.x().transfer_mode.is_some() => {
                 let a = &span.attrs;
-                if a.transfer_type.as_deref() == Some("human") {
+                if a.x().transfer_type.as_deref() == Some("human") {
                     Some(&TRANSFER_HUMAN)
-                } else if a.transfer_mode.as_deref() == Some("pass_control") {
+                } else if a.x().transfer_mode.as_deref() == Some("pass_control") {
                     Some(&TRANSFER_PASS)
                 } else {
                     Some(&TRANSFER_RETURN)
@@ -313,7 +328,7 @@ pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Op
             None => None,
         },
         Convention::OpenInference => {
-            let kind = span.attrs.oi_kind.as_deref()?;
+            let kind = *OI_KINDS.get(usize::from(span.attrs.oi_kind).checked_sub(1)?)?;
             if kind == "TOOL" && span.name.starts_with("handoff to ") {
                 return Some(&OPENINFERENCE[2]);
             }

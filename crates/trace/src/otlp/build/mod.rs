@@ -96,12 +96,12 @@ fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
             mapping::keys::WORKFLOW_NAME => span.attrs.workflow.as_deref(),
             mapping::keys::TOOL_NAME => span.attrs.tool.as_deref(),
             mapping::keys::HANDOFF_TO | mapping::keys::HANDOFF_TO_NAME => {
-                span.attrs.handoff_to.as_deref()
+                span.attrs.x().handoff_to.as_deref()
             }
-            mapping::keys::GUARDRAIL_NAME => span.attrs.guardrail.as_deref(),
-            mapping::keys::TRANSFER_TARGET => span.attrs.transfer_target.as_deref(),
-            mapping::keys::OI_AGENT_NAME => span.attrs.oi_agent.as_deref(),
-            mapping::keys::OI_TOOL_NAME => span.attrs.oi_tool.as_deref(),
+            mapping::keys::GUARDRAIL_NAME => span.attrs.x().guardrail.as_deref(),
+            mapping::keys::TRANSFER_TARGET => span.attrs.x().transfer_target.as_deref(),
+            mapping::keys::OI_AGENT_NAME => span.attrs.x().oi_agent.as_deref(),
+            mapping::keys::OI_TOOL_NAME => span.attrs.x().oi_tool.as_deref(),
             _ => None,
         };
         if let Some(v) = v.filter(|v| !v.trim().is_empty()) {

@@ -314,11 +314,13 @@ pub(super) fn walk(
                             // A transfer names its source agent as the agent the span is about.
                             let source = s
                                 .attrs
+                                .x()
                                 .transfer_mode
                                 .as_ref()
                                 .and(s.attrs.agent_name.as_deref());
                             let from = s
                                 .attrs
+                                .x()
                                 .handoff_from
                                 .as_deref()
                                 .or(source)
@@ -351,7 +353,7 @@ pub(super) fn walk(
                         g.guardrail = subject(s, op)
                             .or(Some(&*s.name).filter(|n| !n.trim().is_empty()))
                             .map(|n| names.get(n));
-                        g.triggered = s.attrs.triggered;
+                        g.triggered = s.attrs.x().triggered;
                         let g = push(&mut events, g);
                         me = Mapped { entry: g, exit: g };
                         inner.parent_entry = g;

@@ -51,6 +51,15 @@ impl Attrs {
                 | keys::PROMPT_TOKENS_OLD
                 | keys::COMPLETION_TOKENS_OLD
         );
+        if kv.key == keys::OI_KIND {
+            if let Any::Str(kind) = &value {
+                g.oi_kind = crate::otlp::mapping::OI_KINDS
+                    .iter()
+                    .position(|k| **k == **kind)
+                    .map_or(0, |i| i as u8 + 1);
+            }
+            return;
+        }
         let slot_str = match kv.key.as_str() {
             keys::OPERATION => Some(&mut g.operation),
             keys::AGENT_NAME => Some(&mut g.agent_name),
@@ -58,18 +67,17 @@ impl Attrs {
             keys::WORKFLOW_NAME => Some(&mut g.workflow),
             keys::TOOL_NAME => Some(&mut g.tool),
             keys::CONVERSATION => Some(&mut g.conversation),
-            keys::ERROR_TYPE => Some(&mut g.error_type),
+            keys::ERROR_TYPE => Some(&mut g.x_mut().error_type),
             keys::SERVICE_NAME => Some(&mut g.service),
-            keys::HANDOFF_FROM | keys::HANDOFF_FROM_NAME => Some(&mut g.handoff_from),
-            keys::HANDOFF_TO | keys::HANDOFF_TO_NAME => Some(&mut g.handoff_to),
-            keys::GUARDRAIL_NAME => Some(&mut g.guardrail),
-            keys::TRANSFER_MODE => Some(&mut g.transfer_mode),
-            keys::TRANSFER_TARGET => Some(&mut g.transfer_target),
-            keys::TRANSFER_TARGET_TYPE => Some(&mut g.transfer_type),
-            keys::OI_KIND => Some(&mut g.oi_kind),
-            keys::OI_AGENT_NAME | keys::OI_NODE_ID => Some(&mut g.oi_agent),
-            keys::OI_NODE_PARENT => Some(&mut g.oi_parent),
-            keys::OI_TOOL_NAME => Some(&mut g.oi_tool),
+            keys::HANDOFF_FROM | keys::HANDOFF_FROM_NAME => Some(&mut g.x_mut().handoff_from),
+            keys::HANDOFF_TO | keys::HANDOFF_TO_NAME => Some(&mut g.x_mut().handoff_to),
+            keys::GUARDRAIL_NAME => Some(&mut g.x_mut().guardrail),
+            keys::TRANSFER_MODE => Some(&mut g.x_mut().transfer_mode),
+            keys::TRANSFER_TARGET => Some(&mut g.x_mut().transfer_target),
+            keys::TRANSFER_TARGET_TYPE => Some(&mut g.x_mut().transfer_type),
+            keys::OI_AGENT_NAME | keys::OI_NODE_ID => Some(&mut g.x_mut().oi_agent),
+            keys::OI_NODE_PARENT => Some(&mut g.x_mut().oi_parent),
+            keys::OI_TOOL_NAME => Some(&mut g.x_mut().oi_tool),
             _ => None,
         };
         if let Some(slot) = slot_str {
@@ -87,7 +95,7 @@ impl Attrs {
         }
         if kv.key == keys::GUARDRAIL_TRIGGERED {
             match value {
-                Any::Bool(b) => g.triggered = Some(b),
+                Any::Bool(b) => g.x_mut().triggered = Some(b),
                 Any::Empty => {}
                 other => self.problems.push(SpanProblem::AttrType {
                     index,

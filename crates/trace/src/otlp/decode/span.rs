@@ -175,7 +175,7 @@ impl From<RawSpan> for Span {
         let mut attrs = raw.attributes;
         problems.append(&mut attrs.problems);
         let status = raw.status.unwrap_or_default();
-        let error = attrs.genai.error_type.clone().or_else(|| {
+        let error = attrs.genai.x().error_type.clone().or_else(|| {
             status.is_error().then(|| {
                 status
                     .message
