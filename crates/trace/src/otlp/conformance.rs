@@ -421,6 +421,41 @@ fn openinference_spans_import_in_their_own_convention() {
 }
 
 #[test]
+fn an_openinference_graph_parent_stands_in_for_a_missing_handoff_span() {
+    let kind = |k: &str| ("openinference.span.kind", json!(k));
+    let spans = vec![
+        span(
+            1,
+            None,
+            "triage",
+            0.0,
+            2.0,
+            &[kind("AGENT"), ("agent.name", json!("triage"))],
+        ),
+        span(2, Some(1), "response", 0.2, 1.5, &[kind("LLM")]),
+        span(
+            3,
+            None,
+            "writer",
+            2.5,
+            4.0,
+            &[
+                kind("AGENT"),
+                ("agent.name", json!("writer")),
+                ("graph.node.parent_id", json!("triage")),
+            ],
+        ),
+    ];
+    let t = import_with(spans, Convention::OpenInference);
+    assert_eq!(
+        events(&t),
+        ["orchestrator_decision triage -> writer", "return writer"]
+    );
+    assert_eq!(t["events"][0]["t"], 1.5);
+    assert_eq!(t["events"][0]["model_span_id"], "0000000000000002");
+}
+
+#[test]
 fn the_other_convention_is_named_and_not_otherwise() {
     let spans = vec![span(
         1,

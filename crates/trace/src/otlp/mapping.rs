@@ -204,13 +204,13 @@ pub(crate) const OPERATIONS: &[Operation] = &[
     Operation {
         name: "agent_handoff",
         role: Role::Handoff,
-        subject: &[keys::HANDOFF_TO, keys::HANDOFF_TO_NAME],
+        subject: &[keys::HANDOFF_TO],
         yields: HANDOFF,
     },
     Operation {
         name: "handoff",
         role: Role::Handoff,
-        subject: &[keys::HANDOFF_TO, keys::HANDOFF_TO_NAME],
+        subject: &[keys::HANDOFF_TO],
         yields: "as agent_handoff",
     },
     Operation {
@@ -264,7 +264,7 @@ pub(crate) const OPENINFERENCE: &[Operation] = &[
         name: "AGENT",
         role: Role::Invoke,
         subject: &[keys::OI_AGENT_NAME],
-        yields: "as invoke_agent, the agent named by agent.name (else graph.node.id); an AGENT span with graph.node.parent_id is entered by the handoff from that agent when there is one",
+        yields: "as invoke_agent, the agent named by agent.name (else graph.node.id); an AGENT span whose graph.node.parent_id names another agent takes up the handoff from it, and when no handoff span was recorded the decision is that agent's latest model call that ended before the span (a handoff decision at that call's end)",
     },
     Operation {
         name: "TOOL",

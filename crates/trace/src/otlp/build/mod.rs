@@ -95,9 +95,7 @@ fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
             mapping::keys::AGENT_ID => span.attrs.agent_id.as_deref(),
             mapping::keys::WORKFLOW_NAME => span.attrs.workflow.as_deref(),
             mapping::keys::TOOL_NAME => span.attrs.tool.as_deref(),
-            mapping::keys::HANDOFF_TO | mapping::keys::HANDOFF_TO_NAME => {
-                span.attrs.x().handoff_to.as_deref()
-            }
+            mapping::keys::HANDOFF_TO => span.attrs.x().handoff_to.as_deref(),
             mapping::keys::GUARDRAIL_NAME => span.attrs.x().guardrail.as_deref(),
             mapping::keys::TRANSFER_TARGET => span.attrs.x().transfer_target.as_deref(),
             mapping::keys::OI_AGENT_NAME => span.attrs.x().oi_agent.as_deref(),

@@ -127,6 +127,8 @@ pub(super) fn walk(
     let mut frontiers: Vec<Frontier> = vec![Frontier::default()];
     // Handoff decisions not yet taken up by the receiving agent's span, by agent.
     let mut handoffs: HashMap<u32, VecDeque<u32>> = HashMap::new();
+    // Each agent's latest model call: (end, span id).
+    let mut last_model: HashMap<u32, (u64, u64)> = HashMap::new();
     let mut unmapped: BTreeMap<String, usize> = BTreeMap::new();
     let mut usage_below = vec![false; n];
     // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
@@ -200,11 +202,42 @@ pub(super) fn walk(
                             }
                             Some(who) => {
                                 let who = names.get(who);
-                                let handed = if op.role == Role::Invoke {
+                                let mut handed = if op.role == Role::Invoke {
                                     take_handoff(&mut handoffs, who, &events, s.start)
                                 } else {
                                     None
                                 };
+                                // OpenInference names the agent that handed over on the receiving
+                                // span (graph.node.parent_id); with no handoff span recorded, the
+                                // decision is that agent's latest model call.
+                                let named = s
+                                    .attrs
+                                    .x()
+                                    .oi_parent
+                                    .as_deref()
+                                    .filter(|_| handed.is_none() && op.role == Role::Invoke);
+                                if let Some(from) =
+                                    named.map(|f| names.get(f)).filter(|&f| f != who)
+                                {
+                                    if let Some(&(end, model)) =
+                                        last_model.get(&from).filter(|m| m.0 <= s.start)
+                                    {
+                                        let mut d = ev(
+                                            s,
+                                            i,
+                                            "handoff",
+                                            end,
+                                            EventKind::OrchestratorDecision,
+                                            from,
+                                        );
+                                        d.to = Some(who);
+                                        d.model_span = model;
+                                        let d = push(&mut events, d);
+                                        // It follows what came before the receiving span.
+                                        frontiers[ctx.frontier as usize].enter(end, d, &mut edges);
+                                        handed = Some(d);
+                                    }
+                                }
                                 if let Some(d) = handed {
                                     // Control passed: no decision of its own, no return to the caller.
                                     scopes.push(Scope::new(NONE, true));
@@ -362,6 +395,7 @@ pub(super) fn walk(
                         // A model call: aggregate what has returned, else a step.
                         let scope = &mut scopes[ctx.scope as usize];
                         scope.last_model = Some((s.end, s.id));
+                        last_model.insert(ctx.agent, (s.end, s.id));
                         let mut ready = Vec::new();
                         while let Some(&Reverse((t, r))) = scope.pending.peek() {
                             if t > s.start {
