@@ -6,6 +6,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod trace_classify;
 mod trace_cli;
+mod trace_handoff;
 mod trace_import;
 mod trace_properties;

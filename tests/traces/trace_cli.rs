@@ -170,7 +170,8 @@ fn metrics_of_the_reference_equivalent_trace() {
     assert_eq!(m["spawn_depth"], 1);
     assert_eq!(m["max_fan_out"], 2);
     assert_eq!(m["spawned_agents"], 2);
-    assert_eq!(m["agents"], 4);
+    // The tool answering in r6 is not an agent.
+    assert_eq!(m["agents"], 3);
     assert_eq!(m["untrusted_pair_count"], 2);
     let pairs: Vec<(String, String)> = m["untrusted_pairs"]
         .as_array()

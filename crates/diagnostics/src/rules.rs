@@ -143,9 +143,10 @@ registry! {
     TraceMessageEndpoints = "trace-message-endpoints", Trace, Error, "A message edge whose ends are not the agents it names.";
     TraceCostMismatch = "trace-cost-mismatch", Trace, Error, "Recorded costs that differ from what the events add up to.";
     TraceOverflow = "trace-overflow", Trace, Error, "A trace whose metrics overflow to a non-finite figure.";
+    TraceFormDisagrees = "trace-form-disagrees", Trace, Warning, "A trace whose declared topology is not the orchestration form its events show.";
     OtlpEmpty = "otlp-empty", Otlp, Error, "An import input holding no OTLP document.";
     OtlpJson = "otlp-json", Otlp, Error, "An import input that is not OTLP JSON.";
-    OtlpSpanId = "otlp-span-id", Otlp, Error, "A span or parent id that is not a hex id of the right length.";
+    OtlpSpanId = "otlp-span-id", Otlp, Error, "A span or parent id that is not a hex or base64 id of the right length.";
     OtlpSpanTime = "otlp-span-time", Otlp, Error, "A span time that is missing or not a positive count of nanoseconds.";
     OtlpAttributeType = "otlp-attribute-type", Otlp, Warning, "An attribute value of the wrong type, ignored.";
     OtlpDuplicateSpan = "otlp-duplicate-span", Otlp, Error, "Two spans of a trace share a span id.";
@@ -158,6 +159,7 @@ registry! {
     OtlpActBeforeCreate = "otlp-act-before-create", Otlp, Error, "An agent acting before the span that creates it.";
     OtlpNoEvents = "otlp-no-events", Otlp, Warning, "A trace none of whose spans maps to an event.";
     OtlpInvalidResult = "otlp-invalid-result", Otlp, Error, "An imported trace that fails the trace rules.";
+    OtlpOtherConvention = "otlp-other-convention", Otlp, Warning, "A trace whose spans follow a convention other than the one imported.";
     LinkRedirected = "link-redirected", Links, Warning, "A link that answers only after a redirect.";
     LinkBroken = "link-broken", Links, Error, "A link whose server answers with an error, or a missing anchor.";
     LinkTimeout = "link-timeout", Links, Error, "A link with no answer within the timeout.";

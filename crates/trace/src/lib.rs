@@ -18,6 +18,7 @@
 #![allow(clippy::result_large_err)]
 #![warn(missing_docs)]
 
+mod classify;
 mod finding;
 mod graph;
 mod input;
@@ -33,6 +34,7 @@ mod schema;
 pub(crate) mod testutil;
 mod validate;
 
+pub use classify::{classification_text, classify, Classification, Evidence, MAX_EVIDENCE};
 pub use input::{collect_inputs, read_input, read_limited, DEFAULT_MAX_BYTES, STDIN};
 pub use metrics::{metrics, metrics_table, Metrics, UntrustedPair, OVERFLOW_RULE, TEAM_FAMILY};
 pub use model::{Edge, EdgeKind, Event, EventKind, Slot, Trace};

@@ -1,4 +1,4 @@
-//! `corpus trace import`: OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
+//! `corpus trace import`: OpenTelemetry GenAI or OpenInference spans (OTLP JSON) as orchestration traces.
 
 use super::{stdin_or, TraceLimit};
 use crate::commands::{Audience, Context, Outcome, ReportFormat, Result};
@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 pub enum ImportFrom {
     /// OTLP JSON of OpenTelemetry GenAI spans (one document, or JSON Lines).
     Otlp,
+    /// OTLP JSON of spans that follow the OpenInference conventions.
+    Openinference,
 }
 
 /// Options of `corpus trace import`.
@@ -76,6 +78,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let options = otlp::Options {
         orchestrator: args.orchestrator.clone(),
         topology: args.topology.clone(),
+        convention: match args.from {
+            Some(ImportFrom::Openinference) => otlp::Convention::OpenInference,
+            Some(ImportFrom::Otlp) | None => otlp::Convention::GenAi,
+        },
     };
     let mut inputs = Vec::new();
     for f in &args.files {

@@ -1,8 +1,10 @@
-//! `corpus trace validate`, `metrics` and `import`: orchestration traces
-//! checked against the trace schema, replayed into metrics, or imported from
-//! OpenTelemetry spans. Traces come from agent logs anywhere on disk, so none
-//! needs a corpus root. `-` reads standard input.
+//! `corpus trace validate`, `metrics`, `import` and `classify`: orchestration
+//! traces checked against the trace schema, replayed into metrics, imported
+//! from OpenTelemetry spans, or classified by the form their events show.
+//! Traces come from agent logs anywhere on disk, so none needs a corpus
+//! root. `-` reads standard input.
 
+pub mod classify;
 pub mod import;
 pub mod metrics;
 pub mod validate;
@@ -17,8 +19,10 @@ pub enum TraceCommand {
     Validate(validate::Args),
     /// Replay one trace into orchestration metrics.
     Metrics(metrics::Args),
-    /// Import OpenTelemetry GenAI spans (OTLP JSON) as orchestration traces.
+    /// Import OpenTelemetry GenAI or OpenInference spans (OTLP JSON) as orchestration traces.
     Import(import::Args),
+    /// Infer the orchestration form and sub-decisions a trace's events show.
+    Classify(classify::Args),
 }
 
 impl Audience for TraceCommand {
@@ -27,6 +31,7 @@ impl Audience for TraceCommand {
             TraceCommand::Validate(a) => a.stdout_is_for_humans(),
             TraceCommand::Metrics(a) => a.stdout_is_for_humans(),
             TraceCommand::Import(a) => a.stdout_is_for_humans(),
+            TraceCommand::Classify(a) => a.stdout_is_for_humans(),
         }
     }
 }
@@ -45,6 +50,7 @@ pub fn run(ctx: &Context, command: &TraceCommand) -> Result {
         TraceCommand::Validate(a) => validate::run(ctx, a),
         TraceCommand::Metrics(a) => metrics::run(ctx, a),
         TraceCommand::Import(a) => import::run(ctx, a),
+        TraceCommand::Classify(a) => classify::run(ctx, a),
     }
 }
 

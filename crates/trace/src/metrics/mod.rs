@@ -57,7 +57,8 @@ pub struct Metrics {
     pub edges: usize,
     /// Events of each of the ten types, zeros included.
     pub events_by_type: BTreeMap<String, usize>,
-    /// Distinct agents: acting agents and spawned agents.
+    /// Distinct agents: acting agents and spawned agents; the actor of a
+    /// `tool_result` counts only when it also acts otherwise (tools are not agents).
     pub agents: usize,
     /// Distinct agents named by a spawn.
     pub spawned_agents: usize,
@@ -289,7 +290,8 @@ mod tests {
         assert_eq!(m.spawn_depth, 1);
         assert_eq!(m.max_fan_out, 2);
         assert_eq!(m.spawned_agents, 2);
-        assert_eq!(m.agents, 4);
+        // lead, planner_a, executor_a: the tool web.lookup is not an agent.
+        assert_eq!(m.agents, 3);
         assert_eq!(m.untrusted_pair_count, 2);
         assert_eq!(
             pairs(&m),

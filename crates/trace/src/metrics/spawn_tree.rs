@@ -18,7 +18,11 @@ pub(super) fn spawn_tree(trace: &Trace) -> SpawnTree {
     let mut spawned = vec![false; n];
     let mut spawns: Vec<usize> = Vec::new();
     for (i, e) in trace.events.iter().enumerate() {
-        present[e.agent as usize] = true;
+        // A tool_result's actor is the tool (or the agent it answers, which
+        // acts elsewhere too): tools are not agents.
+        if e.kind != EventKind::ToolResult {
+            present[e.agent as usize] = true;
+        }
         if e.kind == EventKind::Spawn {
             if let Some(to) = e.to.get().filter(|&a| !trace.agent_name(a).is_empty()) {
                 present[to as usize] = true;

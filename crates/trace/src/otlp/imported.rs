@@ -33,6 +33,8 @@ pub struct Imported {
     pub cross_trace_links: usize,
     /// Events that carry the error of a failed tool run or agent invocation.
     pub errors: usize,
+    /// Counts of diagnostics not shown (past the cap of each rule), one line each.
+    pub elided: Vec<String>,
 }
 
 impl Imported {
@@ -76,6 +78,10 @@ impl Imported {
                 "; {} link(s) to other traces not carried over",
                 self.cross_trace_links
             ));
+        }
+        for note in &self.elided {
+            s.push('\n');
+            s.push_str(note);
         }
         s
     }

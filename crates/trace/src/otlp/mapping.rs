@@ -5,8 +5,13 @@
 //! roles up in [`OPERATIONS`]; `corpus trace import --explain` prints both.
 //!
 //! Conventions followed: OpenTelemetry semantic conventions for generative AI
-//! (agent spans, model spans, execute_tool spans; status Development), and
-//! the OTLP/JSON encoding (hex ids, 64-bit integers as decimal strings).
+//! (agent spans, model spans, execute_tool spans; status Development), the
+//! handoff and guardrail spans of the OpenTelemetry instrumentation of the
+//! OpenAI Agents SDK, the OpenInference conventions ([`OPENINFERENCE`], with
+//! `--from openinference`), and the OTLP/JSON encoding (hex or base64 ids,
+//! 64-bit integers as decimal strings).
+
+use super::decode::Span;
 
 /// Attribute keys read from spans and resources.
 pub(crate) mod keys {
@@ -30,6 +35,58 @@ pub(crate) mod keys {
     pub const ERROR_TYPE: &str = "error.type";
     /// Resource attribute naming the application.
     pub const SERVICE_NAME: &str = "service.name";
+    /// Prompt tokens, under the name older instrumentations still write.
+    pub const PROMPT_TOKENS_OLD: &str = "gen_ai.usage.prompt_tokens";
+    /// Completion tokens, likewise.
+    pub const COMPLETION_TOKENS_OLD: &str = "gen_ai.usage.completion_tokens";
+    /// The model a call asks for: marks a model call whatever its operation name.
+    pub const REQUEST_MODEL: &str = "gen_ai.request.model";
+    /// The agent handing the conversation over.
+    pub const HANDOFF_FROM: &str = "gen_ai.handoff.from_agent";
+    /// The same, as some instrumentations spell it.
+    pub const HANDOFF_FROM_NAME: &str = "gen_ai.handoff.from_agent.name";
+    /// The agent receiving it.
+    pub const HANDOFF_TO: &str = "gen_ai.handoff.to_agent";
+    /// The same, as some instrumentations spell it.
+    pub const HANDOFF_TO_NAME: &str = "gen_ai.handoff.to_agent.name";
+    /// Name of a guardrail.
+    pub const GUARDRAIL_NAME: &str = "gen_ai.guardrail.name";
+    /// Whether the guardrail tripped.
+    pub const GUARDRAIL_TRIGGERED: &str = "gen_ai.guardrail.triggered";
+    /// OpenInference: what a span is (AGENT, TOOL, LLM, CHAIN, GUARDRAIL, ...).
+    pub const OI_KIND: &str = "openinference.span.kind";
+    /// OpenInference: the agent's name.
+    pub const OI_AGENT_NAME: &str = "agent.name";
+    /// OpenInference: the node of the agent graph a span stands for.
+    pub const OI_NODE_ID: &str = "graph.node.id";
+    /// OpenInference: the node that handed over to this one.
+    pub const OI_NODE_PARENT: &str = "graph.node.parent_id";
+    /// OpenInference: the tool's name.
+    pub const OI_TOOL_NAME: &str = "tool.name";
+    /// OpenInference: prompt tokens.
+    pub const OI_PROMPT_TOKENS: &str = "llm.token_count.prompt";
+    /// OpenInference: completion tokens.
+    pub const OI_COMPLETION_TOKENS: &str = "llm.token_count.completion";
+    /// Whether control returns after a transfer (`return_to_caller`) or passes on (`pass_control`).
+    pub const TRANSFER_MODE: &str = "gen_ai.transfer.mode";
+    /// The agent, human or workflow a transfer goes to.
+    pub const TRANSFER_TARGET: &str = "gen_ai.transfer.target.name";
+    /// What the target is: agent, human or workflow.
+    pub const TRANSFER_TARGET_TYPE: &str = "gen_ai.transfer.target.type";
+    /// Traceloop (OpenLLMetry): what a span is; not read, only recognised.
+    pub const TRACELOOP_KIND: &str = "traceloop.span.kind";
+}
+
+/// Bits of [`crate::otlp::decode::GenAi::marks`]: which conventions a span's attributes follow.
+pub(crate) mod marks {
+    /// `gen_ai.operation.name` is set.
+    pub const GENAI: u8 = 1;
+    /// `openinference.span.kind` is set.
+    pub const OPENINFERENCE: u8 = 2;
+    /// `traceloop.span.kind` is set.
+    pub const TRACELOOP: u8 = 4;
+    /// `gen_ai.request.model` is set.
+    pub const MODEL: u8 = 8;
 }
 
 /// What a span of a given operation becomes.
@@ -45,6 +102,40 @@ pub(crate) enum Role {
     Model,
     /// Planning or task decomposition: a decision.
     Plan,
+    /// The conversation passes to another agent: a decision that does not come back.
+    Handoff,
+    /// A guardrail checks content: a safety event.
+    Guardrail,
+    /// Control goes to a person: a human intervention.
+    Human,
+}
+
+/// The span conventions an import reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Convention {
+    /// OpenTelemetry GenAI semantic conventions (`gen_ai.operation.name`).
+    #[default]
+    GenAi,
+    /// OpenInference semantic conventions (`openinference.span.kind`).
+    OpenInference,
+}
+
+impl Convention {
+    /// The convention's name, as messages and `--explain` give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::GenAi => "OpenTelemetry GenAI",
+            Convention::OpenInference => "OpenInference",
+        }
+    }
+
+    /// The `--from` value that reads it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Convention::GenAi => "otlp",
+            Convention::OpenInference => "openinference",
+        }
+    }
 }
 
 /// One row of the operation table.
@@ -110,7 +201,143 @@ pub(crate) const OPERATIONS: &[Operation] = &[
         subject: &[],
         yields: "orchestrator_decision by the enclosing agent at the span's start",
     },
+    Operation {
+        name: "agent_handoff",
+        role: Role::Handoff,
+        subject: &[keys::HANDOFF_TO],
+        yields: HANDOFF,
+    },
+    Operation {
+        name: "handoff",
+        role: Role::Handoff,
+        subject: &[keys::HANDOFF_TO],
+        yields: "as agent_handoff",
+    },
+    Operation {
+        name: "guardrail_check",
+        role: Role::Guardrail,
+        subject: &[keys::GUARDRAIL_NAME],
+        yields: GUARDRAIL,
+    },
 ];
+
+const HANDOFF: &str = "orchestrator_decision by the agent handing over (gen_ai.handoff.from_agent, else the enclosing agent; to = gen_ai.handoff.to_agent) at the end of its latest model call that ended before the span (the call that decided; its span is kept as model_span_id), else at the span's start; the receiving agent's next invoke span is entered by this decision (causal edge decision -> its first event) and yields no decision or return of its own: control does not come back. Its own end yields a return with no `to` (the run's answer) unless it hands over in turn";
+
+const GUARDRAIL: &str = "safety_event by the enclosing agent at the span's end (guardrail = gen_ai.guardrail.name, triggered = gen_ai.guardrail.triggered); it sits on the dependency path of what comes after it, so it counts as a check in the untrusted-flow metric";
+
+/// A model call that names no operation: the span name `call_llm`, or a `gen_ai.request.model` attribute.
+pub(crate) const MODEL_CALL: Operation = Operation {
+    name: "call_llm",
+    role: Role::Model,
+    subject: &[],
+    yields: "as chat, for spans with no gen_ai.operation.name that are named call_llm or carry gen_ai.request.model",
+};
+
+/// An execute_tool span that transfers to an agent or workflow and gets control back.
+pub(crate) const TRANSFER_RETURN: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.mode = return_to_caller)",
+    role: Role::Invoke,
+    subject: &[keys::TRANSFER_TARGET],
+    yields:
+        "as invoke_agent of gen_ai.transfer.target.name (delegation and return), not as a tool run",
+};
+
+/// An execute_tool span that passes control to an agent or workflow.
+pub(crate) const TRANSFER_PASS: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.mode = pass_control)",
+    role: Role::Handoff,
+    subject: &[keys::TRANSFER_TARGET],
+    yields: "as agent_handoff to gen_ai.transfer.target.name, decided by gen_ai.agent.name (else the enclosing agent)",
+};
+
+/// An execute_tool span that transfers to a person.
+pub(crate) const TRANSFER_HUMAN: Operation = Operation {
+    name: "execute_tool (gen_ai.transfer.target.type = human)",
+    role: Role::Human,
+    subject: &[keys::TRANSFER_TARGET],
+    yields: "human_intervention by the person (gen_ai.transfer.target.name, else `human`) at the span's end",
+};
+
+/// `openinference.span.kind` → survey events (with `--from openinference`).
+pub(crate) const OPENINFERENCE: &[Operation] = &[
+    Operation {
+        name: "AGENT",
+        role: Role::Invoke,
+        subject: &[keys::OI_AGENT_NAME],
+        yields: "as invoke_agent, the agent named by agent.name (else graph.node.id); an AGENT span whose graph.node.parent_id names another agent takes up the handoff from it, and when no handoff span was recorded the decision is that agent's latest model call that ended before the span (a handoff decision at that call's end)",
+    },
+    Operation {
+        name: "TOOL",
+        role: Role::Tool,
+        subject: &[keys::OI_TOOL_NAME],
+        yields: "as execute_tool, the tool named by tool.name (else the span name)",
+    },
+    Operation {
+        name: "handoff to",
+        role: Role::Handoff,
+        subject: &[],
+        yields: "a TOOL span named `handoff to NAME`: as agent_handoff, to = NAME",
+    },
+    Operation {
+        name: "LLM",
+        role: Role::Model,
+        subject: &[],
+        yields: "as chat; tokens from llm.token_count.prompt and llm.token_count.completion",
+    },
+    Operation {
+        name: "GUARDRAIL",
+        role: Role::Guardrail,
+        subject: &[],
+        yields: "as guardrail_check, the guardrail named by the span name",
+    },
+];
+
+/// The values of `openinference.span.kind` a span may carry.
+pub(crate) const OI_KINDS: &[&str] = &[
+    "AGENT",
+    "TOOL",
+    "LLM",
+    "CHAIN",
+    "GUARDRAIL",
+    "RETRIEVER",
+    "EMBEDDING",
+    "RERANKER",
+    "EVALUATOR",
+    "PROMPT",
+    "UNKNOWN",
+];
+
+/// What a span becomes under a convention, if anything.
+pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Operation> {
+    match convention {
+        Convention::GenAi => match span.attrs.operation.as_deref() {
+            Some("execute_tool") if span.attrs.x().transfer_mode.is_some() => {
+                let a = &span.attrs;
+                if a.x().transfer_type.as_deref() == Some("human") {
+                    Some(&TRANSFER_HUMAN)
+                } else if a.x().transfer_mode.as_deref() == Some("pass_control") {
+                    Some(&TRANSFER_PASS)
+                } else {
+                    Some(&TRANSFER_RETURN)
+                }
+            }
+            Some(op) => operation(op),
+            None if &*span.name == "call_llm" || span.attrs.marks & marks::MODEL != 0 => {
+                Some(&MODEL_CALL)
+            }
+            None => None,
+        },
+        Convention::OpenInference => {
+            let kind = *OI_KINDS.get(usize::from(span.attrs.oi_kind).checked_sub(1)?)?;
+            if kind == "TOOL" && span.name.starts_with("handoff to ") {
+                return Some(&OPENINFERENCE[2]);
+            }
+            OPENINFERENCE
+                .iter()
+                .find(|o| o.name == kind && o.name != "handoff to")
+        }
+    }
+}
 
 /// The row for an operation name, if it maps.
 pub(crate) fn operation(name: &str) -> Option<&'static Operation> {
@@ -122,7 +349,7 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     ("trace id (traceId)", "one survey trace per trace id; trace_id = the hex trace id"),
     ("gen_ai.conversation.id", "task_id: the first one met walking the span tree from its earliest root (else the trace id)"),
     ("service.name of the earliest root span's resource", "system"),
-    ("enclosing agent", "the agent of the nearest invoke_agent/invoke_workflow ancestor; spans with none act for the orchestrator"),
+    ("enclosing agent", "the agent of the nearest invoke_agent/invoke_workflow ancestor; spans with none act for the orchestrator, and a root invoke span that names no agent is the run itself"),
     ("orchestrator (a choice the conventions leave open)", "--orchestrator NAME, else the agent of the earliest invoke_agent/invoke_workflow span with no agent ancestor, else service.name; its events carry role: orchestrator"),
     ("agent name", "gen_ai.agent.name, else gen_ai.agent.id, else the span name after the operation (\"invoke_agent Writer\" -> Writer)"),
     ("span start / end (startTimeUnixNano, endTimeUnixNano)", "t in seconds after the trace's earliest span start; an event at a span's start takes its start, an event at its end takes its end"),
@@ -131,6 +358,10 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     ("gen_ai.usage.input_tokens + output_tokens", "costs.tokens, summed over spans none of whose descendants report usage (so an agent's total is not added to its model calls' own); also costs.input_tokens and costs.output_tokens"),
     ("execute_tool spans", "costs.tool_calls"),
     ("earliest start to latest end", "costs.wall_clock_s"),
+    ("spans of one parent that do not overlap in time", "causal edge from the exit event of each span that ended to the entry event of the next one to start (spans that map to nothing are seen through), so only overlapping spans count as parallel"),
+    ("tool_result", "acted by the calling agent (tools are not agents), tool = the tool's name"),
+    ("old attribute names", "gen_ai.usage.prompt_tokens and gen_ai.usage.completion_tokens read when the input_tokens / output_tokens names are absent; gen_ai.handoff.*_agent.name as gen_ai.handoff.*_agent"),
+    ("ids", "hex (OTLP/JSON) or base64 (protobuf's JSON printer); status codes as integers or enum names"),
     ("error.type, or status code ERROR with its message", "error on the tool_result or return event of the span"),
     ("topology", "--topology VALUE (not inferred)"),
     ("rewards", "none: OpenTelemetry spans carry no reward; rewards is {}"),
@@ -172,7 +403,23 @@ pub fn explain() -> String {
         };
         out.push_str(&format!("  {}{subject}\n{}", o.name, wrap(o.yields)));
     }
-    out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\nEverything else:\n");
+    for o in [&TRANSFER_RETURN, &TRANSFER_PASS, &TRANSFER_HUMAN] {
+        out.push_str(&format!("  {}\n{}", o.name, wrap(o.yields)));
+    }
+    out.push_str(&format!(
+        "  (none, on a span named call_llm or carrying gen_ai.request.model)\n{}",
+        wrap(MODEL_CALL.yields)
+    ));
+    out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\n");
+    out.push_str(
+        "With --from openinference, openinference.span.kind instead (OpenInference\n\
+         semantic conventions; CHAIN, RETRIEVER, EMBEDDING, RERANKER and EVALUATOR\n\
+         spans map to no event):\n",
+    );
+    for o in OPENINFERENCE {
+        out.push_str(&format!("  {}\n{}", o.name, wrap(o.yields)));
+    }
+    out.push_str("\nEverything else:\n");
     for (from, to) in RULES {
         out.push_str(&format!("  {from}\n{}", wrap(to)));
     }
@@ -203,6 +450,9 @@ mod tests {
             );
             assert!(text.contains(o.name));
             assert_eq!(operation(o.name).map(|p| p.role), Some(o.role));
+        }
+        for o in OPENINFERENCE {
+            assert!(text.contains(o.name));
         }
         assert!(operation("embeddings").is_none());
         for (from, _) in RULES {

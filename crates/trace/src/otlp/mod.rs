@@ -9,6 +9,8 @@
 //! `deliver` writes the requested outputs. This module ties them together.
 
 mod build;
+#[cfg(test)]
+mod conformance;
 mod decode;
 mod deliver;
 mod imported;
@@ -18,7 +20,7 @@ mod problems;
 pub use build::Options;
 pub use deliver::Destination;
 pub use imported::{Imported, ImportedTrace};
-pub use mapping::explain;
+pub use mapping::{explain, Convention};
 
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -78,15 +80,15 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                     Rule::OtlpSpanId,
                     Severity::Error,
                     format!("/{field}"),
-                    format!("{field} \"{value}\" is not a non-zero hex id of the right length"),
-                    "trace ids are 32 hex digits, span ids 16; the trace was not imported",
+                    format!("{field} \"{value}\" is not a non-zero id of the right length"),
+                    "trace ids are 16 bytes (32 hex digits, or 24 base64 characters), span ids 8 (16 hex digits, or 12 base64); the trace was not imported",
                 ),
                 decode::SpanProblem::BadRef { field, value } => (
                     Rule::OtlpSpanId,
                     Severity::Warning,
                     format!("/{field}"),
-                    format!("{field} \"{value}\" is not a hex id of the right length; it is ignored"),
-                    "trace ids are 32 hex digits, span ids 16",
+                    format!("{field} \"{value}\" is not an id of the right length; it is ignored"),
+                    "trace ids are 16 bytes (32 hex digits, or 24 base64 characters), span ids 8 (16 hex digits, or 12 base64)",
                 ),
                 decode::SpanProblem::BadTime { field } => (
                     Rule::OtlpSpanTime,
@@ -106,7 +108,12 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
             if severity == Severity::Error {
                 bad_trace.insert(span.trace, true);
             }
-            let message = format!("span {:016x}: {message}", span.id);
+            // A span whose own id is unreadable is named by its place alone.
+            let message = if span.id == 0 {
+                format!("a span: {message}")
+            } else {
+                format!("span {:016x}: {message}", span.id)
+            };
             pending.push(Pending {
                 input: pos.input,
                 pos: Some(*pos),
@@ -184,7 +191,9 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
             diag: Diagnostic::new(p.rule, p.severity, label, p.message).help(p.help),
         });
     }
-    out.diagnostics = locate(inputs, cap(pending));
+    let (kept, elided) = cap(pending);
+    out.diagnostics = locate(inputs, kept);
+    out.elided = elided;
     corpus_diagnostics::diag::sort(&mut out.diagnostics);
     out
 }
@@ -329,7 +338,7 @@ mod tests {
         ];
         let opts = Options {
             orchestrator: Some("boss".into()),
-            topology: None,
+            ..Options::default()
         };
         let out = import(&[doc(spans)], &opts);
         assert!(out.traces.is_empty());
@@ -352,8 +361,16 @@ mod tests {
             .iter()
             .filter(|d| d.rule == "otlp-attribute-type")
             .count();
-        assert_eq!(n, MAX_PER_RULE + 1);
-        assert!(out.diagnostics.iter().any(|d| d.message.contains("5 more")));
+        assert_eq!(n, MAX_PER_RULE);
+        // The count of the rest is a note for the summary, not a problem of its own.
+        assert!(!out.diagnostics.iter().any(|d| d.message.contains("more")));
+        assert_eq!(out.elided.len(), 1);
+        assert!(
+            out.elided[0].contains("5 more `otlp-attribute-type`"),
+            "{:?}",
+            out.elided
+        );
+        assert!(out.summary().ends_with(&out.elided[0]), "{}", out.summary());
         // Each shown one is located at its own span, by line.
         let located = out
             .diagnostics

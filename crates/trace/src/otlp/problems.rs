@@ -2,7 +2,7 @@
 //! located in their input by line, column and JSON pointer.
 
 use super::{decode, Input};
-use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::diag::Diagnostic;
 use std::collections::{BTreeMap, HashMap};
 
 /// Diagnostics of one rule in one input shown at most; the rest are counted.
@@ -20,11 +20,15 @@ pub(super) struct Pending {
     pub(super) diag: Diagnostic,
 }
 
-/// Keeps at most MAX_PER_RULE diagnostics per (input, rule) and says how many more there were.
-pub(super) fn cap(pending: Vec<Pending>) -> Vec<Pending> {
+/// Keeps at most MAX_PER_RULE diagnostics per (input, rule); the rest are
+/// counted in notes, one per (input, rule), which are not problems themselves:
+/// they go after the report, in its summary.
+pub(super) fn cap(pending: Vec<Pending>) -> (Vec<Pending>, Vec<String>) {
     let mut seen: HashMap<(u32, String), usize> = HashMap::new();
+    let mut files: HashMap<u32, String> = HashMap::new();
     let mut kept = Vec::new();
     for p in pending {
+        files.entry(p.input).or_insert_with(|| p.diag.file.clone());
         let n = seen.entry((p.input, p.diag.rule.clone())).or_insert(0);
         *n += 1;
         if *n <= MAX_PER_RULE {
@@ -36,32 +40,17 @@ pub(super) fn cap(pending: Vec<Pending>) -> Vec<Pending> {
         .filter(|(_, n)| *n > MAX_PER_RULE)
         .collect();
     over.sort();
-    for ((input, rule), n) in over {
-        let severity = kept
-            .iter()
-            .find(|p| p.input == input && p.diag.rule == rule)
-            .map_or(Severity::Error, |p| p.diag.severity);
-        let file = kept
-            .iter()
-            .find(|p| p.input == input)
-            .map_or(String::new(), |p| p.diag.file.clone());
-        kept.push(Pending {
-            input,
-            pos: None,
-            suffix: String::new(),
-            // The same rule as the diagnostics it stands for, carried as their id.
-            diag: Diagnostic::custom(
-                rule.clone(),
-                severity,
-                file,
-                format!(
-                    "{} more `{rule}` problem(s) like the ones above",
-                    n - MAX_PER_RULE
-                ),
-            ),
-        });
-    }
-    kept
+    let notes = over
+        .into_iter()
+        .map(|((input, rule), n)| {
+            let file = files.get(&input).map_or("", String::as_str);
+            format!(
+                "{file}: {} more `{rule}` problem(s) like the ones above, not shown",
+                n - MAX_PER_RULE
+            )
+        })
+        .collect();
+    (kept, notes)
 }
 
 /// Gives every span diagnostic its line, column and JSON pointer.

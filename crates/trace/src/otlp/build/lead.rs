@@ -34,7 +34,7 @@ pub(super) fn lead<'a>(
     // The orchestrator: the flag, else the outermost invoked agent that starts first.
     let invoke_subject = |i: usize| -> Option<&str> {
         let s = span(i);
-        let op = mapping::operation(s.attrs.operation.as_deref()?)?;
+        let op = mapping::role_of(s, opts.convention)?;
         (op.role == Role::Invoke).then(|| subject(s, op)).flatten()
     };
     let mut first_outer: Option<(u64, usize)> = None;

@@ -13,6 +13,7 @@
 
 mod lead;
 mod links;
+mod sequence;
 mod structure;
 mod walk;
 mod write;
@@ -31,6 +32,8 @@ pub struct Options {
     pub orchestrator: Option<String>,
     /// The topology to record; not inferred.
     pub topology: Option<String>,
+    /// The span conventions to read.
+    pub convention: mapping::Convention,
 }
 
 /// A problem found while building, tied to a span (global index) when there is one.
@@ -76,6 +79,11 @@ struct Ev {
     error: Option<Box<str>>,
     model_calls: u32,
     unmapped: u32,
+    /// The model call whose answer a handoff decision carries out (span id, 0 for none).
+    model_span: u64,
+    /// The guardrail of a safety event, and whether it tripped.
+    guardrail: Option<u32>,
+    triggered: Option<bool>,
 }
 
 /// The agent a span is about: the table's attributes in order, else the
@@ -87,6 +95,11 @@ fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
             mapping::keys::AGENT_ID => span.attrs.agent_id.as_deref(),
             mapping::keys::WORKFLOW_NAME => span.attrs.workflow.as_deref(),
             mapping::keys::TOOL_NAME => span.attrs.tool.as_deref(),
+            mapping::keys::HANDOFF_TO => span.attrs.x().handoff_to.as_deref(),
+            mapping::keys::GUARDRAIL_NAME => span.attrs.x().guardrail.as_deref(),
+            mapping::keys::TRANSFER_TARGET => span.attrs.x().transfer_target.as_deref(),
+            mapping::keys::OI_AGENT_NAME => span.attrs.x().oi_agent.as_deref(),
+            mapping::keys::OI_TOOL_NAME => span.attrs.x().oi_tool.as_deref(),
             _ => None,
         };
         if let Some(v) = v.filter(|v| !v.trim().is_empty()) {
@@ -154,7 +167,14 @@ pub(crate) fn build(
     let global = |i: usize| Some(members[i]);
     let tree = structure::check(all, members, problems)?;
     let lead = lead::lead(all, members, &tree, opts);
-    let mut walked = walk::walk(all, members, &tree, &lead.orchestrator, problems);
+    let mut walked = walk::walk(
+        all,
+        members,
+        &tree,
+        &lead.orchestrator,
+        opts.convention,
+        problems,
+    );
     let cross_trace_links = links::link(all, members, &tree, &mut walked, problems);
     let mut problem = reporter(problems);
 
@@ -194,6 +214,20 @@ pub(crate) fn build(
     }
 
     if events.is_empty() {
+        if let Some((count, name, key, help)) = other_convention(all, members, opts.convention) {
+            problem(
+                global(tree.roots[0] as usize),
+                Rule::OtlpOtherConvention,
+                Severity::Warning,
+                format!(
+                    "trace {:032x} maps to no event as {} spans, but {count} of its {n} span(s) follow the {name} conventions ({key}); it was not written",
+                    span(0).trace,
+                    opts.convention.name(),
+                ),
+                help,
+            );
+            return None;
+        }
         problem(
             global(tree.roots[0] as usize),
             Rule::OtlpNoEvents,
@@ -214,5 +248,48 @@ pub(crate) fn build(
         &lead,
         walked,
         cross_trace_links,
+    ))
+}
+
+/// The other convention most of a trace's spans follow, when they follow one:
+/// (spans, its name, the attribute that shows it, what to do).
+fn other_convention(
+    all: &[(Span, Pos)],
+    members: &[u32],
+    reading: mapping::Convention,
+) -> Option<(usize, &'static str, &'static str, &'static str)> {
+    use mapping::{keys, marks, Convention};
+    let count = |bit: u8| {
+        members
+            .iter()
+            .filter(|&&g| all[g as usize].0.attrs.marks & bit != 0)
+            .count()
+    };
+    let candidates = [
+        (
+            Convention::OpenInference,
+            marks::OPENINFERENCE,
+            keys::OI_KIND,
+            "import the file with --from openinference",
+        ),
+        (
+            Convention::GenAi,
+            marks::GENAI,
+            keys::OPERATION,
+            "import the file with --from otlp",
+        ),
+    ];
+    for (conv, bit, key, help) in candidates {
+        let k = count(bit);
+        if conv != reading && k > 0 {
+            return Some((k, conv.name(), key, help));
+        }
+    }
+    let k = count(marks::TRACELOOP);
+    (k > 0).then_some((
+        k,
+        "Traceloop (OpenLLMetry)",
+        keys::TRACELOOP_KIND,
+        "no --from reads these conventions; export GenAI or OpenInference spans from the instrumentation if it offers them",
     ))
 }

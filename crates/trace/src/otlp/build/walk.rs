@@ -1,6 +1,7 @@
 //! The walk down the span tree that emits events and edges, following the
 //! table in `mapping`, with an explicit stack.
 
+use super::sequence::Frontier;
 use super::structure::Tree;
 use super::{reporter, subject, Ev, Mapped, Names, Problem, NONE};
 use crate::otlp::decode::{Pos, Span};
@@ -9,7 +10,7 @@ use crate::{EdgeKind, EventKind};
 use corpus_diagnostics::diag::Severity;
 use corpus_diagnostics::rules::Rule;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
 
 /// What a span's children inherit.
 #[derive(Clone, Copy)]
@@ -18,14 +19,12 @@ struct Ctx {
     agent: u32,
     /// Entry event of the nearest mapped ancestor.
     parent_entry: u32,
-    /// Exit event (at its end) of the nearest ancestor that closes: a delegation or a tool run.
-    closer: u32,
-    /// Local index of that closing ancestor (or NONE).
-    closer_span: u32,
     /// Local index of the nearest mapped ancestor (or NONE).
     rep: u32,
     /// Index of the agent scope (for pending returns and step counts).
     scope: u32,
+    /// Index (in the frontier stack) of the sequence the span's events join.
+    frontier: u32,
 }
 
 struct Scope {
@@ -35,11 +34,32 @@ struct Scope {
     unmapped: u32,
     /// The return event to annotate with the counts, if the scope is a delegation.
     ret: u32,
+    /// The scope was entered by a handoff: control does not go back.
+    pass: bool,
+    /// The scope's agent handed the conversation over.
+    handed_over: bool,
+    /// The latest model call: (end, span id).
+    last_model: Option<(u64, u64)>,
+}
+
+impl Scope {
+    fn new(ret: u32, pass: bool) -> Scope {
+        Scope {
+            pending: BinaryHeap::new(),
+            model_calls: 0,
+            unmapped: 0,
+            ret,
+            pass,
+            handed_over: false,
+            last_model: None,
+        }
+    }
 }
 
 enum Step {
     Enter(u32, Ctx),
-    Leave(u32, Ctx, Ctx),
+    /// The span, its context, its children's context, and the epoch its entry took in the sequence.
+    Leave(u32, Ctx, Ctx, u32),
 }
 
 /// What the walk emitted, in local indices.
@@ -72,6 +92,7 @@ pub(super) fn walk(
     members: &[u32],
     tree: &Tree,
     orchestrator: &str,
+    convention: mapping::Convention,
     problems: &mut Vec<Problem>,
 ) -> Walked {
     let n = members.len();
@@ -99,14 +120,16 @@ pub(super) fn walk(
         n
     ];
     let mut rep: Vec<u32> = vec![NONE; n];
-    let mut scopes: Vec<Scope> = vec![Scope {
-        pending: BinaryHeap::new(),
-        model_calls: 0,
-        unmapped: 0,
-        ret: NONE,
-    }];
+    let mut scopes: Vec<Scope> = vec![Scope::new(NONE, false)];
+    // One sequence per mapped span being walked (a stack), plus the top level:
+    // an event that starts after a sibling's exit follows it (causal edge), so
+    // only spans that overlap in time count as parallel.
+    let mut frontiers: Vec<Frontier> = vec![Frontier::default()];
+    // Handoff decisions not yet taken up by the receiving agent's span, by agent.
+    let mut handoffs: HashMap<u32, VecDeque<u32>> = HashMap::new();
+    // Each agent's latest model call: (end, span id).
+    let mut last_model: HashMap<u32, (u64, u64)> = HashMap::new();
     let mut unmapped: BTreeMap<String, usize> = BTreeMap::new();
-    let mut has_inner = vec![false; n];
     let mut usage_below = vec![false; n];
     // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
     let (mut tokens_in, mut tokens_out) = (0u128, 0u128);
@@ -130,15 +153,17 @@ pub(super) fn walk(
         error: None,
         model_calls: 0,
         unmapped: 0,
+        model_span: 0,
+        guardrail: None,
+        triggered: None,
     };
 
     let top = Ctx {
         agent: orch,
         parent_entry: NONE,
-        closer: NONE,
-        closer_span: NONE,
         rep: NONE,
         scope: 0,
+        frontier: 0,
     };
     let mut walk: Vec<Step> = roots.iter().rev().map(|&r| Step::Enter(r, top)).collect();
     while let Some(step) = walk.pop() {
@@ -146,8 +171,10 @@ pub(super) fn walk(
             Step::Enter(v, ctx) => {
                 let i = v as usize;
                 let s = span(i);
-                let op = s.attrs.operation.as_deref().and_then(mapping::operation);
+                let op = mapping::role_of(s, convention);
                 let mut inner = ctx;
+                // Entered by a handoff: its entry is the decision, already placed.
+                let mut taken_over = false;
                 let mut me = Mapped {
                     entry: NONE,
                     exit: NONE,
@@ -156,6 +183,10 @@ pub(super) fn walk(
                 match op {
                     Some(op) if op.role == Role::Invoke || op.role == Role::Create => {
                         match subject(s, op) {
+                            // The run's own span (a root naming no agent) stands for the orchestrator.
+                            None if op.role == Role::Invoke && parent[i] == NONE => {
+                                label = Some(format!("{} (the run)", op.name));
+                            }
                             None => {
                                 problem(
                                     global(i),
@@ -171,7 +202,55 @@ pub(super) fn walk(
                             }
                             Some(who) => {
                                 let who = names.get(who);
-                                if op.role == Role::Create {
+                                let mut handed = if op.role == Role::Invoke {
+                                    take_handoff(&mut handoffs, who, &events, s.start)
+                                } else {
+                                    None
+                                };
+                                // OpenInference names the agent that handed over on the receiving
+                                // span (graph.node.parent_id); with no handoff span recorded, the
+                                // decision is that agent's latest model call.
+                                let named = s
+                                    .attrs
+                                    .x()
+                                    .oi_parent
+                                    .as_deref()
+                                    .filter(|_| handed.is_none() && op.role == Role::Invoke);
+                                if let Some(from) =
+                                    named.map(|f| names.get(f)).filter(|&f| f != who)
+                                {
+                                    if let Some(&(end, model)) =
+                                        last_model.get(&from).filter(|m| m.0 <= s.start)
+                                    {
+                                        let mut d = ev(
+                                            s,
+                                            i,
+                                            "handoff",
+                                            end,
+                                            EventKind::OrchestratorDecision,
+                                            from,
+                                        );
+                                        d.to = Some(who);
+                                        d.model_span = model;
+                                        let d = push(&mut events, d);
+                                        // It follows what came before the receiving span.
+                                        frontiers[ctx.frontier as usize].enter(end, d, &mut edges);
+                                        handed = Some(d);
+                                    }
+                                }
+                                if let Some(d) = handed {
+                                    // Control passed: no decision of its own, no return to the caller.
+                                    scopes.push(Scope::new(NONE, true));
+                                    me = Mapped { entry: d, exit: d };
+                                    taken_over = true;
+                                    inner = Ctx {
+                                        agent: who,
+                                        parent_entry: d,
+                                        rep: v,
+                                        scope: scopes.len() as u32 - 1,
+                                        frontier: ctx.frontier,
+                                    };
+                                } else if op.role == Role::Create {
                                     let mut e =
                                         ev(s, i, "spawn", s.start, EventKind::Spawn, ctx.agent);
                                     e.to = Some(who);
@@ -195,19 +274,13 @@ pub(super) fn walk(
                                     r.error = s.error.clone();
                                     let r = push(&mut events, r);
                                     me = Mapped { entry: d, exit: r };
-                                    scopes.push(Scope {
-                                        pending: BinaryHeap::new(),
-                                        model_calls: 0,
-                                        unmapped: 0,
-                                        ret: r,
-                                    });
+                                    scopes.push(Scope::new(r, false));
                                     inner = Ctx {
                                         agent: who,
                                         parent_entry: d,
-                                        closer: r,
-                                        closer_span: v,
                                         rep: v,
                                         scope: scopes.len() as u32 - 1,
+                                        frontier: ctx.frontier,
                                     };
                                 }
                             }
@@ -231,7 +304,8 @@ pub(super) fn walk(
                         let mut c = ev(s, i, "call", s.start, EventKind::ToolCall, ctx.agent);
                         c.tool = Some(tool);
                         let c = push(&mut events, c);
-                        let mut r = ev(s, i, "result", s.end, EventKind::ToolResult, tool);
+                        // The result comes back to the calling agent: a tool is not an agent.
+                        let mut r = ev(s, i, "result", s.end, EventKind::ToolResult, ctx.agent);
                         r.tool = Some(tool);
                         r.trusted = Some(false);
                         r.error = s.error.clone();
@@ -240,8 +314,6 @@ pub(super) fn walk(
                         tool_calls += 1;
                         me = Mapped { entry: c, exit: r };
                         inner.parent_entry = c;
-                        inner.closer = r;
-                        inner.closer_span = v;
                     }
                     Some(op) if op.role == Role::Plan => {
                         let p = ev(
@@ -256,9 +328,74 @@ pub(super) fn walk(
                         me = Mapped { entry: p, exit: p };
                         inner.parent_entry = p;
                     }
+                    Some(op) if op.role == Role::Handoff => match subject(s, op) {
+                        None => {
+                            problem(
+                                global(i),
+                                Rule::OtlpNoAgent,
+                                Severity::Warning,
+                                format!(
+                                    "handoff span {:016x} names no receiving agent; it maps to no event",
+                                    s.id
+                                ),
+                                "set gen_ai.handoff.to_agent on the span",
+                            );
+                            label = Some(format!("{} without an agent", op.name));
+                        }
+                        Some(to) => {
+                            let to = names.get(to);
+                            // A transfer names its source agent as the agent the span is about.
+                            let source = s
+                                .attrs
+                                .x()
+                                .transfer_mode
+                                .as_ref()
+                                .and(s.attrs.agent_name.as_deref());
+                            let from = s
+                                .attrs
+                                .x()
+                                .handoff_from
+                                .as_deref()
+                                .or(source)
+                                .filter(|f| !f.trim().is_empty())
+                                .map_or(ctx.agent, |f| names.get(f));
+                            let scope = &mut scopes[ctx.scope as usize];
+                            scope.handed_over = true;
+                            // The model call that asked for the handoff decided it, when it ended.
+                            let decided = scope.last_model.filter(|&(end, _)| end <= s.start);
+                            let t = decided.map_or(s.start, |(end, _)| end);
+                            let mut d =
+                                ev(s, i, "handoff", t, EventKind::OrchestratorDecision, from);
+                            d.to = Some(to);
+                            d.model_span = decided.map_or(0, |(_, id)| id);
+                            let d = push(&mut events, d);
+                            handoffs.entry(to).or_default().push_back(d);
+                            me = Mapped { entry: d, exit: d };
+                            inner.parent_entry = d;
+                        }
+                    },
+                    Some(op) if op.role == Role::Human => {
+                        let who = names.get(subject(s, op).unwrap_or("human"));
+                        let h = ev(s, i, "human", s.end, EventKind::HumanIntervention, who);
+                        let h = push(&mut events, h);
+                        me = Mapped { entry: h, exit: h };
+                        inner.parent_entry = h;
+                    }
+                    Some(op) if op.role == Role::Guardrail => {
+                        let mut g = ev(s, i, "guardrail", s.end, EventKind::SafetyEvent, ctx.agent);
+                        g.guardrail = subject(s, op)
+                            .or(Some(&*s.name).filter(|n| !n.trim().is_empty()))
+                            .map(|n| names.get(n));
+                        g.triggered = s.attrs.x().triggered;
+                        let g = push(&mut events, g);
+                        me = Mapped { entry: g, exit: g };
+                        inner.parent_entry = g;
+                    }
                     Some(op) => {
                         // A model call: aggregate what has returned, else a step.
                         let scope = &mut scopes[ctx.scope as usize];
+                        scope.last_model = Some((s.end, s.id));
+                        last_model.insert(ctx.agent, (s.end, s.id));
                         let mut ready = Vec::new();
                         while let Some(&Reverse((t, r))) = scope.pending.peek() {
                             if t > s.start {
@@ -291,22 +428,30 @@ pub(super) fn walk(
                     *unmapped.entry(label).or_insert(0) += 1;
                     scopes[ctx.scope as usize].unmapped += 1;
                 }
+                let mut seen = 0;
                 if me.entry != NONE {
-                    if ctx.parent_entry != NONE {
-                        edges.push((ctx.parent_entry, me.entry, EdgeKind::Causal));
+                    if !taken_over {
+                        if ctx.parent_entry != NONE {
+                            edges.push((ctx.parent_entry, me.entry, EdgeKind::Causal));
+                        }
+                        // What ended before this span began comes before it.
+                        let at = events[me.entry as usize].t;
+                        seen = frontiers[ctx.frontier as usize].enter(at, me.entry, &mut edges);
                     }
+                    frontiers.push(Frontier::default());
+                    inner.frontier = frontiers.len() as u32 - 1;
                     mapped[i] = me;
                     rep[i] = v;
                     inner.rep = v;
                 } else {
                     rep[i] = ctx.rep;
                 }
-                walk.push(Step::Leave(v, ctx, inner));
+                walk.push(Step::Leave(v, ctx, inner, seen));
                 for &c in children[kids(i)].iter().rev() {
                     walk.push(Step::Enter(c, inner));
                 }
             }
-            Step::Leave(v, ctx, inner) => {
+            Step::Leave(v, ctx, inner, seen) => {
                 let i = v as usize;
                 let s = span(i);
                 let has_usage = s.attrs.input_tokens.is_some() || s.attrs.output_tokens.is_some();
@@ -317,19 +462,56 @@ pub(super) fn walk(
                 if (has_usage || usage_below[i]) && parent[i] != NONE {
                     usage_below[parent[i] as usize] = true;
                 }
-                let me = mapped[i];
+                let mut me = mapped[i];
                 if me.exit == NONE {
                     continue;
                 }
-                // The work inside feeds the closing event of the enclosing delegation or tool run.
-                if ctx.closer != NONE && events[me.exit as usize].t <= events[ctx.closer as usize].t
-                {
-                    edges.push((me.exit, ctx.closer, EdgeKind::Causal));
-                    has_inner[ctx.closer_span as usize] = true;
+                let mut sinks = frontiers.pop().unwrap_or_default().into_sinks();
+                let pass = inner.scope != ctx.scope && scopes[inner.scope as usize].pass;
+                if pass {
+                    let sc = &scopes[inner.scope as usize];
+                    if sc.handed_over {
+                        // Control moved on again: this agent's turn ends without an answer.
+                        continue;
+                    }
+                    // The agent holding control answers the run: a return to no one.
+                    let mut r = ev(s, i, "return", s.end, EventKind::Return, inner.agent);
+                    r.from = Some(inner.agent);
+                    r.error = s.error.clone();
+                    r.model_calls = sc.model_calls;
+                    r.unmapped = sc.unmapped;
+                    let r = push(&mut events, r);
+                    let mut fed = false;
+                    for (t, e, _) in std::mem::take(&mut sinks) {
+                        if t <= s.end {
+                            edges.push((e, r, EdgeKind::Causal));
+                            fed = true;
+                        }
+                    }
+                    if !fed {
+                        edges.push((me.entry, r, EdgeKind::Causal));
+                    }
+                    me.exit = r;
+                    mapped[i].exit = r;
                 }
-                if inner.scope != ctx.scope {
+                // The last work inside feeds the closing event of a delegation or tool run.
+                let exit_t = events[me.exit as usize].t;
+                let mut has_inner = false;
+                if me.exit != me.entry && !pass {
+                    for (t, e, _) in std::mem::take(&mut sinks) {
+                        if t <= exit_t {
+                            edges.push((e, me.exit, EdgeKind::Causal));
+                            has_inner = true;
+                        }
+                    }
+                }
+                let seq = &mut frontiers[ctx.frontier as usize];
+                seq.leave(exit_t, me.exit, seen);
+                // Nothing closes the span: what happened inside is still open after it.
+                seq.extend(sinks);
+                if inner.scope != ctx.scope && !pass {
                     // A delegation ends: its return waits for the caller's next aggregate.
-                    if !has_inner[i] {
+                    if !has_inner {
                         edges.push((me.entry, me.exit, EdgeKind::Causal));
                     }
                     let sc = &scopes[inner.scope as usize];
@@ -356,4 +538,19 @@ pub(super) fn walk(
         tokens_out,
         tool_calls,
     }
+}
+
+/// The earliest pending handoff to `who` decided no later than `start`, taken up.
+fn take_handoff(
+    handoffs: &mut HashMap<u32, VecDeque<u32>>,
+    who: u32,
+    events: &[Ev],
+    start: u64,
+) -> Option<u32> {
+    let queue = handoffs.get_mut(&who)?;
+    let &d = queue.front()?;
+    (events[d as usize].t <= start).then(|| {
+        queue.pop_front();
+        d
+    })
 }

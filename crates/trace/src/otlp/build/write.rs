@@ -32,7 +32,13 @@ struct OutEvent<'a> {
     model_calls: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unmapped_spans: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guardrail: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    triggered: Option<bool>,
     span_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_span_id: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -142,7 +148,10 @@ pub(super) fn write(
             error: ev.error.as_deref(),
             model_calls: (ev.kind == EventKind::Return).then_some(ev.model_calls),
             unmapped_spans: (ev.unmapped > 0).then_some(ev.unmapped),
+            guardrail: ev.guardrail.map(name),
+            triggered: ev.triggered,
             span_id: format!("{:016x}", ev.span),
+            model_span_id: (ev.model_span != 0).then(|| format!("{:016x}", ev.model_span)),
         };
         text.push_str("    ");
         text.push_str(&serde_json::to_string(&out).unwrap_or_default());

@@ -10,7 +10,7 @@ pub(super) enum Any {
     Str(Box<str>),
     Int(i64),
     Double,
-    Bool,
+    Bool(bool),
     Bytes,
     Array,
     Kvlist,
@@ -25,7 +25,7 @@ impl Any {
             Any::Str(_) => "stringValue",
             Any::Int(_) => "intValue",
             Any::Double => "doubleValue",
-            Any::Bool => "boolValue",
+            Any::Bool(_) => "boolValue",
             Any::Bytes => "bytesValue",
             Any::Array => "arrayValue",
             Any::Kvlist => "kvlistValue",
@@ -76,7 +76,7 @@ impl<'de> Visitor<'de> for AnyVisitor {
                     other => Any::Bad(format!("doubleValue holds {}", other.describe())),
                 },
                 "boolValue" => match map.next_value::<Scalar>()? {
-                    Scalar::Bool => Any::Bool,
+                    Scalar::Bool(b) => Any::Bool(b),
                     other => Any::Bad(format!("boolValue holds {}", other.describe())),
                 },
                 "bytesValue" => match map.next_value::<Scalar>()? {
@@ -156,7 +156,7 @@ pub(super) enum Scalar {
     Str(String),
     Int(i64),
     Float,
-    Bool,
+    Bool(bool),
     Other(&'static str),
 }
 
@@ -166,7 +166,7 @@ impl Scalar {
             Scalar::Str(s) => format!("the string \"{s}\""),
             Scalar::Int(i) => format!("the number {i}"),
             Scalar::Float => "a number".into(),
-            Scalar::Bool => "a boolean".into(),
+            Scalar::Bool(_) => "a boolean".into(),
             Scalar::Other(what) => (*what).into(),
         }
     }
@@ -195,8 +195,8 @@ impl<'de> Deserialize<'de> for Scalar {
             fn visit_f64<E: de::Error>(self, _: f64) -> Result<Scalar, E> {
                 Ok(Scalar::Float)
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Scalar, E> {
-                Ok(Scalar::Bool)
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Scalar, E> {
+                Ok(Scalar::Bool(b))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Scalar, E> {
                 Ok(Scalar::Other("null"))

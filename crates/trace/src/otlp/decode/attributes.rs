@@ -2,7 +2,7 @@
 
 use super::any_value::Any;
 use super::{GenAi, SpanProblem};
-use crate::otlp::mapping::keys;
+use crate::otlp::mapping::{keys, marks};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -35,6 +35,31 @@ impl Attrs {
             return;
         }
         let g = &mut self.genai;
+        g.marks |= match kv.key.as_str() {
+            keys::OPERATION => marks::GENAI,
+            keys::OI_KIND => marks::OPENINFERENCE,
+            keys::TRACELOOP_KIND => marks::TRACELOOP,
+            keys::REQUEST_MODEL => marks::MODEL,
+            _ => 0,
+        };
+        // Older or alternative spellings fill a slot only when the preferred key has not.
+        let fallback = matches!(
+            kv.key.as_str(),
+            keys::OI_NODE_ID
+                | keys::HANDOFF_FROM_NAME
+                | keys::HANDOFF_TO_NAME
+                | keys::PROMPT_TOKENS_OLD
+                | keys::COMPLETION_TOKENS_OLD
+        );
+        if kv.key == keys::OI_KIND {
+            if let Any::Str(kind) = &value {
+                g.oi_kind = crate::otlp::mapping::OI_KINDS
+                    .iter()
+                    .position(|k| **k == **kind)
+                    .map_or(0, |i| i as u8 + 1);
+            }
+            return;
+        }
         let slot_str = match kv.key.as_str() {
             keys::OPERATION => Some(&mut g.operation),
             keys::AGENT_NAME => Some(&mut g.agent_name),
@@ -42,12 +67,22 @@ impl Attrs {
             keys::WORKFLOW_NAME => Some(&mut g.workflow),
             keys::TOOL_NAME => Some(&mut g.tool),
             keys::CONVERSATION => Some(&mut g.conversation),
-            keys::ERROR_TYPE => Some(&mut g.error_type),
+            keys::ERROR_TYPE => Some(&mut g.x_mut().error_type),
             keys::SERVICE_NAME => Some(&mut g.service),
+            keys::HANDOFF_FROM | keys::HANDOFF_FROM_NAME => Some(&mut g.x_mut().handoff_from),
+            keys::HANDOFF_TO | keys::HANDOFF_TO_NAME => Some(&mut g.x_mut().handoff_to),
+            keys::GUARDRAIL_NAME => Some(&mut g.x_mut().guardrail),
+            keys::TRANSFER_MODE => Some(&mut g.x_mut().transfer_mode),
+            keys::TRANSFER_TARGET => Some(&mut g.x_mut().transfer_target),
+            keys::TRANSFER_TARGET_TYPE => Some(&mut g.x_mut().transfer_type),
+            keys::OI_AGENT_NAME | keys::OI_NODE_ID => Some(&mut g.x_mut().oi_agent),
+            keys::OI_NODE_PARENT => Some(&mut g.x_mut().oi_parent),
+            keys::OI_TOOL_NAME => Some(&mut g.x_mut().oi_tool),
             _ => None,
         };
         if let Some(slot) = slot_str {
             match value {
+                Any::Str(_) if fallback && slot.is_some() => {}
                 Any::Str(s) => *slot = Some(s),
                 Any::Empty => {}
                 other => self.problems.push(SpanProblem::AttrType {
@@ -58,13 +93,30 @@ impl Attrs {
             }
             return;
         }
+        if kv.key == keys::GUARDRAIL_TRIGGERED {
+            match value {
+                Any::Bool(b) => g.x_mut().triggered = Some(b),
+                Any::Empty => {}
+                other => self.problems.push(SpanProblem::AttrType {
+                    index,
+                    key: kv.key,
+                    detail: format!("expected a boolValue, found {}", other.type_name()),
+                }),
+            }
+            return;
+        }
         let slot_int = match kv.key.as_str() {
-            keys::INPUT_TOKENS => Some(&mut g.input_tokens),
-            keys::OUTPUT_TOKENS => Some(&mut g.output_tokens),
+            keys::INPUT_TOKENS | keys::PROMPT_TOKENS_OLD | keys::OI_PROMPT_TOKENS => {
+                Some(&mut g.input_tokens)
+            }
+            keys::OUTPUT_TOKENS | keys::COMPLETION_TOKENS_OLD | keys::OI_COMPLETION_TOKENS => {
+                Some(&mut g.output_tokens)
+            }
             _ => None,
         };
         if let Some(slot) = slot_int {
             match value {
+                Any::Int(_) if fallback && slot.is_some() => {}
                 Any::Int(i) if i >= 0 => *slot = Some(i as u64),
                 Any::Int(i) => self.problems.push(SpanProblem::AttrType {
                     index,

@@ -70,8 +70,60 @@ pub(crate) struct GenAi {
     pub conversation: Option<Box<str>>,
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
-    pub error_type: Option<Box<str>>,
     pub service: Option<Box<str>>,
+    /// `openinference.span.kind`, as 1 + its index in `mapping::OI_KINDS` (0: absent or unknown).
+    pub oi_kind: u8,
+    /// Attributes few spans carry, kept apart so the common span stays small.
+    pub extra: Option<Box<Extra>>,
+    /// Which conventions the attributes follow (`mapping::marks`).
+    pub marks: u8,
+}
+
+/// The attributes of handoff, transfer, guardrail and OpenInference agent and tool spans.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Extra {
+    /// `error.type`: only failed spans carry it.
+    pub error_type: Option<Box<str>>,
+    pub handoff_from: Option<Box<str>>,
+    pub handoff_to: Option<Box<str>>,
+    pub guardrail: Option<Box<str>>,
+    pub triggered: Option<bool>,
+    pub transfer_mode: Option<Box<str>>,
+    pub transfer_target: Option<Box<str>>,
+    pub transfer_type: Option<Box<str>>,
+    /// `agent.name`, else `graph.node.id` (OpenInference).
+    pub oi_agent: Option<Box<str>>,
+    /// `graph.node.parent_id` (OpenInference).
+    pub oi_parent: Option<Box<str>>,
+    /// `tool.name` (OpenInference).
+    pub oi_tool: Option<Box<str>>,
+}
+
+/// What a span without any of the rarer attributes has.
+static NO_EXTRA: Extra = Extra {
+    error_type: None,
+    handoff_from: None,
+    handoff_to: None,
+    guardrail: None,
+    triggered: None,
+    transfer_mode: None,
+    transfer_target: None,
+    transfer_type: None,
+    oi_agent: None,
+    oi_parent: None,
+    oi_tool: None,
+};
+
+impl GenAi {
+    /// The rarer attributes (all absent when the span has none).
+    pub fn x(&self) -> &Extra {
+        self.extra.as_deref().unwrap_or(&NO_EXTRA)
+    }
+
+    /// The rarer attributes, to fill in.
+    pub(super) fn x_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Default::default)
+    }
 }
 
 #[derive(Deserialize)]
@@ -302,6 +354,18 @@ mod tests {
     }
 
     const SPAN: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"1112131415161718","name":"chat m","startTimeUnixNano":"1000","endTimeUnixNano":2000,"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12"}},{"key":"other","value":{"kvlistValue":{"values":[{"key":"a","value":{"arrayValue":{"values":[{"doubleValue":1.5}]}}}]}}}],"status":{"code":2,"message":"boom"}}]}]}]}"#;
+
+    #[test]
+    fn a_span_stays_small() {
+        // Spans are kept by the million while a trace is built: the rarer
+        // attributes live behind one pointer, allocated only when present.
+        assert!(
+            std::mem::size_of::<Span>() <= 304,
+            "{}",
+            std::mem::size_of::<Span>()
+        );
+        assert!(one(SPAN).spans[0].0.attrs.extra.is_none());
+    }
 
     #[test]
     fn a_span_decodes_into_its_compact_form() {

@@ -70,12 +70,47 @@ struct RawSpan {
     status: Option<RawStatus>,
 }
 
-/// Parses `n` bytes of hex (2n digits, either case) into an integer.
+/// Parses an id of `bytes` bytes: hex (2n digits, either case), as OTLP/JSON
+/// writes it, or base64 (standard or URL-safe alphabet, padding optional), as
+/// protobuf's own JSON printer writes `bytes` fields. The two lengths never
+/// coincide, so an id cannot be read both ways.
 fn hex(s: &str, bytes: usize) -> Option<u128> {
-    if s.len() != bytes * 2 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if s.len() == bytes * 2 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return u128::from_str_radix(s, 16).ok();
+    }
+    base64(s, bytes)
+}
+
+/// Decodes base64 of exactly `bytes` bytes into a big-endian integer.
+fn base64(s: &str, bytes: usize) -> Option<u128> {
+    let digits = s.trim_end_matches('=');
+    if digits.len() != (bytes * 8).div_ceil(6) || s.len() > bytes.div_ceil(3) * 4 {
         return None;
     }
-    u128::from_str_radix(s, 16).ok()
+    let mut acc: u128 = 0;
+    let mut bits = 0u32;
+    let mut out: u128 = 0;
+    let mut taken = 0usize;
+    for c in digits.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u128::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out = (out << 8) | ((acc >> bits) & 0xff);
+            acc &= (1u128 << bits) - 1;
+            taken += 1;
+        }
+    }
+    // Leftover bits must be zero, as a canonical encoder leaves them.
+    (taken == bytes && acc == 0).then_some(out)
 }
 
 impl From<RawSpan> for Span {
@@ -140,7 +175,7 @@ impl From<RawSpan> for Span {
         let mut attrs = raw.attributes;
         problems.append(&mut attrs.problems);
         let status = raw.status.unwrap_or_default();
-        let error = attrs.genai.error_type.clone().or_else(|| {
+        let error = attrs.genai.x().error_type.clone().or_else(|| {
             status.is_error().then(|| {
                 status
                     .message
@@ -172,5 +207,36 @@ pub(super) struct RawSpanCompact(pub(super) Span);
 impl From<RawSpan> for RawSpanCompact {
     fn from(raw: RawSpan) -> Self {
         RawSpanCompact(raw.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hex;
+
+    #[test]
+    fn ids_read_as_hex_or_base64() {
+        assert_eq!(hex("0102030405060708", 8), Some(0x0102030405060708));
+        // The same id as protobuf's JSON printer writes it.
+        assert_eq!(hex("AQIDBAUGBwg=", 8), Some(0x0102030405060708));
+        assert_eq!(hex("AQIDBAUGBwg", 8), Some(0x0102030405060708));
+        assert_eq!(
+            hex("AQIDBAUGBwgJCgsMDQ4PEA==", 16),
+            Some(0x0102030405060708090a0b0c0d0e0f10)
+        );
+        assert_eq!(
+            hex("_-_-_-_-_-_-_-_-_-_-_w==", 16).map(|v| v & 0xff),
+            Some(0xff)
+        );
+        for bad in [
+            "AQIDBAUGBw==",
+            "AQIDBAUGBwh=",
+            "AQIDBAUG*wg=",
+            "xyz",
+            "",
+            "AQIDBAUGBwg===",
+        ] {
+            assert_eq!(hex(bad, 8), None, "{bad}");
+        }
     }
 }

@@ -1,0 +1,84 @@
+//! Order in time among the spans of one parent: an event whose span starts
+//! after a sibling's span has ended follows it (a causal edge), so only spans
+//! that overlap in time come out as parallel branches.
+//!
+//! Each mapped span keeps one [`Frontier`] for its children while the walk is
+//! inside it. Exits wait in `open` until an entry starts after them; the exits
+//! most recently followed (`batch`) also precede later entries, until an exit
+//! that itself followed them is followed in turn and stands for them. This
+//! keeps the edges near a transitive reduction at the cost of a heap
+//! operation per span, with no pairwise comparison of siblings.
+
+use crate::EdgeKind;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Followed exits kept for later entries at most; past this many overlapping
+/// predecessors the earliest are let go (a later entry then looks more parallel).
+const MAX_BATCH: usize = 64;
+
+/// The exits of one parent's children, waiting for what follows them.
+#[derive(Default)]
+pub(super) struct Frontier {
+    /// Exits nothing follows yet, earliest first: (time, event, epoch their span entered in).
+    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// The exits followed last: (time, event).
+    batch: Vec<(u64, u32)>,
+    /// How many batches there have been.
+    epoch: u32,
+}
+
+impl Frontier {
+    /// Adds the edges into an entry event at time `at`; returns the epoch to
+    /// hand back to [`Frontier::leave`] with the span's exit.
+    pub(super) fn enter(
+        &mut self,
+        at: u64,
+        entry: u32,
+        edges: &mut Vec<(u32, u32, EdgeKind)>,
+    ) -> u32 {
+        let mut popped: Vec<(u64, u32)> = Vec::new();
+        let mut covers = false;
+        while let Some(&Reverse((t, e, seen))) = self.open.peek() {
+            if t > at {
+                break;
+            }
+            self.open.pop();
+            // An exit whose span entered after the last batch followed that batch: it stands for it.
+            covers |= seen == self.epoch;
+            popped.push((t, e));
+        }
+        if !popped.is_empty() {
+            if !covers {
+                popped.append(&mut self.batch);
+            }
+            if popped.len() > MAX_BATCH {
+                popped.sort_unstable_by(|a, b| b.cmp(a));
+                popped.truncate(MAX_BATCH);
+            }
+            self.batch = popped;
+            self.epoch += 1;
+        }
+        for &(t, e) in &self.batch {
+            if t <= at && e != entry {
+                edges.push((e, entry, EdgeKind::Causal));
+            }
+        }
+        self.epoch
+    }
+
+    /// A child's exit at time `t`, from a span that entered in epoch `seen`.
+    pub(super) fn leave(&mut self, t: u64, exit: u32, seen: u32) {
+        self.open.push(Reverse((t, exit, seen)));
+    }
+
+    /// The exits nothing followed: the last things done inside the parent.
+    pub(super) fn into_sinks(self) -> Vec<(u64, u32, u32)> {
+        self.open.into_iter().map(|Reverse(x)| x).collect()
+    }
+
+    /// Takes over the sinks of a child that closes on no event of its own.
+    pub(super) fn extend(&mut self, sinks: Vec<(u64, u32, u32)>) {
+        self.open.extend(sinks.into_iter().map(Reverse));
+    }
+}

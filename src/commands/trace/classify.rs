@@ -1,0 +1,89 @@
+//! `corpus trace classify`: the orchestration form and sub-decisions a trace's events show.
+
+use super::{stdin_or, TraceLimit};
+use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
+use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::report::{self, Format, Sources};
+use corpus_diagnostics::rules::Rule;
+use std::path::{Path, PathBuf};
+
+/// Options of `corpus trace classify`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The trace file; - reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
+}
+
+impl Audience for Args {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
+/// Infers the orchestration form and sub-decisions of one valid trace, with
+/// the events that show each; a declared topology the events do not show is
+/// a `trace-form-disagrees` warning on standard error.
+pub fn run(ctx: &Context, args: &Args) -> Result {
+    let max = args.limit.max_trace_size;
+    let path = stdin_or(&ctx.cwd, &args.file);
+    let label = args.file.display().to_string();
+    let on_stderr = |text: String| Outcome {
+        code: 1,
+        stdout: String::new(),
+        stderr: text,
+    };
+    let bytes = corpus_trace::read_input(&path, &label, max).map_err(|d| {
+        if path.is_file() || path == Path::new(corpus_trace::STDIN) {
+            on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
+        } else {
+            Outcome::fail(2, d.message)
+        }
+    })?;
+    let (tr, mut problems) = corpus_trace::check_and_parse(&label, &bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let render = |problems: &[Diagnostic], summary: Option<&str>| {
+        let mut src = Sources::new();
+        src.insert(label.as_str(), &text);
+        report::render(problems, Format::Human, &src, summary)
+    };
+    let Some(tr) = tr else {
+        let summary = report::summary(&problems, 0, "no classification of an invalid trace");
+        return Err(on_stderr(render(&problems, Some(&summary))));
+    };
+    let c = corpus_trace::classify(&tr);
+    if c.disagrees() {
+        problems.push(
+            Diagnostic::new(
+                Rule::TraceFormDisagrees,
+                Severity::Warning,
+                &label,
+                format!(
+                    "the trace declares topology `{}`, but its events show `{}`: {}",
+                    c.declared.as_deref().unwrap_or_default(),
+                    c.form,
+                    c.reason
+                ),
+            )
+            .field("/topology")
+            .help("correct the declared topology, or the events; `corpus trace classify` lists the events each form rests on"),
+        );
+    }
+    let stderr = if problems.is_empty() {
+        String::new()
+    } else {
+        render(&problems, None)
+    };
+    let mut out = Outcome::ok(match args.format {
+        TableFormat::Table => corpus_trace::classification_text(&c),
+        TableFormat::Json => json_text(&c),
+    });
+    out.stderr = stderr;
+    Ok(out)
+}
