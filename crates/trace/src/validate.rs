@@ -250,4 +250,31 @@ mod tests {
         assert!(rules.contains(&"trace-self-loop".to_string()));
         assert!(rules.contains(&"trace-cost-mismatch".to_string()));
     }
+
+    #[test]
+    fn token_counts_past_64_bits_are_refused_and_the_largest_accepted() {
+        let text = |tokens: &str| {
+            let base = serde_json::to_string(&base()).unwrap();
+            base.replace(
+                "\"tokens\":100",
+                &format!("\"tokens\":{tokens},\"input_tokens\":1"),
+            )
+        };
+        let rules = |t: &str| -> Vec<(String, Option<String>)> {
+            validate_bytes("t.json", text(t).as_bytes())
+                .into_iter()
+                .map(|d| (d.rule, d.field))
+                .collect()
+        };
+        assert_eq!(
+            rules("18446744073709551616"),
+            [(
+                "trace-token-overflow".to_string(),
+                Some("/costs/tokens".to_string())
+            )]
+        );
+        assert_eq!(rules("1e30").len(), 1);
+        assert_eq!(rules("18446744073709551615"), []);
+        assert_eq!(rules("100"), []);
+    }
 }

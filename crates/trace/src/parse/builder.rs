@@ -333,8 +333,9 @@ impl<'v> Builder<'v> {
         self,
         top: Map<String, Value>,
         unresolved: Vec<Unresolved>,
-        findings: Vec<Finding>,
+        mut findings: Vec<Finding>,
     ) -> Loaded {
+        token_overflow(&top, &mut findings);
         let string = |key: &str| top.get(key).and_then(Value::as_str).map(str::to_string);
         let numbers = |key: &str| -> BTreeMap<String, f64> {
             top.get(key)
@@ -365,6 +366,33 @@ impl<'v> Builder<'v> {
             },
             findings,
             items_valid,
+        }
+    }
+}
+
+/// A token count above `u64::MAX` (JSON numbers have no limit, but a count
+/// this tool sums and shows must be exact): one finding per such cost.
+fn token_overflow(top: &Map<String, Value>, findings: &mut Vec<Finding>) {
+    let Some(costs) = top.get("costs").and_then(Value::as_object) else {
+        return;
+    };
+    for (key, v) in costs {
+        let is_tokens = key == "tokens" || key.ends_with("_tokens");
+        // serde_json keeps a whole number up to u64::MAX as an integer and
+        // reads anything larger as a float.
+        let beyond = v.as_u64().is_none() && v.as_f64().is_some_and(|x| x >= u64::MAX as f64);
+        if is_tokens && beyond {
+            findings.push(
+                Finding::error(
+                    Rule::TraceTokenOverflow,
+                    format!("/costs/{key}"),
+                    format!(
+                        "costs.{key} is {v}, more than the largest token count a trace holds ({})",
+                        u64::MAX
+                    ),
+                )
+                .help("a count this large cannot be right; write the number of tokens consumed"),
+            );
         }
     }
 }

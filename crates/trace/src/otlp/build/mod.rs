@@ -207,6 +207,25 @@ pub(crate) fn build(
         return None;
     }
 
+    // Checked, not rounded: a sum a trace cannot hold exactly is refused.
+    let total = walked.tokens_in.checked_add(walked.tokens_out);
+    if total.and_then(|t| u64::try_from(t).ok()).is_none() {
+        problem(
+            global(tree.roots[0] as usize),
+            Rule::OtlpTokenOverflow,
+            Severity::Error,
+            format!(
+                "trace {:032x} reports {} input and {} output tokens, more in all than the largest count a trace holds ({}); it was not written",
+                span(0).trace,
+                walked.tokens_in,
+                walked.tokens_out,
+                u64::MAX
+            ),
+            "the spans' gen_ai.usage counts cannot be right: check the exporter that wrote them",
+        );
+        return None;
+    }
+
     Some(write::write(
         all,
         members,
