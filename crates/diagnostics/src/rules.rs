@@ -164,6 +164,7 @@ registry! {
     LinkBroken = "link-broken", Links, Error, "A link whose server answers with an error, or a missing anchor.";
     LinkTimeout = "link-timeout", Links, Error, "A link with no answer within the timeout.";
     LinkError = "link-error", Links, Error, "A link that fails otherwise: bad syntax, connection, TLS or a redirect loop.";
+    LinkPrivateRedirect = "link-private-redirect", Links, Error, "A link on a public address that redirects to a loopback, link-local or private one, not followed.";
     ArxivNotFound = "arxiv-not-found", Verify, Error, "An arXiv id the arXiv API does not know.";
     ArxivWithdrawn = "arxiv-withdrawn", Verify, Error, "An entry resting on a withdrawn arXiv record.";
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";

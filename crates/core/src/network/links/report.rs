@@ -4,6 +4,7 @@ use super::{LinkFormat, LinkResult, Status};
 use crate::layout::Layout;
 use crate::load::Corpus;
 use crate::model::taxonomy::Taxonomy;
+use crate::text::markdown::{code_span, escape_markdown, link_target};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ pub fn diagnostics(results: &[LinkResult], tax: &Taxonomy) -> Vec<Diagnostic> {
             Status::Broken => (Rule::LinkBroken, Severity::Error),
             Status::Timeout => (Rule::LinkTimeout, Severity::Error),
             Status::Error => (Rule::LinkError, Severity::Error),
+            Status::Refused => (Rule::LinkPrivateRedirect, Severity::Error),
         };
         let severity = if r.fails { severity } else { Severity::Warning };
         for p in &r.places {
@@ -51,6 +53,7 @@ pub fn summary(results: &[LinkResult]) -> String {
         Status::Broken,
         Status::Timeout,
         Status::Error,
+        Status::Refused,
         Status::Skipped,
     ]
     .iter()
@@ -72,10 +75,18 @@ pub fn json_lines(results: &[LinkResult]) -> String {
         .collect()
 }
 
+/// A table cell of data or server text: shown literally, no markup, no `|`.
 fn md_cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('\n', " ")
+    escape_markdown(s)
+}
+
+/// A URL's cell: a link when it is an http(s) URL (the text escaped, the
+/// target made safe), else the text as inert code.
+fn url_cell(url: &str) -> String {
+    match link_target(url) {
+        Some(target) => format!("[{}]({target})", escape_markdown(url)),
+        None => code_span(url),
+    }
 }
 
 /// The Markdown format: a summary line and a table of every URL that is not
@@ -108,9 +119,9 @@ pub fn markdown(results: &[LinkResult]) -> String {
             r.status.as_str().to_string()
         };
         out.push_str(&format!(
-            "| {status} | {} | <{}> | {} | {} |\n",
+            "| {status} | {} | {} | {} | {} |\n",
             r.http_status.map(|s| s.to_string()).unwrap_or_default(),
-            md_cell(&r.url),
+            url_cell(&r.url),
             md_cell(&places.join(", ")),
             md_cell(&r.message),
         ));
