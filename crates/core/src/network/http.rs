@@ -201,12 +201,19 @@ impl Client {
         address::first_private(&*self.resolver, &host, &found)
     }
 
-    /// Whether `url`'s host leads only to public addresses (a host that does
-    /// not resolve is not public).
-    pub fn is_public(&self, url: &str) -> bool {
+    /// Whether `url`'s host leads to private addresses only: a link the data
+    /// itself points into a private network. A host that does not resolve, or
+    /// resolves to any public address, counts as public (the strict side).
+    pub fn is_private_only(&self, url: &str) -> bool {
         let host = host_of(url);
-        address::addresses(&self.resolver, &host, port_of(url), self.policy.timeout)
-            .is_ok_and(|found| address::first_private(&*self.resolver, &host, &found).is_none())
+        address::addresses(&self.resolver, &host, port_of(url), self.policy.timeout).is_ok_and(
+            |found| {
+                !found.is_empty()
+                    && found
+                        .iter()
+                        .all(|a| self.resolver.is_private(&host, a.ip()))
+            },
+        )
     }
 
     /// The policy this client was made with.

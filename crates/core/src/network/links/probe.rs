@@ -97,10 +97,10 @@ pub fn check_url(
             }
             seen.push(next.clone());
             if reach.is_none() {
-                reach = Some(if client.is_public(url) {
-                    Reach::PublicOnly
-                } else {
+                reach = Some(if client.is_private_only(url) {
                     Reach::Any
+                } else {
+                    Reach::PublicOnly
                 });
             }
             current = next;
