@@ -274,7 +274,7 @@ fn check_arxiv(sink: &mut Sink, file: &SourceFile, e: &Entry) {
 }
 
 /// How to write a link the URL check refuses.
-pub(super) const URL_HELP: &str = "write the full address starting with https://, with any space, quote, `<`, `>`, `|`, backtick or non-ASCII character percent-encoded (a space as %20, `|` as %7C)";
+pub(super) const URL_HELP: &str = "write the full address starting with https://, with every character RFC 3986 leaves out (space, quotes, `<`, `>`, `|`, braces, backslash, backtick, non-ASCII) percent-encoded: a space as %20, `|` as %7C";
 
 /// Links are absolute http(s) URLs, and a `urls` field lists at least one.
 fn check_urls(sink: &mut Sink, file: &SourceFile, e: &Entry) {
