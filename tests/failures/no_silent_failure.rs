@@ -1475,8 +1475,8 @@ fn overflowing_trace() -> String {
         .expect("fixture");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     v["rewards"] = serde_json::json!({"team": 1e-300});
-    // The most tokens a trace holds, per almost no reward: the ratio overflows.
-    v["costs"]["tokens"] = serde_json::json!(u64::MAX);
+    // The most tokens a trace counts, per almost no reward: the ratio overflows.
+    v["costs"]["tokens"] = serde_json::json!(corpus_trace::MAX_TOKENS);
     serde_json::to_string_pretty(&v).expect("JSON")
 }
 
@@ -1557,7 +1557,7 @@ fn otlp_token_sums_do_not_wrap() {
     run.assert_code(1);
     assert_eq!(run.stdout, "", "no trace is written");
     assert!(run.stderr.contains("otlp-token-overflow"), "{}", run.stderr);
-    // The sum is said exactly, wider than 64 bits as it is.
+    // The sum is said exactly, wider than 64 bits as it is, never rounded.
     let sum = (spans as u128 * i64::MAX as u128).to_string();
     assert!(run.stderr.contains(&sum), "{sum}: {}", run.stderr);
 }

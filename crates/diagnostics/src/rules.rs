@@ -143,7 +143,7 @@ registry! {
     TraceMessageEndpoints = "trace-message-endpoints", Trace, Error, "A message edge whose ends are not the agents it names.";
     TraceCostMismatch = "trace-cost-mismatch", Trace, Error, "Recorded costs that differ from what the events add up to.";
     TraceOverflow = "trace-overflow", Trace, Error, "A trace whose metrics overflow to a non-finite figure.";
-    TraceTokenOverflow = "trace-token-overflow", Trace, Error, "A token count above the largest a trace holds (2^64 - 1).";
+    TraceTokenOverflow = "trace-token-overflow", Trace, Error, "A token count above 2^53, the largest a trace counts exactly.";
     OtlpEmpty = "otlp-empty", Otlp, Error, "An import input holding no OTLP document.";
     OtlpJson = "otlp-json", Otlp, Error, "An import input that is not OTLP JSON.";
     OtlpSpanId = "otlp-span-id", Otlp, Error, "A span or parent id that is not a hex id of the right length.";
@@ -159,7 +159,7 @@ registry! {
     OtlpActBeforeCreate = "otlp-act-before-create", Otlp, Error, "An agent acting before the span that creates it.";
     OtlpNoEvents = "otlp-no-events", Otlp, Warning, "A trace none of whose spans maps to an event.";
     OtlpInvalidResult = "otlp-invalid-result", Otlp, Error, "An imported trace that fails the trace rules.";
-    OtlpTokenOverflow = "otlp-token-overflow", Otlp, Error, "Token usage whose sum over a trace exceeds the largest count a trace holds.";
+    OtlpTokenOverflow = "otlp-token-overflow", Otlp, Error, "Token usage whose sum over a trace exceeds 2^53, the largest count a trace holds exactly.";
     LinkRedirected = "link-redirected", Links, Warning, "A link that answers only after a redirect.";
     LinkBroken = "link-broken", Links, Error, "A link whose server answers with an error, or a missing anchor.";
     LinkTimeout = "link-timeout", Links, Error, "A link with no answer within the timeout.";

@@ -252,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn token_counts_past_64_bits_are_refused_and_the_largest_accepted() {
+    fn token_counts_past_2_pow_53_are_refused_and_the_largest_accepted() {
         let text = |tokens: &str| {
             let base = serde_json::to_string(&base()).unwrap();
             base.replace(
@@ -266,15 +266,19 @@ mod tests {
                 .map(|d| (d.rule, d.field))
                 .collect()
         };
-        assert_eq!(
-            rules("18446744073709551616"),
-            [(
-                "trace-token-overflow".to_string(),
-                Some("/costs/tokens".to_string())
-            )]
-        );
-        assert_eq!(rules("1e30").len(), 1);
-        assert_eq!(rules("18446744073709551615"), []);
+        let fired = [(
+            "trace-token-overflow".to_string(),
+            Some("/costs/tokens".to_string()),
+        )];
+        for beyond in [
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e30",
+        ] {
+            assert_eq!(rules(beyond), fired, "{beyond}");
+        }
+        assert_eq!(rules("9007199254740992"), []);
         assert_eq!(rules("100"), []);
     }
 }

@@ -321,20 +321,26 @@ mod tests {
     }
 
     #[test]
-    fn token_sums_beyond_64_bits_are_refused_not_rounded() {
-        let max = i64::MAX as u64;
-        // 2^64 - 2 on the tool span, 2 more on the model call: one past the limit.
+    fn token_sums_past_what_a_trace_counts_exactly_are_refused_not_rounded() {
+        let (half, max) = (crate::MAX_TOKENS / 2, i64::MAX as u64);
+        // One past the limit, and past 64 bits (i64::MAX twice, and 2 more).
+        fires("otlp-token-overflow", |s| {
+            *s = with_usage((half, half), (0, 1))
+        });
         fires("otlp-token-overflow", |s| {
             *s = with_usage((max, max), (0, 2))
         });
         let out = import(&[doc(with_usage((max, max), (0, 2)))], &Options::default());
         assert!(out.traces.is_empty());
         // The largest count a trace holds is written exactly, and validates.
-        let out = import(&[doc(with_usage((max, max), (0, 1)))], &Options::default());
+        let out = import(
+            &[doc(with_usage((half, half - 5), (0, 5)))],
+            &Options::default(),
+        );
         assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
         assert!(out.traces[0]
             .text
-            .contains(&format!("\"tokens\":{}", u64::MAX)));
+            .contains(&format!("\"tokens\":{}", crate::MAX_TOKENS)));
     }
 
     #[test]

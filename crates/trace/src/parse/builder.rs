@@ -370,25 +370,27 @@ impl<'v> Builder<'v> {
     }
 }
 
-/// A token count above `u64::MAX` (JSON numbers have no limit, but a count
-/// this tool sums and shows must be exact): one finding per such cost.
+/// A token count above [`crate::MAX_TOKENS`] (JSON numbers have no limit,
+/// but a count shown must be exact): one finding per such cost.
 fn token_overflow(top: &Map<String, Value>, findings: &mut Vec<Finding>) {
     let Some(costs) = top.get("costs").and_then(Value::as_object) else {
         return;
     };
+    let max = crate::MAX_TOKENS;
     for (key, v) in costs {
         let is_tokens = key == "tokens" || key.ends_with("_tokens");
-        // serde_json keeps a whole number up to u64::MAX as an integer and
-        // reads anything larger as a float.
-        let beyond = v.as_u64().is_none() && v.as_f64().is_some_and(|x| x >= u64::MAX as f64);
+        // Compared as an integer when JSON wrote one, so no rounding decides.
+        let beyond = match v.as_u64() {
+            Some(n) => n > max,
+            None => v.as_f64().is_some_and(|x| x > max as f64),
+        };
         if is_tokens && beyond {
             findings.push(
                 Finding::error(
                     Rule::TraceTokenOverflow,
                     format!("/costs/{key}"),
                     format!(
-                        "costs.{key} is {v}, more than the largest token count a trace holds ({})",
-                        u64::MAX
+                        "costs.{key} is {v}, more than a trace counts exactly ({max}, the largest whole number a JSON reader holds exactly)"
                     ),
                 )
                 .help("a count this large cannot be right; write the number of tokens consumed"),
