@@ -344,6 +344,13 @@ fn diff_reports_hostile_changes_inertly_in_every_format() {
         new.read(valid::CLASSICAL)
             .replace("key: grid-foraging1999", &format!("key: {}", yaml(HOSTILE))),
     );
+    // A claim whose id is hostile: it shows among the edited checks and
+    // among the claims that moved.
+    let ledger = |id: &str| {
+        format!("claims:\n  - id: {}\n    source: this_project\n    statement: {}\n    where: {{is_rl: \"yes\"}}\n    expect: {{count: \">= 1\"}}\n    boundary: Counts tagged entries only.\n", yaml(id), yaml(HOSTILE))
+    };
+    old.write("corpus/claims.yaml", ledger("rl-count"));
+    new.write("corpus/claims.yaml", ledger(HOSTILE));
     let old_root = old.root().to_string_lossy().into_owned();
     for format in ["text", "json", "markdown"] {
         let run = new.corpus(&["diff", &old_root, "--format", format]);

@@ -470,8 +470,8 @@ pub fn markdown(d: &Diff) -> String {
         );
         for c in &d.claims {
             out.push_str(&format!(
-                "| `{}` | {} | {} | {} | {} → {} |\n",
-                c.id,
+                "| {} | {} | {} | {} | {} → {} |\n",
+                code_span(&c.id),
                 crate::text::markdown::code_span(&c.expected),
                 opt(c.old),
                 opt(c.new),
