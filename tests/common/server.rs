@@ -107,6 +107,22 @@ pub struct Server {
 impl Server {
     /// Starts a server on 127.0.0.1 (a free port) answering with `route`.
     pub fn start(route: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Server {
+        Server::start_with(true, route)
+    }
+
+    /// A server that closes each connection after its answer, as every
+    /// server here does, but without saying so (no `Connection: close`): a
+    /// client keeps the connection for its next request and finds it dead.
+    pub fn start_closing_silently(
+        route: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> Server {
+        Server::start_with(false, route)
+    }
+
+    fn start_with(
+        announce_close: bool,
+        route: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let addr = listener.local_addr().expect("local address");
         let stop = Arc::new(AtomicBool::new(false));
@@ -130,7 +146,14 @@ impl Server {
                     load2.clone(),
                 );
                 workers.push(std::thread::spawn(move || {
-                    serve(stream, &*route, &stop, &hits, &counts, &load)
+                    let state = Shared {
+                        stop: &stop,
+                        hits: &hits,
+                        counts: &counts,
+                        load: &load,
+                        announce_close,
+                    };
+                    serve(stream, &*route, &state)
                 }));
             }
             for w in workers {
@@ -181,14 +204,25 @@ impl Drop for Server {
     }
 }
 
-fn serve(
-    mut stream: TcpStream,
-    route: &Route,
-    stop: &AtomicBool,
-    hits: &Mutex<Vec<Hit>>,
-    counts: &Mutex<HashMap<String, usize>>,
-    load: &Mutex<(usize, usize)>,
-) {
+/// What every connection of one server shares.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    stop: &'a AtomicBool,
+    hits: &'a Mutex<Vec<Hit>>,
+    counts: &'a Mutex<HashMap<String, usize>>,
+    load: &'a Mutex<(usize, usize)>,
+    /// Whether answers say `Connection: close` (they are closed either way).
+    announce_close: bool,
+}
+
+fn serve(mut stream: TcpStream, route: &Route, shared: &Shared) {
+    let Shared {
+        stop,
+        hits,
+        counts,
+        load,
+        announce_close,
+    } = *shared;
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut head = Vec::new();
     let mut buf = [0u8; 1024];
@@ -254,10 +288,11 @@ fn serve(
             for (k, v) in &headers {
                 out.push_str(&format!("{k}: {v}\r\n"));
             }
-            out.push_str(&format!(
-                "Content-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            ));
+            out.push_str(&format!("Content-Length: {}\r\n", body.len()));
+            if announce_close {
+                out.push_str("Connection: close\r\n");
+            }
+            out.push_str("\r\n");
             if method != "HEAD" {
                 out.push_str(&body);
             }

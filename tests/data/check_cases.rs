@@ -603,6 +603,10 @@ fn deep_block_nesting_ends_with_a_diagnostic() {
         "{}",
         run.stdout
     );
+    // Said as what it is: nesting, not anchors or aliases the file lacks.
+    let d = run.single();
+    assert!(d.message.contains("nest deeper than 128 levels"), "{d:?}");
+    assert!(!d.message.contains("alias"), "{d:?}");
 }
 
 #[test]

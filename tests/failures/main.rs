@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod inert_reports;
 mod interrupted;
 mod no_data_loss;
 mod no_silent_failure;

@@ -282,7 +282,7 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     assert!(human.contains("error[link-timeout]"), "{human}");
     assert!(
         human.contains(
-            "5 links: 1 ok, 1 redirected, 2 broken, 1 timeout, 0 error, 0 skipped; 3 failing"
+            "5 links: 1 ok, 1 redirected, 2 broken, 1 timeout, 0 error, 0 refused, 0 skipped; 3 failing"
         ),
         "{human}"
     );
@@ -315,7 +315,7 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     assert!(markdown.starts_with("## Link check\n"), "{markdown}");
     assert!(
         markdown.contains(&format!(
-            "| **broken** | 404 | <{base}/gone404> | {}:{gone} |",
+            "| **broken** | 404 | [{base}/gone404]({base}/gone404) | {}:{gone} |",
             valid::METHOD
         )),
         "{markdown}"
@@ -323,7 +323,7 @@ fn human_github_and_markdown_formats_report_the_same_cases() {
     assert!(markdown.contains("| redirected | 301 |"), "{markdown}");
     assert!(markdown.contains("| **timeout** |  |"), "{markdown}");
     assert!(
-        !markdown.contains(&format!("<{base}/ok>")),
+        !markdown.contains(&format!("({base}/ok)")),
         "ok links are not listed: {markdown}"
     );
 }

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod connections;
 mod links;
 mod links_workflow;
 mod recorded;

@@ -144,6 +144,7 @@ registry! {
     TraceCostMismatch = "trace-cost-mismatch", Trace, Error, "Recorded costs that differ from what the events add up to.";
     TraceOverflow = "trace-overflow", Trace, Error, "A trace whose metrics overflow to a non-finite figure.";
     TraceFormDisagrees = "trace-form-disagrees", Trace, Warning, "A trace whose declared topology is not the orchestration form its events show.";
+    TraceTokenOverflow = "trace-token-overflow", Trace, Error, "A token count above 2^53, the largest a trace counts exactly.";
     OtlpEmpty = "otlp-empty", Otlp, Error, "An import input holding no OTLP document.";
     OtlpJson = "otlp-json", Otlp, Error, "An import input that is not OTLP JSON.";
     OtlpSpanId = "otlp-span-id", Otlp, Error, "A span or parent id that is not a hex or base64 id of the right length.";
@@ -160,10 +161,12 @@ registry! {
     OtlpNoEvents = "otlp-no-events", Otlp, Warning, "A trace none of whose spans maps to an event.";
     OtlpInvalidResult = "otlp-invalid-result", Otlp, Error, "An imported trace that fails the trace rules.";
     OtlpOtherConvention = "otlp-other-convention", Otlp, Warning, "A trace whose spans follow a convention other than the one imported.";
+    OtlpTokenOverflow = "otlp-token-overflow", Otlp, Error, "Token usage whose sum over a trace exceeds 2^53, the largest count a trace holds exactly.";
     LinkRedirected = "link-redirected", Links, Warning, "A link that answers only after a redirect.";
     LinkBroken = "link-broken", Links, Error, "A link whose server answers with an error, or a missing anchor.";
     LinkTimeout = "link-timeout", Links, Error, "A link with no answer within the timeout.";
     LinkError = "link-error", Links, Error, "A link that fails otherwise: bad syntax, connection, TLS or a redirect loop.";
+    LinkPrivateRedirect = "link-private-redirect", Links, Error, "A link on a public address that redirects to a loopback, link-local or private one, not followed.";
     ArxivNotFound = "arxiv-not-found", Verify, Error, "An arXiv id the arXiv API does not know.";
     ArxivWithdrawn = "arxiv-withdrawn", Verify, Error, "An entry resting on a withdrawn arXiv record.";
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";

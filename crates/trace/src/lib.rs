@@ -37,6 +37,6 @@ mod validate;
 pub use classify::{classification_text, classify, Classification, Evidence, MAX_EVIDENCE};
 pub use input::{collect_inputs, read_input, read_limited, DEFAULT_MAX_BYTES, STDIN};
 pub use metrics::{metrics, metrics_table, Metrics, UntrustedPair, OVERFLOW_RULE, TEAM_FAMILY};
-pub use model::{Edge, EdgeKind, Event, EventKind, Slot, Trace};
+pub use model::{Edge, EdgeKind, Event, EventKind, Slot, Trace, MAX_TOKENS};
 pub use schema::topologies;
 pub use validate::{check_and_parse, parse, validate_and_parse, validate_bytes, validate_file};

@@ -216,6 +216,12 @@ pub(crate) struct Unresolved {
     pub name: Box<str>,
 }
 
+/// The most tokens a trace may count, in any cost channel: 2^53, the
+/// largest whole number a JSON reader holds exactly as a double (metrics,
+/// the site's script and most tools read numbers so). Beyond it a count would
+/// be shown rounded, so it is refused instead.
+pub const MAX_TOKENS: u64 = 1 << 53;
+
 /// A trace that passed JSON and schema checks, in compact typed form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace {

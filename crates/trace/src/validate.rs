@@ -250,4 +250,35 @@ mod tests {
         assert!(rules.contains(&"trace-self-loop".to_string()));
         assert!(rules.contains(&"trace-cost-mismatch".to_string()));
     }
+
+    #[test]
+    fn token_counts_past_2_pow_53_are_refused_and_the_largest_accepted() {
+        let text = |tokens: &str| {
+            let base = serde_json::to_string(&base()).unwrap();
+            base.replace(
+                "\"tokens\":100",
+                &format!("\"tokens\":{tokens},\"input_tokens\":1"),
+            )
+        };
+        let rules = |t: &str| -> Vec<(String, Option<String>)> {
+            validate_bytes("t.json", text(t).as_bytes())
+                .into_iter()
+                .map(|d| (d.rule, d.field))
+                .collect()
+        };
+        let fired = [(
+            "trace-token-overflow".to_string(),
+            Some("/costs/tokens".to_string()),
+        )];
+        for beyond in [
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e30",
+        ] {
+            assert_eq!(rules(beyond), fired, "{beyond}");
+        }
+        assert_eq!(rules("9007199254740992"), []);
+        assert_eq!(rules("100"), []);
+    }
 }

@@ -9,7 +9,7 @@ use crate::model::fields::{self, MIN_YEAR, MODELINE};
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::Entry;
 use crate::text::ids::{
-    arxiv_link_id, arxiv_year, is_http_url, key_rule, normalize_url, strip_version, suggest_key,
+    arxiv_link_id, arxiv_year, key_rule, normalize_url, strip_version, suggest_key, url_problem,
     valid_key,
 };
 use crate::yaml::source::SourceFile;
@@ -273,18 +273,21 @@ fn check_arxiv(sink: &mut Sink, file: &SourceFile, e: &Entry) {
     }
 }
 
+/// How to write a link the URL check refuses.
+pub(super) const URL_HELP: &str = "write the full address starting with https://, with every character RFC 3986 leaves out (space, quotes, `<`, `>`, `|`, braces, backslash, backtick, non-ASCII) percent-encoded: a space as %20, `|` as %7C";
+
 /// Links are absolute http(s) URLs, and a `urls` field lists at least one.
 fn check_urls(sink: &mut Sink, file: &SourceFile, e: &Entry) {
     for (i, u) in e.urls.iter().enumerate() {
-        if !is_http_url(u) {
+        if let Some(why) = url_problem(u) {
             let d = sink
                 .at(
                     Rule::UrlScheme,
                     file,
                     &format!("urls[{i}]"),
-                    format!("`{u}` is not an http(s) link"),
+                    format!("`{u}` is not an http(s) link: {why}"),
                 )
-                .help("write the full address starting with https://");
+                .help(URL_HELP);
             sink.push(d);
         }
     }

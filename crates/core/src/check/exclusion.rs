@@ -8,7 +8,7 @@ use crate::model::fields;
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::Exclusion;
 use crate::text::ids::{
-    arxiv_link_id, arxiv_year, is_http_url, record_id_rule, strip_version, valid_identifier,
+    arxiv_link_id, arxiv_year, record_id_rule, strip_version, url_problem, valid_identifier,
     valid_record_id,
 };
 use crate::yaml::source::SourceFile;
@@ -76,15 +76,15 @@ pub(super) fn check_exclusion(
             check_value(sink, file, field, &v, allowed);
         }
     }
-    if !x.url.is_empty() && !is_http_url(&x.url) {
+    if let Some(why) = url_problem(&x.url).filter(|_| !x.url.is_empty()) {
         let d = sink
             .at(
                 Rule::UrlScheme,
                 file,
                 fields::URL,
-                format!("`{}` is not an http(s) link", x.url),
+                format!("`{}` is not an http(s) link: {why}", x.url),
             )
-            .help("write the full address starting with https://");
+            .help(super::entry::URL_HELP);
         sink.push(d);
     }
     if !x.identifier.is_empty() {

@@ -353,6 +353,8 @@ pub fn diff(old: &Corpus, new: &Corpus) -> Diff {
     }
 }
 
+use crate::text::markdown::code_span;
+
 fn cell_md(s: &str) -> String {
     crate::text::markdown::escape_markdown(s)
 }
@@ -429,23 +431,23 @@ pub fn markdown(d: &Diff) -> String {
             "\n### {title}\n\n| | key | field | old | new |\n|---|---|---|---|---|\n"
         ));
         for k in &items.added {
-            out.push_str(&format!("| added | `{k}` | | | |\n"));
+            out.push_str(&format!("| added | {} | | | |\n", code_span(k)));
         }
         for k in &items.removed {
-            out.push_str(&format!("| removed | `{k}` | | | |\n"));
+            out.push_str(&format!("| removed | {} | | | |\n", code_span(k)));
         }
         for b in &items.broken {
             out.push_str(&format!(
-                "| **broken** | `{}` | {} | | {} |\n",
-                b.id,
+                "| **broken** | {} | {} | | {} |\n",
+                code_span(&b.id),
                 crate::text::markdown::code_span(&b.file),
                 cell_md(&b.error)
             ));
         }
         for b in &items.repaired {
             out.push_str(&format!(
-                "| repaired | `{}` | {} | {} | |\n",
-                b.id,
+                "| repaired | {} | {} | {} | |\n",
+                code_span(&b.id),
                 crate::text::markdown::code_span(&b.file),
                 cell_md(&b.error)
             ));
@@ -453,8 +455,8 @@ pub fn markdown(d: &Diff) -> String {
         for c in &items.changed {
             for f in &c.fields {
                 out.push_str(&format!(
-                    "| changed | `{}` | {} | {} | {} |\n",
-                    c.id,
+                    "| changed | {} | {} | {} | {} |\n",
+                    code_span(&c.id),
                     crate::text::markdown::code_span(&f.field),
                     cell_md(&f.old),
                     cell_md(&f.new)
@@ -468,8 +470,8 @@ pub fn markdown(d: &Diff) -> String {
         );
         for c in &d.claims {
             out.push_str(&format!(
-                "| `{}` | {} | {} | {} | {} → {} |\n",
-                c.id,
+                "| {} | {} | {} | {} | {} → {} |\n",
+                code_span(&c.id),
                 crate::text::markdown::code_span(&c.expected),
                 opt(c.old),
                 opt(c.new),

@@ -56,6 +56,28 @@ pub fn data_rows(text: &str) -> usize {
         .count()
 }
 
+/// Column names named in one message, at most; the rest are counted.
+const NAMED_COLUMNS: usize = 10;
+/// Characters of one column name shown, at most.
+const NAME_CHARS: usize = 40;
+
+/// The first few names, each cut short, and how many more there are: a
+/// header of 100,000 columns must still give a message one can read.
+fn name_some(names: &[&str]) -> String {
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(NAMED_COLUMNS)
+        .map(|n| match n.char_indices().nth(NAME_CHARS) {
+            Some((i, _)) => format!("{}…", &n[..i]),
+            None => (*n).to_string(),
+        })
+        .collect();
+    if names.len() > NAMED_COLUMNS {
+        shown.push(format!("and {} more", names.len() - NAMED_COLUMNS));
+    }
+    shown.join(", ")
+}
+
 /// Reads CSV text into rows keyed by the header, checking the header first.
 fn read_rows(
     file: &str,
@@ -97,7 +119,7 @@ fn read_rows(
                 "header",
                 format!(
                     "unknown column(s): {}; import would drop them",
-                    unknown.join(", ")
+                    name_some(&unknown)
                 ),
             )
             .help(format!(
@@ -112,13 +134,13 @@ fn read_rows(
         );
     }
     // A column named twice: one of the two would be dropped without a word.
-    let mut twice: Vec<&str> = headers
+    // (A set, not a scan of the columns before each: a header of 100,000
+    // columns must not take minutes.)
+    let (mut seen, mut reported) = (BTreeSet::new(), BTreeSet::new());
+    let twice: Vec<&str> = headers
         .iter()
-        .enumerate()
-        .filter(|(i, h)| headers.iter().take(*i).any(|p| p == *h))
-        .map(|(_, h)| h)
+        .filter(|h| !seen.insert(*h) && reported.insert(*h))
         .collect();
-    twice.dedup();
     if !twice.is_empty() {
         diags.push(
             row_diag(
@@ -127,7 +149,7 @@ fn read_rows(
                 "header",
                 format!(
                     "column(s) named twice: {}; import would keep only one of each",
-                    twice.join(", ")
+                    name_some(&twice)
                 ),
             )
             .help("keep one column of each name"),
@@ -450,6 +472,43 @@ mod tests {
         assert_eq!(errs[0].line, Some(3));
         assert_eq!(errs[1].line, Some(4));
         assert_eq!(errs[1].field.as_deref(), Some("year"));
+    }
+
+    #[test]
+    fn a_header_of_100000_unknown_columns_names_ten_and_counts_the_rest() {
+        let extra: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+        let csv = format!("{},{}\n", HEAD.trim_end(), extra.join(","));
+        let errs = parse_papers("p.csv", &csv).unwrap_err();
+        let m = &errs[0].message;
+        assert!(m.len() < 200, "{} bytes: {m}", m.len());
+        assert!(
+            m.contains("c0, c1,") && m.contains("c9, and 99990 more"),
+            "{m}"
+        );
+        assert!(!m.contains("c10"), "{m}");
+    }
+
+    #[test]
+    fn columns_named_twice_are_named_once_each() {
+        let csv = format!("{},z,z,z,w,w\n", HEAD.trim_end());
+        let errs = parse_papers("p.csv", &csv).unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|d| d.message.starts_with("column(s) named twice: z, w;")),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn a_few_unknown_columns_are_all_named_and_long_names_cut() {
+        let long = "y".repeat(500);
+        let csv = format!("{},x,{long}\n", HEAD.trim_end());
+        let m = &parse_papers("p.csv", &csv).unwrap_err()[0].message;
+        assert!(m.contains("unknown column(s): x, yyyy"), "{m}");
+        assert!(
+            m.contains("…;") && !m.contains("more") && m.len() < 120,
+            "{m}"
+        );
     }
 
     #[test]

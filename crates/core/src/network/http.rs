@@ -6,6 +6,9 @@
 //! The retry policy for 429 and 503 lives here too, because both callers
 //! must honour `Retry-After` the same way.
 
+use super::address::{self, Adapter, PrivateTarget, Resolve, SystemResolver};
+use std::cell::Cell;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 /// The user agent every request sends: names the tool and where it lives.
@@ -53,6 +56,8 @@ pub enum Failure {
     Tls(String),
     /// Anything else (a malformed URL or answer).
     Other(String),
+    /// Not attempted: the host leads to a private address the request may not reach.
+    Refused(String),
 }
 
 impl Failure {
@@ -63,6 +68,7 @@ impl Failure {
             Failure::Connection(m) => format!("connection failed: {m}"),
             Failure::Tls(m) => format!("TLS error: {m}"),
             Failure::Other(m) => m.clone(),
+            Failure::Refused(m) => format!("refused before connecting: {m}"),
         }
     }
 }
@@ -92,18 +98,71 @@ impl Default for Policy {
     }
 }
 
+/// Which addresses a request may reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Any address (a URL as written in the data).
+    Any,
+    /// Public addresses only: a redirect that started on the internet.
+    PublicOnly,
+}
+
+thread_local! {
+    /// Connections this thread opened: unchanged across a request means the
+    /// request went out on a pooled connection.
+    static OPENED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The connector chain of ureq, counting the connections it opens.
+#[derive(Debug, Default)]
+struct Counting(ureq::unversioned::transport::DefaultConnector);
+
+impl ureq::unversioned::transport::Connector for Counting {
+    type Out = Box<dyn ureq::unversioned::transport::Transport>;
+
+    fn connect(
+        &self,
+        details: &ureq::unversioned::transport::ConnectionDetails,
+        chained: Option<()>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        OPENED.with(|n| n.set(n.get() + 1));
+        self.0.connect(details, chained)
+    }
+}
+
+/// Requests on a pooled connection found dead before any answer, retried
+/// at most this often in one request (a pool holds a few per host, and each
+/// dead one is dropped when it fails).
+const STALE_RETRIES: u32 = 4;
+
 /// A blocking HTTP client.
 pub struct Client {
     agent: ureq::Agent,
     /// Loopback needs no proxy, whatever the environment says.
     direct: ureq::Agent,
+    /// Like `agent`, refusing to connect to a private address.
+    guarded: ureq::Agent,
+    /// Like `direct`, refusing to connect to a private address.
+    guarded_direct: ureq::Agent,
+    resolver: Arc<dyn Resolve>,
     policy: Policy,
 }
 
 impl Client {
     /// A client with the given policy and the tool's user agent.
     pub fn new(policy: Policy) -> Client {
-        let build = |proxy: bool| {
+        Client::build(policy, Arc::new(SystemResolver), true)
+    }
+
+    /// A client whose host names are resolved by `resolver` (tests map names
+    /// to their loopback servers); it uses no proxy, so the resolver alone
+    /// decides where every request goes.
+    pub fn with_resolver(policy: Policy, resolver: Arc<dyn Resolve>) -> Client {
+        Client::build(policy, resolver, false)
+    }
+
+    fn build(policy: Policy, resolver: Arc<dyn Resolve>, proxy: bool) -> Client {
+        let make = |proxy: bool, guard: bool| {
             let mut cfg = ureq::Agent::config_builder()
                 .timeout_global(Some(policy.timeout))
                 .max_redirects(0)
@@ -112,13 +171,49 @@ impl Client {
             if !proxy {
                 cfg = cfg.proxy(None);
             }
-            ureq::Agent::new_with_config(cfg.build())
+            // Through a proxy the name resolved is the proxy's: the guard
+            // would judge the proxy, so the check before each hop
+            // (`Client::refusal`) is what keeps such a hop off private addresses.
+            let guard = guard && !(proxy && ureq::Proxy::try_from_env().is_some());
+            let adapter = Adapter {
+                inner: resolver.clone(),
+                guard,
+                timeout: policy.timeout,
+            };
+            ureq::Agent::with_parts(cfg.build(), Counting::default(), adapter)
         };
         Client {
-            agent: build(true),
-            direct: build(false),
+            agent: make(proxy, false),
+            direct: make(false, false),
+            guarded: make(proxy, true),
+            guarded_direct: make(false, true),
+            resolver,
             policy,
         }
+    }
+
+    /// Why `url` may not be requested with [`Reach::PublicOnly`]: its host
+    /// leads to a private address. Resolving is all it does: nothing connects.
+    pub fn refusal(&self, url: &str) -> Option<PrivateTarget> {
+        let host = host_of(url);
+        let port = port_of(url);
+        let found = address::addresses(&self.resolver, &host, port, self.policy.timeout).ok()?;
+        address::first_private(&*self.resolver, &host, &found)
+    }
+
+    /// Whether `url`'s host leads to private addresses only: a link the data
+    /// itself points into a private network. A host that does not resolve, or
+    /// resolves to any public address, counts as public (the strict side).
+    pub fn is_private_only(&self, url: &str) -> bool {
+        let host = host_of(url);
+        address::addresses(&self.resolver, &host, port_of(url), self.policy.timeout).is_ok_and(
+            |found| {
+                !found.is_empty()
+                    && found
+                        .iter()
+                        .all(|a| self.resolver.is_private(&host, a.ip()))
+            },
+        )
     }
 
     /// The policy this client was made with.
@@ -126,16 +221,35 @@ impl Client {
         self.policy
     }
 
-    /// One request, no retries; the body is read for GET only.
+    /// One request, reaching any address; the body is read for GET only.
     pub fn request(&self, method: Method, url: &str) -> Result<Response, Failure> {
-        let agent = if is_loopback(url) {
-            &self.direct
-        } else {
-            &self.agent
+        self.request_to(method, url, Reach::Any)
+    }
+
+    /// One request; the body is read for GET only. A request that went out
+    /// on a pooled connection the server had already closed is sent again
+    /// (it failed before any answer, so the server did nothing with it).
+    pub fn request_to(&self, method: Method, url: &str, reach: Reach) -> Result<Response, Failure> {
+        let agent = match (is_loopback(url), reach) {
+            (true, Reach::Any) => &self.direct,
+            (false, Reach::Any) => &self.agent,
+            (true, Reach::PublicOnly) => &self.guarded_direct,
+            (false, Reach::PublicOnly) => &self.guarded,
         };
-        let result = match method {
-            Method::Head => agent.head(url).call(),
-            Method::Get | Method::GetStatus => agent.get(url).call(),
+        let mut stale = 0;
+        let result = loop {
+            let opened = OPENED.with(Cell::get);
+            let result = match method {
+                Method::Head => agent.head(url).call(),
+                Method::Get | Method::GetStatus => agent.get(url).call(),
+            };
+            let reused = OPENED.with(Cell::get) == opened;
+            match result {
+                Err(e) if reused && closed_before_answer(&e) && stale < STALE_RETRIES => {
+                    stale += 1;
+                }
+                other => break other,
+            }
         };
         let mut resp = result.map_err(|e| self.classify(e))?;
         let header = |name: &str| {
@@ -173,11 +287,22 @@ impl Client {
         url: &str,
         sleep: &dyn Fn(Duration),
     ) -> (Result<Response, Failure>, u32) {
+        self.request_with_retries_to(method, url, Reach::Any, sleep)
+    }
+
+    /// [`Client::request_with_retries`], reaching only what `reach` allows.
+    pub fn request_with_retries_to(
+        &self,
+        method: Method,
+        url: &str,
+        reach: Reach,
+        sleep: &dyn Fn(Duration),
+    ) -> (Result<Response, Failure>, u32) {
         let mut waited = Duration::ZERO;
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            let result = self.request(method, url);
+            let result = self.request_to(method, url, reach);
             let retryable = matches!(&result, Ok(r) if r.status == 429 || r.status == 503);
             if !retryable || attempt > self.policy.retries {
                 return (result, attempt);
@@ -211,9 +336,27 @@ impl Client {
     }
 }
 
+/// Whether an error is a connection that ended before any answer came: what
+/// a pooled connection the server has closed gives.
+fn closed_before_answer(e: &ureq::Error) -> bool {
+    use std::io::ErrorKind as K;
+    match e {
+        ureq::Error::Io(io) => matches!(
+            io.kind(),
+            K::ConnectionReset
+                | K::ConnectionAborted
+                | K::BrokenPipe
+                | K::UnexpectedEof
+                | K::NotConnected
+        ),
+        _ => false,
+    }
+}
+
 fn classify(e: ureq::Error) -> Failure {
     use ureq::Error as E;
     match e {
+        E::Other(o) if o.is::<PrivateTarget>() => Failure::Refused(o.to_string()),
         E::Timeout(t) => Failure::Timeout(format!("no answer in time ({t})")),
         E::HostNotFound => Failure::Connection("host not found".into()),
         E::ConnectionFailed => Failure::Connection("could not connect".into()),
@@ -237,6 +380,25 @@ fn classify(e: ureq::Error) -> Failure {
 fn is_loopback(url: &str) -> bool {
     let host = host_of(url);
     host == "127.0.0.1" || host == "localhost" || host == "[::1]"
+}
+
+/// The port of an absolute URL: the one written, else the scheme's.
+pub fn port_of(url: &str) -> u16 {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let after_host = match authority.rfind(']') {
+        Some(i) => &authority[i + 1..],
+        None => authority,
+    };
+    let written = after_host
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok());
+    written.unwrap_or(if scheme.eq_ignore_ascii_case("https") {
+        443
+    } else {
+        80
+    })
 }
 
 /// The host (and port) of an absolute URL, lowercased; empty when there is none.
@@ -324,5 +486,14 @@ mod tests {
         assert_eq!(host_of("http://127.0.0.1:99/"), "127.0.0.1");
         assert_eq!(host_of("http://[::1]:80/"), "[::1]");
         assert_eq!(host_of("nonsense"), "");
+    }
+
+    #[test]
+    fn ports_are_written_or_the_schemes() {
+        assert_eq!(port_of("https://a.org/p"), 443);
+        assert_eq!(port_of("http://a.org"), 80);
+        assert_eq!(port_of("http://u:pw@a.org:8080/p:9"), 8080);
+        assert_eq!(port_of("http://[::1]:99/"), 99);
+        assert_eq!(port_of("https://[::1]/"), 443);
     }
 }

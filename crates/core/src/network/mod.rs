@@ -2,6 +2,7 @@
 //! entries compared with their arXiv records, and the status watch (arXiv
 //! and OpenAlex).
 
+pub mod address;
 pub mod arxiv;
 pub mod http;
 pub mod links;

@@ -113,12 +113,67 @@ pub fn valid_identifier(s: &str) -> bool {
     .is_match(s)
 }
 
-/// Whether text is an absolute http(s) URL with a host and no spaces.
+/// Whether text is an absolute http(s) URL with a host, written only in the
+/// characters RFC 3986 allows.
 pub fn is_http_url(u: &str) -> bool {
+    url_problem(u).is_none()
+}
+
+/// Whether a character may stand in a URL as written (RFC 3986: unreserved,
+/// reserved, and `%` that starts an escape).
+fn url_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%".contains(c)
+}
+
+/// What keeps text from being an absolute http(s) URL, in words; None when it is one.
+///
+/// Characters outside RFC 3986 (`<`, `>`, `"`, `|`, backticks, spaces,
+/// control and non-ASCII characters) are refused: a URL holding them is
+/// not one, and in a report it could close a link or a table cell.
+pub fn url_problem(u: &str) -> Option<String> {
     let rest = u
         .strip_prefix("https://")
         .or_else(|| u.strip_prefix("http://"));
-    matches!(rest, Some(r) if !r.is_empty() && !r.starts_with('/') && !u.chars().any(char::is_whitespace))
+    let Some(rest) = rest else {
+        return Some("it does not start with https:// or http://".into());
+    };
+    if rest.is_empty() || rest.starts_with('/') {
+        return Some("it names no host".into());
+    }
+    if let Some(c) = u.chars().find(|&c| !url_char(c)) {
+        let shown = if c.is_ascii_graphic() {
+            format!("`{c}`")
+        } else {
+            format!("U+{:04X}", c as u32)
+        };
+        return Some(format!(
+            "it holds {shown}, a character a URL cannot hold unescaped (RFC 3986)"
+        ));
+    }
+    let bytes = u.as_bytes();
+    let bad_escape = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !(bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+    });
+    bad_escape.then(|| "it holds a `%` not followed by two hex digits".into())
+}
+
+/// Text with every character RFC 3986 does not allow percent-encoded (its
+/// UTF-8 bytes), so that a URL a server sent is inert wherever it is shown.
+pub fn percent_encode_outside_rfc3986(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if url_char(c) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// The arXiv id an arxiv.org link names (abs, pdf or html page, version
@@ -259,6 +314,45 @@ mod tests {
         assert!(!is_http_url("ftp://x.org"));
         assert!(!is_http_url("https://"));
         assert!(!is_http_url("https://a b"));
+    }
+
+    #[test]
+    fn urls_hold_only_the_characters_rfc_3986_allows() {
+        for ok in [
+            "https://a.org/x_(y)?q=1&r=a%20b#f",
+            "https://a.org/~u/p;v,w!$'*+=@:",
+            "http://[::1]:8080/",
+        ] {
+            assert_eq!(url_problem(ok), None, "{ok}");
+        }
+        for (bad, why) in [
+            ("https://example.org/x</a><h1>h</h1><img src=x>", "`<`"),
+            ("https://a.org/a|b", "`|`"),
+            ("https://a.org/`x`", "`` ` ``"),
+            ("https://a.org/\"q", "`\"`"),
+            ("https://a.org/\\", "`\\`"),
+            ("https://a.org/{x}", "`{`"),
+            ("https://a.org/é", "U+00E9"),
+            ("https://a.org/\nx", "U+000A"),
+            ("https://a.org/%zz", "two hex digits"),
+            ("https://a.org/%4", "two hex digits"),
+        ] {
+            let got = url_problem(bad).unwrap_or_default();
+            assert!(
+                got.contains(why.trim_matches('`').trim()) || got.contains(why),
+                "{bad}: {got}"
+            );
+        }
+        assert_eq!(url_problem("https://a.org/%0A"), None);
+    }
+
+    #[test]
+    fn what_a_server_sends_is_percent_encoded_outside_rfc_3986() {
+        assert_eq!(
+            percent_encode_outside_rfc3986("/x</a>|`é\n"),
+            "/x%3C/a%3E%7C%60%C3%A9%0A"
+        );
+        assert_eq!(percent_encode_outside_rfc3986("/a?b=c#d"), "/a?b=c#d");
     }
 
     #[test]

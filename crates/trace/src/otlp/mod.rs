@@ -311,6 +311,47 @@ mod tests {
         });
     }
 
+    /// Usage attributes (OTLP integers are signed 64-bit: i64::MAX at most).
+    fn usage(s: &mut Value, input: u64, output: u64) {
+        for (key, n) in [("input_tokens", input), ("output_tokens", output)] {
+            let attr =
+                json!({"key": format!("gen_ai.usage.{key}"), "value": {"intValue": n.to_string()}});
+            s["attributes"].as_array_mut().unwrap().push(attr);
+        }
+    }
+
+    /// The clean trace with a model call beside the tool, and usage on both.
+    fn with_usage(tool: (u64, u64), call: (u64, u64)) -> Vec<Value> {
+        let mut spans = clean();
+        spans.push(span(4, Some(1), "chat", "", 1, 2));
+        usage(&mut spans[2], tool.0, tool.1);
+        usage(&mut spans[3], call.0, call.1);
+        spans
+    }
+
+    #[test]
+    fn token_sums_past_what_a_trace_counts_exactly_are_refused_not_rounded() {
+        let (half, max) = (crate::MAX_TOKENS / 2, i64::MAX as u64);
+        // One past the limit, and past 64 bits (i64::MAX twice, and 2 more).
+        fires("otlp-token-overflow", |s| {
+            *s = with_usage((half, half), (0, 1))
+        });
+        fires("otlp-token-overflow", |s| {
+            *s = with_usage((max, max), (0, 2))
+        });
+        let out = import(&[doc(with_usage((max, max), (0, 2)))], &Options::default());
+        assert!(out.traces.is_empty());
+        // The largest count a trace holds is written exactly, and validates.
+        let out = import(
+            &[doc(with_usage((half, half - 5), (0, 5)))],
+            &Options::default(),
+        );
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        assert!(out.traces[0]
+            .text
+            .contains(&format!("\"tokens\":{}", crate::MAX_TOKENS)));
+    }
+
     #[test]
     fn document_rules_fire() {
         let bad = |text: &str| -> Vec<String> {

@@ -333,8 +333,9 @@ impl<'v> Builder<'v> {
         self,
         top: Map<String, Value>,
         unresolved: Vec<Unresolved>,
-        findings: Vec<Finding>,
+        mut findings: Vec<Finding>,
     ) -> Loaded {
+        token_overflow(&top, &mut findings);
         let string = |key: &str| top.get(key).and_then(Value::as_str).map(str::to_string);
         let numbers = |key: &str| -> BTreeMap<String, f64> {
             top.get(key)
@@ -365,6 +366,35 @@ impl<'v> Builder<'v> {
             },
             findings,
             items_valid,
+        }
+    }
+}
+
+/// A token count above [`crate::MAX_TOKENS`] (JSON numbers have no limit,
+/// but a count shown must be exact): one finding per such cost.
+fn token_overflow(top: &Map<String, Value>, findings: &mut Vec<Finding>) {
+    let Some(costs) = top.get("costs").and_then(Value::as_object) else {
+        return;
+    };
+    let max = crate::MAX_TOKENS;
+    for (key, v) in costs {
+        let is_tokens = key == "tokens" || key.ends_with("_tokens");
+        // Compared as an integer when JSON wrote one, so no rounding decides.
+        let beyond = match v.as_u64() {
+            Some(n) => n > max,
+            None => v.as_f64().is_some_and(|x| x > max as f64),
+        };
+        if is_tokens && beyond {
+            findings.push(
+                Finding::error(
+                    Rule::TraceTokenOverflow,
+                    format!("/costs/{key}"),
+                    format!(
+                        "costs.{key} is {v}, more than a trace counts exactly ({max}, the largest whole number a JSON reader holds exactly)"
+                    ),
+                )
+                .help("a count this large cannot be right; write the number of tokens consumed"),
+            );
         }
     }
 }

@@ -99,6 +99,8 @@ pub enum Status {
     Timeout,
     /// Anything else: bad syntax, connection or TLS failure, a redirect loop.
     Error,
+    /// A redirect from a public address to a private one, not followed.
+    Refused,
     /// Not checked on this run (offline, or checked recently).
     Skipped,
 }
@@ -112,13 +114,17 @@ impl Status {
             Status::Broken => "broken",
             Status::Timeout => "timeout",
             Status::Error => "error",
+            Status::Refused => "refused",
             Status::Skipped => "skipped",
         }
     }
 
     /// Whether the check failed.
     pub fn is_failure(self) -> bool {
-        matches!(self, Status::Broken | Status::Timeout | Status::Error)
+        matches!(
+            self,
+            Status::Broken | Status::Timeout | Status::Error | Status::Refused
+        )
     }
 }
 

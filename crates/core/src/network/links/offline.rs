@@ -28,8 +28,8 @@ pub(super) fn offline_problem(
             )
         });
     }
-    if !crate::text::ids::is_http_url(&link.url) {
-        return Some((Status::Error, "not an absolute http(s) URL".to_string()));
+    if let Some(why) = crate::text::ids::url_problem(&link.url) {
+        return Some((Status::Error, format!("not an absolute http(s) URL: {why}")));
     }
     if let Some(in_url) = arxiv_id_of_url(&link.url) {
         for id in link.arxiv_ids.iter().flatten() {

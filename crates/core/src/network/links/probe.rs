@@ -1,7 +1,8 @@
 //! One URL on the network: HEAD, GET when refused, redirects followed, host exceptions applied.
 
 use super::{HostsConfig, Status, MAX_HOPS};
-use crate::network::http::{self, Client, Failure, Method};
+use crate::network::http::{self, Client, Failure, Method, Reach};
+use crate::text::ids::percent_encode_outside_rfc3986;
 use std::time::Duration;
 
 /// How one URL fared on the network.
@@ -31,18 +32,29 @@ pub fn check_url(
     let mut seen = vec![url.to_string()];
     let mut first_status = None;
     let mut permanent = true;
+    // Once a redirect leaves a public address, every later hop must stay on
+    // public ones: judged when the first redirect comes, from where it came.
+    let mut reach: Option<Reach> = None;
     for _ in 0..=MAX_HOPS {
-        let (mut result, mut attempts) = client.request_with_retries(Method::Head, &current, sleep);
+        let hop_reach = reach.unwrap_or(Reach::Any);
+        let refused = (hop_reach == Reach::PublicOnly)
+            .then(|| client.refusal(&current))
+            .flatten();
+        let (mut result, mut attempts) = match refused {
+            Some(why) => (Err(Failure::Refused(why.to_string())), 0),
+            None => client.request_with_retries_to(Method::Head, &current, hop_reach, sleep),
+        };
         if matches!(&result, Ok(r) if matches!(r.status, 405 | 501)) {
-            (result, attempts) = client.request_with_retries(Method::GetStatus, &current, sleep);
+            (result, attempts) =
+                client.request_with_retries_to(Method::GetStatus, &current, hop_reach, sleep);
         }
         let r = match result {
             Ok(r) => r,
             Err(f) => {
-                let status = if matches!(f, Failure::Timeout(_)) {
-                    Status::Timeout
-                } else {
-                    Status::Error
+                let status = match f {
+                    Failure::Timeout(_) => Status::Timeout,
+                    Failure::Refused(_) => Status::Refused,
+                    _ => Status::Error,
                 };
                 let hop = if current == url {
                     String::new()
@@ -70,7 +82,9 @@ pub fn check_url(
                 };
             };
             permanent &= matches!(r.status, 301 | 308);
-            let next = http::resolve(&current, loc);
+            // What the server sent is encoded as a browser would before it is
+            // followed or shown: no report can carry its raw text.
+            let next = percent_encode_outside_rfc3986(&http::resolve(&current, loc));
             if seen.contains(&next) {
                 seen.push(next.clone());
                 return Checked {
@@ -82,6 +96,13 @@ pub fn check_url(
                 };
             }
             seen.push(next.clone());
+            if reach.is_none() {
+                reach = Some(if client.is_private_only(url) {
+                    Reach::Any
+                } else {
+                    Reach::PublicOnly
+                });
+            }
             current = next;
             continue;
         }

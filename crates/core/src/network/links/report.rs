@@ -4,6 +4,7 @@ use super::{LinkFormat, LinkResult, Status};
 use crate::layout::Layout;
 use crate::load::Corpus;
 use crate::model::taxonomy::Taxonomy;
+use crate::text::markdown::{escape_markdown, link_target};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ pub fn diagnostics(results: &[LinkResult], tax: &Taxonomy) -> Vec<Diagnostic> {
             Status::Broken => (Rule::LinkBroken, Severity::Error),
             Status::Timeout => (Rule::LinkTimeout, Severity::Error),
             Status::Error => (Rule::LinkError, Severity::Error),
+            Status::Refused => (Rule::LinkPrivateRedirect, Severity::Error),
         };
         let severity = if r.fails { severity } else { Severity::Warning };
         for p in &r.places {
@@ -51,6 +53,7 @@ pub fn summary(results: &[LinkResult]) -> String {
         Status::Broken,
         Status::Timeout,
         Status::Error,
+        Status::Refused,
         Status::Skipped,
     ]
     .iter()
@@ -72,10 +75,18 @@ pub fn json_lines(results: &[LinkResult]) -> String {
         .collect()
 }
 
+/// A table cell of data or server text: shown literally, no markup, no `|`.
 fn md_cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('\n', " ")
+    escape_markdown(s)
+}
+
+/// A URL's cell: a link when it is an http(s) URL (the text escaped, the
+/// target made safe), else the escaped text alone.
+fn url_cell(url: &str) -> String {
+    match link_target(url) {
+        Some(target) => format!("[{}]({target})", escape_markdown(url)),
+        None => escape_markdown(url),
+    }
 }
 
 /// The Markdown format: a summary line and a table of every URL that is not
@@ -108,9 +119,9 @@ pub fn markdown(results: &[LinkResult]) -> String {
             r.status.as_str().to_string()
         };
         out.push_str(&format!(
-            "| {status} | {} | <{}> | {} | {} |\n",
+            "| {status} | {} | {} | {} | {} |\n",
             r.http_status.map(|s| s.to_string()).unwrap_or_default(),
-            md_cell(&r.url),
+            url_cell(&r.url),
             md_cell(&places.join(", ")),
             md_cell(&r.message),
         ));
@@ -151,6 +162,59 @@ pub fn render(
                 &sources,
                 Some(&summary(results)),
             )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::links::Place;
+
+    #[test]
+    fn markdown_cells_hold_data_and_server_text_as_text() {
+        let hostile = "x</a><h1>h</h1>|a|b`code`\n| forged | row |";
+        let r = LinkResult {
+            url: format!("https://a.org/{hostile}"),
+            status: Status::Broken,
+            http_status: Some(404),
+            location: None,
+            permanent: false,
+            message: format!("answered 404 at https://a.org/{hostile}"),
+            places: vec![Place {
+                file: format!("corpus/papers/{hostile}.yaml"),
+                line: Some(3),
+            }],
+            failed_runs: 1,
+            fails: true,
+        };
+        let md = markdown(&[r]);
+        let row = md.lines().last().unwrap_or_default();
+        assert_eq!(md.lines().filter(|l| l.starts_with('|')).count(), 3, "{md}");
+        assert_eq!(row.matches('|').count(), 6, "{row}");
+        assert!(!md.contains('<') && !md.contains("`code`"), "{md}");
+        let ok = markdown(&[LinkResult {
+            url: "https://a.org/p_(1)".into(),
+            message: "answered 404".into(),
+            ..markdown_probe()
+        }]);
+        assert!(
+            ok.contains("| [https://a.org/p\\_(1)](https://a.org/p_%281%29) |"),
+            "{ok}"
+        );
+    }
+
+    fn markdown_probe() -> LinkResult {
+        LinkResult {
+            url: String::new(),
+            status: Status::Broken,
+            http_status: Some(404),
+            location: None,
+            permanent: false,
+            message: String::new(),
+            places: Vec::new(),
+            failed_runs: 1,
+            fails: true,
         }
     }
 }

@@ -194,6 +194,32 @@ mod tests {
         assert!(x.message.contains("U+0001"), "{x:?}");
     }
 
+    fn nested_mappings(levels: usize) -> String {
+        (0..levels)
+            .map(|i| format!("{}n{i}:\n", " ".repeat(i)))
+            .collect::<String>()
+            + &" ".repeat(levels)
+            + "x\n"
+    }
+
+    #[test]
+    fn deep_block_mappings_are_a_nesting_problem_not_an_alias_problem() {
+        let x = explain_text(&nested_mappings(200));
+        assert!(x.message.contains("nest deeper than 128 levels"), "{x:?}");
+        assert!(!x.message.contains("alias"), "{x:?}");
+        assert!(x.line.is_some(), "{x:?}");
+    }
+
+    #[test]
+    fn nesting_within_the_limit_parses_and_aliases_keep_their_message() {
+        assert!(serde_yaml::from_str::<serde_yaml::Value>(&nested_mappings(100)).is_ok());
+        let nested = (0..130).fold("*a".to_string(), |inner, _| format!("[{inner}]"));
+        let text = format!("a: &a x\nb: {nested}\n");
+        let e = serde_yaml::from_str::<serde_yaml::Value>(&text).expect_err("too deep");
+        let x = explain(&e, &text);
+        assert!(x.message.contains("aliases"), "{x:?}");
+    }
+
     #[test]
     fn an_unknown_problem_keeps_the_parser_words_after_ours() {
         let r = "a: |x\n  b\n";

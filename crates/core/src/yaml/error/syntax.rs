@@ -5,6 +5,24 @@ use super::lines::{char_at, indent, key_of, line_above, line_of, quoted};
 use super::raw::Raw;
 use super::{Explained, LAYOUT_HELP};
 
+/// The nesting depth serde_yaml accepts before "recursion limit exceeded".
+const MAX_DEPTH: usize = 128;
+
+/// Whether the text holds an alias (`*name` where a value starts), outside comments.
+fn has_alias(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.split(" #").next().unwrap_or("");
+        l.char_indices().any(|(i, c)| {
+            c == '*'
+                && l[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|p| p.is_whitespace() || "[{,:-".contains(p))
+                && l[i + 1..].starts_with(|n: char| !n.is_whitespace())
+        })
+    })
+}
+
 /// libyaml's scanner and parser problems.
 pub(super) fn syntax(r: &Raw, text: &str) -> Option<Explained> {
     let p = r.problem;
@@ -135,6 +153,13 @@ pub(super) fn syntax(r: &Raw, text: &str) -> Option<Explained> {
             )
             .at(r.context_at.or(at))
         }
+        // serde_yaml counts depth, not aliases: without an alias in the file
+        // the limit was reached by nesting alone, and says so.
+        "recursion limit exceeded" if !has_alias(text) => Explained::new(
+            format!("the values nest deeper than {MAX_DEPTH} levels of mappings and lists (line {line_no}), more than a YAML reader here accepts"),
+            "a data file needs only a few levels: write the nested values as fields of their own, or as text",
+        )
+        .at(at),
         "recursion limit exceeded" | "repetition limit exceeded" => Explained::new(
             "anchors and aliases (`&name`, `*name`) nest too deep or repeat too often to be expanded",
             "data files need no anchors or aliases: write the values out",

@@ -241,6 +241,25 @@ pub(crate) fn build(
         return None;
     }
 
+    // Checked, not rounded: a sum a trace cannot hold exactly is refused.
+    let total = walked.tokens_in.checked_add(walked.tokens_out);
+    if total.is_none_or(|t| t > u128::from(crate::MAX_TOKENS)) {
+        problem(
+            global(tree.roots[0] as usize),
+            Rule::OtlpTokenOverflow,
+            Severity::Error,
+            format!(
+                "trace {:032x} reports {} input and {} output tokens, more in all than a trace counts exactly ({}); it was not written",
+                span(0).trace,
+                walked.tokens_in,
+                walked.tokens_out,
+                crate::MAX_TOKENS
+            ),
+            "the spans' gen_ai.usage counts cannot be right: check the exporter that wrote them",
+        );
+        return None;
+    }
+
     Some(write::write(
         all,
         members,
