@@ -509,7 +509,7 @@ fn base64_ids_read_like_hex_ones() {
                 out.push(A[((n >> (18 - 6 * k)) & 63) as usize] as char);
             }
         }
-        while out.len() % 4 != 0 {
+        while !out.len().is_multiple_of(4) {
             out.push('=');
         }
         out
