@@ -180,3 +180,30 @@ fn a_key_too_long_to_name_a_file_is_refused_everywhere() {
     run.assert_code(2);
     assert!(run.stderr.contains("at most 128"), "{}", run.stderr);
 }
+
+#[test]
+fn import_refuses_a_key_too_long_to_name_a_file() {
+    let t = Tree::valid();
+    let papers = t.corpus(&["export", "--format", "csv"]);
+    let too_long = "k".repeat(129);
+    t.write(
+        "in/papers.csv",
+        papers
+            .stdout
+            .replace("harbor-ops,", &format!("{too_long},")),
+    );
+    let run = t.corpus(&["import", "--papers", "in/papers.csv", "--force"]);
+    run.assert_code(1);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(said.contains("at most 128"), "{said}");
+    assert!(!t.path(&format!("corpus/papers/{too_long}.yaml")).exists());
+    // At the limit the row imports.
+    let fits = "k".repeat(128);
+    t.write(
+        "in/papers.csv",
+        papers.stdout.replace("harbor-ops,", &format!("{fits},")),
+    );
+    t.corpus(&["import", "--papers", "in/papers.csv", "--force"])
+        .assert_code(0);
+    assert!(t.path(&format!("corpus/papers/{fits}.yaml")).is_file());
+}
