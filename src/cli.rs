@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 /// Source texts of a corpus: the fuzz targets render diagnostics with them.
 pub use crate::commands::sources;
 
+/// The help heading of the options every subcommand takes.
+const GLOBAL: &str = "Global options";
+
 /// Keeps a curated literature corpus as YAML and turns it into checked, counted, rendered output.
 #[derive(Debug, Parser)]
 #[command(
@@ -27,13 +30,15 @@ standard output that cannot be written). A closed pipe stops the output quietly.
 )]
 pub struct Cli {
     /// Corpus root (default: nearest ancestor holding corpus/taxonomy.yaml).
-    #[arg(long, global = true, value_name = "DIR")]
+    // Under their own heading so that every subcommand's help lists them in
+    // the same place, after its own options.
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub root: Option<PathBuf>,
-    /// Largest corpus data file (entry, record, taxonomy, claims, annotations) to read, in bytes; traces have --max-trace-size.
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES)]
+    /// Largest corpus data file to read, in bytes (entries, records, taxonomy, claims, annotations; commands that read the corpus).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES, help_heading = GLOBAL)]
     pub max_file_size: u64,
     /// Neither read nor write this user's build record: every run checks and renders in full (always so under CI=true).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
     /// What to do.
     #[command(subcommand)]

@@ -11,8 +11,8 @@ pub struct Args {
     /// Its arXiv id (fills arxiv_id, year and the link).
     #[arg(long, value_name = "ID")]
     pub arxiv: Option<String>,
-    /// Its category.
-    #[arg(long, value_name = "C")]
+    /// Its category: one of the taxonomy's `category` values (`corpus schema` lists them; a wrong one is answered with the list).
+    #[arg(long, value_name = "CATEGORY")]
     pub category: Option<String>,
     /// Overwrite an existing file.
     #[arg(long)]
