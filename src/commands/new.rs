@@ -47,8 +47,16 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let fetched = match (args.fetch, &args.arxiv) {
         (true, Some(id)) => Some(
-            corpus_core::network::arxiv::fetch_one(&args.arxiv_api, id)
-                .map_err(|e| Outcome::fail(2, e))?,
+            corpus_core::network::arxiv::fetch_one(&args.arxiv_api, id).map_err(|e| {
+                // Offline, the scaffold is still one command away.
+                Outcome::fail(
+                    2,
+                    format!(
+                        "{e}\n  = help: without the network, leave out --fetch: `corpus new {} --arxiv {id}` writes the scaffold, and you fill in title, first author and year",
+                        args.key
+                    ),
+                )
+            })?,
         ),
         _ => None,
     };
