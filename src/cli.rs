@@ -4,8 +4,8 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, diff, export, fmt, import, init, links, list, new, publish, schema,
-    site, stats, trace, verify, watch, Audience, Context, Outcome,
+    agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
+    publish, schema, site, stats, trace, verify, watch, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -87,6 +87,8 @@ pub enum Command {
     Verify(verify::Args),
     /// Record each paper's status (versions, withdrawal, publication, retraction) from arXiv and OpenAlex.
     Watch(watch::Args),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
 }
 
 /// Runs a parsed command line from the given working directory, keeping
@@ -171,6 +173,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Links(a) => a,
         Command::Verify(a) => a,
         Command::Watch(a) => a,
+        Command::Completions(a) => a,
     };
     args.stdout_is_for_humans()
 }
@@ -197,5 +200,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
+        Command::Completions(a) => completions::run(ctx, a),
     }
 }

@@ -6,6 +6,7 @@
 pub mod agreement;
 pub mod check;
 pub mod claims;
+pub mod completions;
 pub mod diff;
 pub mod export;
 pub mod fmt;

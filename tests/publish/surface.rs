@@ -179,3 +179,65 @@ fn list_help_lists_the_fields_and_the_syntax() {
     help.assert_code(0);
     insta::assert_snapshot!("list_help", help.stdout);
 }
+
+/// What bash offers after `corpus WORDS…` once the generated script is loaded.
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    let script = run_in(&crate::common::repo(), None, &["completions", "bash"]);
+    script.assert_code(0);
+    let dir = Tree::empty();
+    dir.write("corpus.bash", &script.stdout);
+    let line = words.join(" ");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let probe = format!(
+        "source corpus.bash\nCOMP_WORDS=({})\nCOMP_CWORD={}\nCOMP_LINE='{line}'\nCOMP_POINT={}\n\
+         _corpus corpus '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        quoted.join(" "),
+        words.len() - 1,
+        line.len(),
+        words[words.len() - 1],
+        words[words.len().saturating_sub(2)],
+    );
+    let out = std::process::Command::new("bash")
+        .arg("--norc")
+        .arg("-c")
+        .arg(probe)
+        .current_dir(dir.root())
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn bash_completion_script_loads_and_completes_subcommands_and_values() {
+    let subcommands = bash_completes(&["corpus", "cl"]);
+    assert_eq!(subcommands, ["claims"]);
+    let all = bash_completes(&["corpus", ""]);
+    for name in ["check", "build", "list", "completions", "trace"] {
+        assert!(
+            all.contains(&name.to_string()),
+            "{name} not offered: {all:?}"
+        );
+    }
+    let formats = bash_completes(&["corpus", "list", "--format", ""]);
+    assert_eq!(formats, ["human", "json", "keys"]);
+}
+
+#[test]
+fn zsh_and_fish_scripts_name_every_subcommand() {
+    for shell in ["zsh", "fish"] {
+        let run = run_in(&crate::common::repo(), None, &["completions", shell]);
+        run.assert_code(0);
+        for name in ["check", "list", "completions"] {
+            assert!(run.stdout.contains(name), "{shell}: {name}");
+        }
+    }
+}
