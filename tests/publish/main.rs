@@ -9,6 +9,7 @@
 mod common;
 
 mod architecture;
+mod ci_script;
 mod cli_docs;
 mod feeds;
 mod fingerprint;
