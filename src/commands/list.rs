@@ -30,6 +30,9 @@ pub struct Args {
     /// Condition FIELD=VALUE, FIELD!=VALUE, FIELD~TEXT or FIELD>=VALUE (repeatable; all must hold; see --help for the fields).
     #[arg(long = "where", value_name = "FIELD=VALUE", long_help = where_help())]
     pub conditions: Vec<String>,
+    /// Only entries whose title, first author, affiliation, venue, one-liner or notes contain TEXT, ignoring case (records: title or identifier).
+    #[arg(long, value_name = "TEXT")]
+    pub search: Option<String>,
     /// List exclusion records instead of entries.
     #[arg(long)]
     pub exclusions: bool,
@@ -102,11 +105,19 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             format!("--where: {}", problems.join("\nerror: --where: ")),
         ));
     }
+    let needle = args.search.as_deref().map(str::to_lowercase);
+    // `--search`: any of the texts holds the needle (a condition over several fields, which `--where` conditions never are).
+    let found = |texts: &[&str]| {
+        needle
+            .as_deref()
+            .is_none_or(|n| texts.iter().any(|t| t.to_lowercase().contains(n)))
+    };
     let stdout = if args.exclusions {
         let items: Vec<&corpus_core::model::Exclusion> = corpus
             .exclusion_list()
             .into_iter()
             .filter(|x| filter.matches(*x))
+            .filter(|x| found(&[&x.title, &x.identifier]))
             .collect();
         match args.format {
             ListFormat::Keys => items.iter().map(|x| format!("{}\n", x.record_id)).collect(),
@@ -128,6 +139,16 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             .entry_list()
             .into_iter()
             .filter(|e| filter.matches(*e))
+            .filter(|e| {
+                found(&[
+                    &e.title,
+                    &e.first_author,
+                    &e.affiliation,
+                    &e.venue,
+                    &e.one_liner,
+                    e.notes.as_deref().unwrap_or(""),
+                ])
+            })
             .collect();
         match args.format {
             ListFormat::Keys => items.iter().map(|e| format!("{}\n", e.key)).collect(),

@@ -241,3 +241,26 @@ fn zsh_and_fish_scripts_name_every_subcommand() {
         }
     }
 }
+
+#[test]
+fn search_finds_text_in_any_of_the_texts_of_an_entry() {
+    let t = Tree::valid();
+    let run = t.corpus(&["list", "--format", "keys", "--search", "HARBOR"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "harbor-ops\n");
+    let run = t.corpus(&["list", "--format", "keys", "--search", "Relay CREDIT"]);
+    assert_eq!(run.stdout, "relay-credit2025\n");
+    let run = t.corpus(&[
+        "list",
+        "--format",
+        "keys",
+        "--search",
+        "relay credit",
+        "--where",
+        "year<2000",
+    ]);
+    assert_eq!(run.stdout, "", "both must hold");
+    let run = t.corpus(&["list", "--format", "keys", "--search", "no such words"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "");
+}
