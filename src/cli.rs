@@ -4,8 +4,8 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, diff, export, fmt, import, init, links, list, new, publish, schema,
-    site, stats, trace, verify, watch, Audience, Context, Outcome,
+    agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
+    publish, schema, site, stats, trace, verify, watch, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 
 /// Source texts of a corpus: the fuzz targets render diagnostics with them.
 pub use crate::commands::sources;
+
+/// The help heading of the options every subcommand takes.
+const GLOBAL: &str = "Global options";
 
 /// Keeps a curated literature corpus as YAML and turns it into checked, counted, rendered output.
 #[derive(Debug, Parser)]
@@ -27,13 +30,15 @@ standard output that cannot be written). A closed pipe stops the output quietly.
 )]
 pub struct Cli {
     /// Corpus root (default: nearest ancestor holding corpus/taxonomy.yaml).
-    #[arg(long, global = true, value_name = "DIR")]
+    // Under their own heading so that every subcommand's help lists them in
+    // the same place, after its own options.
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub root: Option<PathBuf>,
-    /// Largest corpus data file (entry, record, taxonomy, claims, annotations) to read, in bytes; traces have --max-trace-size.
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES)]
+    /// Largest corpus data file to read, in bytes (entries, records, taxonomy, claims, annotations; commands that read the corpus).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_FILE_BYTES, help_heading = GLOBAL)]
     pub max_file_size: u64,
     /// Neither read nor write this user's build record: every run checks and renders in full (always so under CI=true).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
     /// What to do.
     #[command(subcommand)]
@@ -82,6 +87,8 @@ pub enum Command {
     Verify(verify::Args),
     /// Record each paper's status (versions, withdrawal, publication, retraction) from arXiv and OpenAlex.
     Watch(watch::Args),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
 }
 
 /// Runs a parsed command line from the given working directory, keeping
@@ -166,6 +173,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Links(a) => a,
         Command::Verify(a) => a,
         Command::Watch(a) => a,
+        Command::Completions(a) => a,
     };
     args.stdout_is_for_humans()
 }
@@ -192,5 +200,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
+        Command::Completions(a) => completions::run(ctx, a),
     }
 }

@@ -11,7 +11,7 @@ pub struct Args {
     /// Annotations: CSV with `key` and `ann_<field>` columns, or YAML with the same content.
     pub file: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
     pub format: TableFormat,
 }
 
@@ -32,7 +32,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .and_then(|anns| agreement::compare(&label, &anns, &corpus.entry_list(), &corpus.taxonomy));
     match result {
         Ok(r) => Ok(Outcome::ok(match args.format {
-            TableFormat::Table => agreement::table(&r),
+            TableFormat::Human => agreement::table(&r),
             TableFormat::Json => json_text(&r),
         })),
         Err(diags) => {

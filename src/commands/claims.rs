@@ -13,7 +13,7 @@ pub struct Args {
     #[arg(long, short)]
     pub verbose: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
     pub format: TableFormat,
 }
 
@@ -51,7 +51,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let verdicts = corpus.verdicts();
     let stdout = match args.format {
-        TableFormat::Table => corpus_core::model::claims::table(verdicts, args.verbose),
+        TableFormat::Human => corpus_core::model::claims::table(verdicts, args.verbose),
         TableFormat::Json => json_text(verdicts),
     };
     Ok(Outcome::with_code(

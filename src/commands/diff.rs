@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 /// Output format of `corpus diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum DiffFormat {
-    /// Plain text.
+    /// Plain text, for a person.
     #[default]
-    Text,
+    #[value(alias = "text")]
+    Human,
     /// A pull-request comment.
     Markdown,
     /// JSON.
@@ -25,21 +26,20 @@ impl DiffFormat {
     }
 }
 
+/// The revision bare `corpus diff` compares with: the last commit.
+pub const DEFAULT_BASE: &str = "HEAD";
+
 /// Options of `corpus diff`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The old corpus root to compare with (instead of --base).
-    #[arg(
-        value_name = "OLD_ROOT",
-        conflicts_with = "base",
-        required_unless_present = "base"
-    )]
+    #[arg(value_name = "OLD_ROOT", conflicts_with = "base")]
     pub old_root: Option<PathBuf>,
-    /// Compare with the corpus as committed at this git revision.
+    /// Compare with the corpus as committed at this git revision (default, without OLD_ROOT: HEAD, i.e. what the working tree changed since the last commit).
     #[arg(long, value_name = "REV")]
     pub base: Option<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
     pub format: DiffFormat,
 }
 
@@ -63,12 +63,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             }
             p
         }
-        (None, Some(rev)) => {
-            snapshot = corpus_core::exchange::git::snapshot_at(root, rev)
+        (None, rev) => {
+            // Bare `corpus diff` asks what the uncommitted changes move, as `git diff` does.
+            snapshot = corpus_core::exchange::git::snapshot_at(root, rev.unwrap_or(DEFAULT_BASE))
                 .map_err(|e| Outcome::fail(2, e))?;
             snapshot.root()
         }
-        (None, None) => return Err(Outcome::fail(2, "diff needs OLD_ROOT or --base REV")),
     };
     let load_one = |r: &Path| {
         load::load(r, ctx.load).map_err(|e| Outcome::fail(2, format!("{}: {e}", r.display())))
@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .map(|c| c.diagnostics.iter().filter(|d| d.fails(false)).count())
         .sum();
     let stdout = match args.format {
-        DiffFormat::Text => corpus_core::exchange::diff::text(&d),
+        DiffFormat::Human => corpus_core::exchange::diff::text(&d),
         DiffFormat::Markdown => corpus_core::exchange::diff::markdown(&d),
         DiffFormat::Json => json_text(&d),
     };

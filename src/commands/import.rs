@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 
 /// Options of `corpus import`.
 #[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("input").required(true).multiple(true).args(["papers", "excluded"]))]
 pub struct Args {
-    /// papers.csv in the reference layout.
+    /// papers.csv in the reference layout (at least one of --papers and --excluded).
     #[arg(long, value_name = "FILE")]
     pub papers: Option<PathBuf>,
-    /// excluded.csv in the reference layout.
+    /// excluded.csv in the reference layout (at least one of --papers and --excluded).
     #[arg(long, value_name = "FILE")]
     pub excluded: Option<PathBuf>,
     /// Overwrite existing entry and record files.

@@ -1,4 +1,4 @@
-//! `corpus links`: reads the host exceptions, the Layout::README and the results
+//! `corpus links`: reads the host exceptions, the README and the results
 //! cache, checks every link, renders the report and saves the cache.
 
 use super::{load_corpus, Audience, Context, Outcome, Result};
@@ -6,8 +6,8 @@ use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
 use corpus_core::network::http::Policy;
 use corpus_core::network::links::{
-    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinkFormat,
-    LinksOptions, Local, Settings,
+    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinkFormat, LinkResult,
+    LinksOptions, Local, Settings, Status,
 };
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = LinkFormatArg::Human)]
     pub format: LinkFormatArg,
-    /// Check only what needs no network: URL syntax, Layout::README anchors, arXiv id and link agreement.
+    /// Check only what needs no network: URL syntax, README anchors, arXiv id and link agreement.
     #[arg(long)]
     pub offline: bool,
     /// Timeout of one request, in seconds.
@@ -222,6 +222,13 @@ fn command(
         corpus_core::model::dates::unix_now(),
         &std::thread::sleep,
     );
+    if !a.offline {
+        if let Some(said) = no_network(&run.results) {
+            // Every link would be reported as failing, and the cache would
+            // count a failed run against each: neither is true of the data.
+            return Err(said);
+        }
+    }
     let diagnostics = corpus_core::network::links::diagnostics(&run.results, &corpus.taxonomy);
     let mut code = i32::from(diagnostics.iter().any(|d| d.fails(false)));
     if let Some(c) = &run.cache {
@@ -245,4 +252,31 @@ fn command(
         ),
         stderr,
     })
+}
+
+/// Why the run says nothing about the links when no request got an answer
+/// and at least two failed to connect (a host not found, a refused
+/// connection): then the network, not the data, is what failed.
+fn no_network(results: &[LinkResult]) -> Option<String> {
+    let online: Vec<&LinkResult> = results
+        .iter()
+        .filter(|r| r.url.starts_with("http") && r.status != Status::Skipped)
+        .collect();
+    if online.iter().any(|r| r.http_status.is_some()) {
+        return None;
+    }
+    let unreachable: Vec<&&LinkResult> = online
+        .iter()
+        .filter(|r| r.message.starts_with("connection failed"))
+        .collect();
+    if unreachable.len() < 2 || unreachable.len() * 2 < online.len() {
+        return None;
+    }
+    Some(format!(
+        "no link could be reached: {} of {} requests failed to connect ({}) and none got an answer, so the network looks down; \
+nothing was recorded. Check the connection, or run `corpus links --offline` for the checks that need no network",
+        unreachable.len(),
+        online.len(),
+        unreachable[0].message
+    ))
 }

@@ -2,14 +2,15 @@
 
 use super::{json_text, load_corpus, Audience, Context, Outcome, Result};
 use corpus_core::model::fields;
-use corpus_core::model::filter::{Condition, Filter};
+use corpus_core::model::filter::{self, Condition, Filter};
 
 /// Output format of `corpus list`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ListFormat {
-    /// A text table.
+    /// A text table, for a person.
     #[default]
-    Table,
+    #[value(alias = "table")]
+    Human,
     /// JSON array of the full entries.
     Json,
     /// One key per line.
@@ -26,14 +27,17 @@ impl ListFormat {
 /// Options of `corpus list`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// FIELD=VALUE condition (repeatable; all must hold). `!` negates, `a,b` allows several, `[]` is an empty list.
-    #[arg(long = "where", value_name = "FIELD=VALUE")]
+    /// Condition FIELD=VALUE, FIELD!=VALUE, FIELD~TEXT or FIELD>=VALUE (repeatable; all must hold; see --help for the fields).
+    #[arg(long = "where", value_name = "FIELD=VALUE", long_help = where_help())]
     pub conditions: Vec<String>,
+    /// Only entries whose title, first author, affiliation, venue, one-liner or notes contain TEXT, ignoring case (records: title or identifier).
+    #[arg(long, value_name = "TEXT")]
+    pub search: Option<String>,
     /// List exclusion records instead of entries.
     #[arg(long)]
     pub exclusions: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub format: ListFormat,
 }
 
@@ -55,17 +59,36 @@ pub fn parse_conditions(
     };
     let mut filter = Filter::default();
     for c in conditions {
-        let cond = Condition::parse_assignment(c).map_err(|e| format!("--where: {e}"))?;
-        if !known.contains(&cond.field.as_str()) {
-            return Err(format!(
-                "--where: unknown field `{}`; fields: {}",
-                cond.field,
-                known.join(", ")
-            ));
-        }
+        let mut cond = Condition::parse_assignment(c).map_err(|e| format!("--where: {e}"))?;
+        cond.field = filter::resolve_field(&cond.field, &known)
+            .map_err(|e| format!("--where: {e}"))?
+            .to_string();
         filter.conditions.push(cond);
     }
     Ok(filter)
+}
+
+/// The long help of `--where`: the syntax, the fields and their aliases.
+fn where_help() -> String {
+    let entry: Vec<&str> = fields::entry_filter_fields().collect();
+    let record: Vec<&str> = fields::record_filter_fields().collect();
+    let aliases: Vec<String> = filter::FIELD_ALIASES
+        .iter()
+        .map(|(a, f)| format!("{a} = {f}"))
+        .collect();
+    format!(
+        "Condition on a field (repeatable; all must hold):\n  \
+         FIELD=VALUE   equal (`a,b` allows several, `!VALUE` negates, `[]` is an empty list)\n  \
+         FIELD!=VALUE  not equal\n  \
+         FIELD~TEXT    contains TEXT, ignoring case (`title~mmoa`)\n  \
+         FIELD>=VALUE  compares, also <=, >, < (`year>=2025`; numbers as numbers, dates as text)\n\n\
+         Entry fields: {}\n\n\
+         Record fields (with --exclusions): {}\n\n\
+         Aliases: {}",
+        entry.join(", "),
+        record.join(", "),
+        aliases.join(", ")
+    )
 }
 
 /// Lists the entries (or, with `--exclusions`, the records) matching every condition.
@@ -82,16 +105,24 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             format!("--where: {}", problems.join("\nerror: --where: ")),
         ));
     }
+    let needle = args.search.as_deref().map(str::to_lowercase);
+    // `--search`: any of the texts holds the needle (a condition over several fields, which `--where` conditions never are).
+    let found = |texts: &[&str]| {
+        needle
+            .as_deref()
+            .is_none_or(|n| texts.iter().any(|t| t.to_lowercase().contains(n)))
+    };
     let stdout = if args.exclusions {
         let items: Vec<&corpus_core::model::Exclusion> = corpus
             .exclusion_list()
             .into_iter()
             .filter(|x| filter.matches(*x))
+            .filter(|x| found(&[&x.title, &x.identifier]))
             .collect();
         match args.format {
             ListFormat::Keys => items.iter().map(|x| format!("{}\n", x.record_id)).collect(),
             ListFormat::Json => json_text(&items),
-            ListFormat::Table => table(
+            ListFormat::Human => table(
                 &["record_id", "stage", "source", "title"],
                 items.iter().map(|x| {
                     vec![
@@ -108,11 +139,21 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             .entry_list()
             .into_iter()
             .filter(|e| filter.matches(*e))
+            .filter(|e| {
+                found(&[
+                    &e.title,
+                    &e.first_author,
+                    &e.affiliation,
+                    &e.venue,
+                    &e.one_liner,
+                    e.notes.as_deref().unwrap_or(""),
+                ])
+            })
             .collect();
         match args.format {
             ListFormat::Keys => items.iter().map(|e| format!("{}\n", e.key)).collect(),
             ListFormat::Json => json_text(&items),
-            ListFormat::Table => table(
+            ListFormat::Human => table(
                 &["key", "year", "category", "reward", "credit", "form"],
                 items.iter().map(|e| {
                     vec![

@@ -6,6 +6,7 @@
 pub mod agreement;
 pub mod check;
 pub mod claims;
+pub mod completions;
 pub mod diff;
 pub mod export;
 pub mod fmt;
@@ -86,9 +87,10 @@ pub trait Audience {
 /// Output format of tables that also come as JSON (claims, agreement, trace metrics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum TableFormat {
-    /// A text table.
+    /// A text table, for a person.
     #[default]
-    Table,
+    #[value(alias = "table")]
+    Human,
     /// JSON.
     Json,
 }
@@ -96,14 +98,14 @@ pub enum TableFormat {
 impl TableFormat {
     /// Whether this format is read by a person rather than a program.
     pub fn is_for_humans(self) -> bool {
-        self == TableFormat::Table
+        self == TableFormat::Human
     }
 
     /// The format of diagnostics printed in place of the table: with JSON,
     /// every line of standard output stays JSON (one diagnostic per line).
     pub fn report_format(self) -> Format {
         match self {
-            TableFormat::Table => Format::Human,
+            TableFormat::Human => Format::Human,
             TableFormat::Json => Format::Json,
         }
     }

@@ -11,8 +11,8 @@ pub struct Args {
     /// Its arXiv id (fills arxiv_id, year and the link).
     #[arg(long, value_name = "ID")]
     pub arxiv: Option<String>,
-    /// Its category.
-    #[arg(long, value_name = "C")]
+    /// Its category: one of the taxonomy's `category` values (`corpus schema` lists them; a wrong one is answered with the list).
+    #[arg(long, value_name = "CATEGORY")]
     pub category: Option<String>,
     /// Overwrite an existing file.
     #[arg(long)]
@@ -47,8 +47,16 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let fetched = match (args.fetch, &args.arxiv) {
         (true, Some(id)) => Some(
-            corpus_core::network::arxiv::fetch_one(&args.arxiv_api, id)
-                .map_err(|e| Outcome::fail(2, e))?,
+            corpus_core::network::arxiv::fetch_one(&args.arxiv_api, id).map_err(|e| {
+                // Offline, the scaffold is still one command away.
+                Outcome::fail(
+                    2,
+                    format!(
+                        "{e}\n  = help: without the network, leave out --fetch: `corpus new {} --arxiv {id}` writes the scaffold, and you fill in title, first author and year",
+                        args.key
+                    ),
+                )
+            })?,
         ),
         _ => None,
     };

@@ -118,17 +118,14 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             )
         })
         .unwrap_or_default();
-    Ok(Outcome {
-        code: 0,
-        stdout: String::new(),
-        stderr: format!(
-            "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",
-            path.display(),
-            html.len().div_ceil(1024),
-            corpus.entries.len(),
-            corpus.exclusions.len()
-        ),
-    })
+    // On stdout, as `corpus build` reports what it wrote.
+    Ok(Outcome::ok(format!(
+        "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",
+        path.display(),
+        html.len().div_ceil(1024),
+        corpus.entries.len(),
+        corpus.exclusions.len()
+    )))
 }
 
 /// What marks a JSON feed as written by `corpus site`.

@@ -1,5 +1,6 @@
 //! `corpus stats`: the figures printed in one of four formats (or, with
-//! `--write`, written under stats/ as `corpus build` would).
+//! `--write`, written under stats/ as `corpus build` would; with `--check`,
+//! compared with what is there).
 
 use super::{parse_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::check;
@@ -11,9 +12,10 @@ use corpus_diagnostics::diag::Severity;
 /// Output format of `corpus stats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum StatsFormat {
-    /// Terminal tables (80 columns).
+    /// Terminal tables (80 columns), for a person.
     #[default]
-    Table,
+    #[value(alias = "table")]
+    Human,
     /// GitHub Markdown tables.
     Markdown,
     /// One JSON document.
@@ -25,7 +27,7 @@ pub enum StatsFormat {
 impl StatsFormat {
     /// Whether this format is read by a person rather than a program.
     pub fn is_for_humans(self) -> bool {
-        matches!(self, StatsFormat::Table | StatsFormat::Markdown)
+        matches!(self, StatsFormat::Human | StatsFormat::Markdown)
     }
 }
 
@@ -33,26 +35,26 @@ impl StatsFormat {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output format when printing.
-    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    #[arg(long, value_enum, default_value_t = StatsFormat::Human)]
     pub format: StatsFormat,
     /// Regenerate stats/ instead of printing.
     #[arg(long)]
     pub write: bool,
-    /// With --write: write nothing; fail when a file under stats/ is stale.
-    #[arg(long, requires = "write")]
+    /// Write nothing; fail when a file under stats/ is stale (as `corpus build --check`).
+    #[arg(long)]
     pub check: bool,
 }
 
 impl Audience for Args {
     fn stdout_is_for_humans(&self) -> bool {
-        // With --write, the files written rather than the figures.
-        self.write || self.format.is_for_humans()
+        // With --write or --check, the files written (or stale) rather than the figures.
+        self.write || self.check || self.format.is_for_humans()
     }
 }
 
 /// Prints the figures of the corpus; warns (but counts) when the data has errors.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    if args.write {
+    if args.write || args.check {
         return publish::run_part(ctx, Part::Stats, args.check);
     }
     let root = ctx.root()?;
@@ -80,7 +82,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
 /// The figures `st` in `format`, with a warning when the data has `errors`.
 fn printed(st: &Stats, format: StatsFormat, errors: usize) -> Outcome {
     let stdout = match format {
-        StatsFormat::Table => corpus_core::stats::render::table(st),
+        StatsFormat::Human => corpus_core::stats::render::table(st),
         StatsFormat::Markdown => corpus_core::stats::render::markdown(st),
         StatsFormat::Json => corpus_core::stats::render::json_text(st),
         StatsFormat::Csv => corpus_core::stats::render::csv_long(st),

@@ -13,6 +13,7 @@ mod claims_and_vocabulary;
 mod contributors;
 mod fmt;
 mod hostile_files;
+mod messages;
 mod names;
 mod pools;
 mod provenance;

@@ -175,6 +175,12 @@ fn base_revision_is_read_through_git() {
     let d: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(d["entries"]["added"], serde_json::json!(["gamma"]));
     assert_eq!(d["claims"][0]["new_holds"], false);
+    // Bare `corpus diff` compares with the last commit, as `--base HEAD` does.
+    let bare = corpus(repo.root())
+        .args(["diff", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(bare.stdout, out.stdout);
     // Committing the change leaves nothing to report against HEAD.
     git(repo.root(), &["add", "-A"]);
     git(repo.root(), &["commit", "-q", "-m", "new"]);

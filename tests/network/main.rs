@@ -10,6 +10,7 @@ mod common;
 mod connections;
 mod links;
 mod links_workflow;
+mod network_down;
 mod recorded;
 mod verify;
 mod verify_recorded;

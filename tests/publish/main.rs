@@ -1,6 +1,6 @@
 //! What the tool publishes: `build` and its fingerprint, the generated
 //! README and statistics, the rendered snapshots, `corpus site` and its feeds, the shipped
-//! corpus's generated files, a new list (`corpus init`), and the documents and workflows that must keep
+//! corpus's generated files, a new list (`corpus init`), and the shared command-line vocabulary, and the documents and workflows that must keep
 //! up with the code (ARCHITECTURE.md, the CLI's documentation, the CI workflow).
 //!
 //! One test binary: each file below is a module, sharing `tests/common`.
@@ -9,6 +9,7 @@
 mod common;
 
 mod architecture;
+mod ci_script;
 mod cli_docs;
 mod feeds;
 mod fingerprint;
@@ -18,4 +19,5 @@ mod rendered;
 mod shipped;
 mod site;
 mod starter;
+mod surface;
 mod workflow;

@@ -83,6 +83,23 @@ fn committed_readme_and_stats_are_fresh() {
 #[test]
 fn committed_stats_alone_are_fresh() {
     in_repo(&["stats", "--write", "--check"]).assert_code(0);
+    // `--check` stands alone, as `build --check` does.
+    in_repo(&["stats", "--check"]).assert_code(0);
+}
+
+#[test]
+fn stats_check_alone_fails_on_stale_stats_and_writes_nothing() {
+    let t = edited_copy();
+    let before = snapshot_tree(t.root());
+    let run = t.corpus(&["stats", "--check"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout.contains("stats/count_scenario.csv"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("README.md"), "{}", run.stdout);
+    assert_eq!(snapshot_tree(t.root()), before, "--check writes nothing");
 }
 
 #[test]

@@ -200,7 +200,7 @@ fn out_is_relative_to_the_working_directory() {
     run.assert_code(0);
     assert!(cwd.path("pub/index.html").is_file());
     assert!(!t.path("site").exists());
-    assert!(run.stderr.contains("wrote"), "{}", run.stderr);
+    assert!(run.stdout.contains("wrote"), "{}", run.stdout);
 }
 
 #[test]

@@ -111,7 +111,13 @@ pub fn human(d: &Diagnostic, sources: &Sources) -> String {
         if d.column.is_some() {
             let start = start.min(shown.chars().count());
             let rest: String = shown.chars().skip(start).collect();
-            let len = token_len(&rest, d.file.ends_with(".json")).clamp(1, 60);
+            let json = d.file.ends_with(".json");
+            // At the start of a YAML line the caret is on a field name: under it, not the value.
+            let len = (col == 0 && !json)
+                .then(|| key_len(&rest))
+                .flatten()
+                .unwrap_or_else(|| token_len(&rest, json))
+                .clamp(1, 60);
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(start), "^".repeat(len));
         }
     }
@@ -124,6 +130,13 @@ pub fn human(d: &Diagnostic, sources: &Sources) -> String {
 
 /// Length of the token a caret should underline: a YAML value up to a
 /// comment, or one JSON string, number or literal.
+/// The length of the name of a `name: value` line (None when the line is no such pair).
+fn key_len(line: &str) -> Option<usize> {
+    let (key, after) = line.split_once(':')?;
+    let plain = !key.is_empty() && !key.contains(char::is_whitespace);
+    (plain && (after.is_empty() || after.starts_with([' ', '\t']))).then(|| key.chars().count())
+}
+
 fn token_len(rest: &str, json: bool) -> usize {
     if !json {
         return rest

@@ -14,7 +14,7 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
     pub format: TableFormat,
     /// Size limit for trace files.
     #[command(flatten)]
@@ -81,7 +81,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         render(&problems, None)
     };
     let mut out = Outcome::ok(match args.format {
-        TableFormat::Table => corpus_trace::classification_text(&c),
+        TableFormat::Human => corpus_trace::classification_text(&c),
         TableFormat::Json => json_text(&c),
     });
     out.stderr = stderr;

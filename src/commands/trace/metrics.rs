@@ -13,7 +13,7 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
     pub format: TableFormat,
     /// Size limit for trace files.
     #[command(flatten)]
@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return Err(on_stderr(warnings + &refusal));
     }
     let mut out = Outcome::ok(match args.format {
-        TableFormat::Table => corpus_trace::metrics_table(&m),
+        TableFormat::Human => corpus_trace::metrics_table(&m),
         TableFormat::Json => json_text(&m),
     });
     out.stderr = warnings;

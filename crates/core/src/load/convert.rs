@@ -77,9 +77,14 @@ impl<'a> Converter<'a> {
                 let help = closest(&name, known.iter().copied())
                     .map(|c| format!("did you mean `{c}`?"))
                     .unwrap_or_else(|| format!("allowed fields: {}", known.join(", ")));
-                let d = self
+                let mut d = self
                     .diag(Rule::UnknownField, &name, format!("unknown field `{name}`"))
                     .help(help);
+                // The fix goes in the name, so the caret goes under it (a
+                // top-level key starts the line), not under the value.
+                if let Some(line) = d.line {
+                    d = d.at(line, 1);
+                }
                 self.out.push(d);
             }
         }

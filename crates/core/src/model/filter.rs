@@ -3,7 +3,11 @@
 //!
 //! A filter is a conjunction of conditions `field: value`. A leading `!`
 //! negates, a list gives several allowed values, a list field matches when it
-//! contains the value, and `[]` matches an empty list.
+//! contains the value, and `[]` matches an empty list. A value may also
+//! start with an operator: `~TEXT` holds when the field contains TEXT
+//! (ignoring case), and `>=`, `<=`, `>`, `<` compare (as numbers when both
+//! sides are, else as text, which orders ISO dates). On the command line the
+//! same reads `field=value`, `field!=value`, `field~text`, `field>=value`.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -23,37 +27,178 @@ pub trait Fields {
     fn field(&self, name: &str) -> Option<FieldValue<'_>>;
 }
 
-/// One condition: the field, the allowed values, and whether it is negated.
+/// How a condition compares the field with its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Op {
+    /// The field is one of the values (a list field contains one).
+    #[default]
+    Eq,
+    /// The field contains the value as text, ignoring case.
+    Contains,
+    /// The field is greater than or equal to the value.
+    Ge,
+    /// The field is less than or equal to the value.
+    Le,
+    /// The field is greater than the value.
+    Gt,
+    /// The field is less than the value.
+    Lt,
+}
+
+impl Op {
+    /// The operator as written after the field name on the command line.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "=",
+            Op::Contains => "~",
+            Op::Ge => ">=",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Lt => "<",
+        }
+    }
+
+    /// Whether the operator orders values rather than matching them.
+    pub fn is_comparison(self) -> bool {
+        matches!(self, Op::Ge | Op::Le | Op::Gt | Op::Lt)
+    }
+
+    /// The operator a YAML value starts with, and the rest of the value.
+    fn split_prefix(v: &str) -> (Op, &str) {
+        for op in [Op::Ge, Op::Le, Op::Gt, Op::Lt, Op::Contains] {
+            if let Some(rest) = v.strip_prefix(op.symbol()) {
+                return (op, rest.trim());
+            }
+        }
+        (Op::Eq, v)
+    }
+
+    /// Whether `field` relates to `value` by this operator.
+    fn holds(self, field: &str, value: &str) -> bool {
+        use std::cmp::Ordering;
+        let ordering = || match (field.trim().parse::<f64>(), value.trim().parse::<f64>()) {
+            (Ok(a), Ok(b)) => a.partial_cmp(&b),
+            _ if field.is_empty() => None,
+            _ => Some(field.cmp(value)),
+        };
+        match self {
+            Op::Eq => field == value,
+            Op::Contains => field.to_lowercase().contains(&value.to_lowercase()),
+            Op::Ge => ordering().is_some_and(Ordering::is_ge),
+            Op::Le => ordering().is_some_and(Ordering::is_le),
+            Op::Gt => ordering().is_some_and(Ordering::is_gt),
+            Op::Lt => ordering().is_some_and(Ordering::is_lt),
+        }
+    }
+}
+
+/// One condition: the field, the operator, the values, and whether it is negated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Condition {
     /// Field name.
     pub field: String,
+    /// How the field is compared with the values.
+    pub op: Op,
     /// Any of these values satisfies the condition (`[]` = empty list).
     pub values: Vec<String>,
-    /// True when written with a leading `!`.
+    /// True when written with a leading `!` (or `!=`).
     pub negate: bool,
+}
+
+/// Other names a filter accepts for a field: the names the README's tags
+/// show (`reward: hybrid`) and the column heads of `corpus list`.
+pub const FIELD_ALIASES: &[(&str, &str)] = &[
+    ("reward", "reward_type"),
+    ("credit", "credit_granularity"),
+    ("topology", "orchestration_form"),
+    ("form", "orchestration_form"),
+    ("author", "first_author"),
+    ("arxiv", "arxiv_id"),
+    ("rl", "is_rl"),
+    ("core", "is_core"),
+];
+
+/// The field a name given by a user stands for among `known`: the name
+/// itself, or the field of an alias; else an error with the nearest field
+/// (or alias) as a suggestion, and the list of fields.
+pub fn resolve_field<'a>(name: &str, known: &[&'a str]) -> Result<&'a str, String> {
+    if let Some(f) = known.iter().find(|f| **f == name) {
+        return Ok(f);
+    }
+    let aliased = FIELD_ALIASES
+        .iter()
+        .find(|(a, _)| *a == name)
+        .and_then(|(_, f)| known.iter().find(|k| *k == f));
+    if let Some(f) = aliased {
+        return Ok(f);
+    }
+    let aliases = FIELD_ALIASES
+        .iter()
+        .filter(|(_, f)| known.contains(f))
+        .map(|(a, _)| *a);
+    let nearest = crate::text::closest::closest(name, known.iter().copied().chain(aliases))
+        .map(|c| {
+            let target = FIELD_ALIASES
+                .iter()
+                .find(|(a, _)| *a == c)
+                .map_or(c, |(_, f)| f);
+            format!("did you mean `{target}`? ")
+        })
+        .unwrap_or_default();
+    Err(format!(
+        "unknown field `{name}`; {nearest}fields: {}",
+        known.join(", ")
+    ))
 }
 
 /// The literal that matches an empty list.
 pub const EMPTY_LIST: &str = "[]";
 
 impl Condition {
-    /// Parses `FIELD=VALUE` (VALUE may start with `!` or hold `a,b`).
+    /// Parses `FIELD=VALUE`, `FIELD!=VALUE`, `FIELD~TEXT` or `FIELD>=VALUE`
+    /// (also `<=`, `>`, `<`). After `=` the value may start with `!` or hold
+    /// `a,b`; `!` before any operator negates it.
     pub fn parse_assignment(s: &str) -> Result<Condition, String> {
-        let (field, value) = s
-            .split_once('=')
-            .ok_or_else(|| format!("`{s}` is not FIELD=VALUE"))?;
-        let field = field.trim();
+        let at = s
+            .find(['=', '!', '~', '<', '>'])
+            .ok_or_else(|| format!("`{s}` is not FIELD=VALUE (or FIELD~TEXT, FIELD>=VALUE)"))?;
+        let field = s[..at].trim();
         if field.is_empty() {
             return Err(format!("`{s}` names no field"));
         }
-        let (negate, value) = match value.strip_prefix('!') {
-            Some(rest) => (true, rest),
-            None => (false, value),
+        let mut rest = &s[at..];
+        let mut negate = false;
+        if let Some(r) = rest.strip_prefix('!') {
+            negate = true;
+            rest = r;
+        }
+        let (op, value) = if let Some(v) = rest.strip_prefix('=') {
+            (Op::Eq, v)
+        } else {
+            match Op::split_prefix(rest) {
+                (Op::Eq, _) => {
+                    return Err(format!(
+                        "`{s}` is not FIELD=VALUE (or FIELD~TEXT, FIELD>=VALUE)"
+                    ))
+                }
+                (op, v) => (op, v),
+            }
         };
-        let values = value.split(',').map(|v| v.trim().to_string()).collect();
+        let value = match (op, value.strip_prefix('!')) {
+            (Op::Eq, Some(v)) if !negate => {
+                negate = true;
+                v
+            }
+            _ => value,
+        };
+        let values = if op == Op::Eq {
+            value.split(',').map(|v| v.trim().to_string()).collect()
+        } else {
+            vec![value.trim().to_string()]
+        };
         Ok(Condition {
             field: field.to_string(),
+            op,
             values,
             negate,
         })
@@ -63,12 +208,12 @@ impl Condition {
     pub fn matches(&self, record: &dyn Fields) -> bool {
         let hit = match record.field(&self.field) {
             None => return false,
-            Some(FieldValue::One(v)) => self.values.iter().any(|x| *x == v),
+            Some(FieldValue::One(v)) => self.values.iter().any(|x| self.op.holds(&v, x)),
             Some(FieldValue::Many(list)) => self.values.iter().any(|x| {
-                if x == EMPTY_LIST {
+                if x == EMPTY_LIST && self.op == Op::Eq {
                     list.is_empty()
                 } else {
-                    list.contains(x)
+                    list.iter().any(|item| self.op.holds(item, x))
                 }
             }),
         };
@@ -79,7 +224,16 @@ impl Condition {
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let bang = if self.negate { "!" } else { "" };
-        write!(f, "{}={}{}", self.field, bang, self.values.join(","))
+        match self.op {
+            Op::Eq => write!(f, "{}={}{}", self.field, bang, self.values.join(",")),
+            op => write!(
+                f,
+                "{}{bang}{}{}",
+                self.field,
+                op.symbol(),
+                self.values.join(",")
+            ),
+        }
     }
 }
 
@@ -143,12 +297,14 @@ impl<'de> Deserialize<'de> for Filter {
                     if values.is_empty() {
                         Condition {
                             field,
+                            op: Op::Eq,
                             values: vec![EMPTY_LIST.into()],
                             negate: false,
                         }
                     } else {
                         Condition {
                             field,
+                            op: Op::Eq,
                             values,
                             negate: false,
                         }
@@ -158,17 +314,16 @@ impl<'de> Deserialize<'de> for Filter {
                     let text = scalar_text(other).ok_or_else(|| {
                         D::Error::custom(format!("`{field}`: value must be text"))
                     })?;
-                    match text.strip_prefix('!') {
-                        Some(rest) => Condition {
-                            field,
-                            values: vec![rest.to_string()],
-                            negate: true,
-                        },
-                        None => Condition {
-                            field,
-                            values: vec![text],
-                            negate: false,
-                        },
+                    let (negate, text) = match text.strip_prefix('!') {
+                        Some(rest) => (true, rest),
+                        None => (false, text.as_str()),
+                    };
+                    let (op, value) = Op::split_prefix(text);
+                    Condition {
+                        field,
+                        op,
+                        values: vec![value.to_string()],
+                        negate,
                     }
                 }
             };
@@ -184,8 +339,9 @@ impl Serialize for Filter {
         let mut m = s.serialize_map(Some(self.conditions.len()))?;
         for c in &self.conditions {
             let bang = if c.negate { "!" } else { "" };
+            let op = if c.op == Op::Eq { "" } else { c.op.symbol() };
             if c.values.len() == 1 {
-                m.serialize_entry(&c.field, &format!("{bang}{}", c.values[0]))?;
+                m.serialize_entry(&c.field, &format!("{bang}{op}{}", c.values[0]))?;
             } else {
                 m.serialize_entry(&c.field, &c.values)?;
             }
@@ -244,6 +400,36 @@ mod tests {
     fn unknown_field_never_matches_and_duplicates_are_refused() {
         assert!(!f("{nope: x}").matches(&r("x", &[])));
         assert!(serde_yaml::from_str::<Filter>("{a: x, a: y}").is_err());
+    }
+
+    #[test]
+    fn text_search_and_comparisons() {
+        let c = |s: &str| Filter {
+            conditions: vec![Condition::parse_assignment(s).unwrap()],
+        };
+        assert!(c("category~SUR").matches(&r("survey", &[])));
+        assert!(!c("category!~sur").matches(&r("survey", &[])));
+        assert!(c("category>=b").matches(&r("survey", &[])));
+        assert!(!c("category<b").matches(&r("survey", &[])));
+        assert!(c("subdecisions~spawn").matches(&r("x", &["o1_spawn"])));
+        assert!(c("category!=survey").matches(&r("benchmark", &[])));
+        assert!(f("{category: '~vey'}").matches(&r("survey", &[])));
+        assert_eq!(c("category>=2025").to_string(), "category>=2025");
+        assert!(Op::Ge.holds("10", "9"));
+        assert!(Op::Lt.holds("2024", "2025"));
+        assert!(!Op::Ge.holds("", "1"));
+    }
+
+    #[test]
+    fn aliases_resolve_and_typos_get_a_suggestion() {
+        let known = ["reward_type", "year", "title"];
+        assert_eq!(resolve_field("reward", &known), Ok("reward_type"));
+        assert_eq!(resolve_field("year", &known), Ok("year"));
+        let e = resolve_field("yaer", &known).unwrap_err();
+        assert!(e.contains("did you mean `year`?"), "{e}");
+        let e = resolve_field("rewad", &known).unwrap_err();
+        assert!(e.contains("did you mean `reward_type`?"), "{e}");
+        assert!(resolve_field("credit", &known).is_err());
     }
 
     #[test]

@@ -311,6 +311,16 @@ impl Taxonomy {
     pub fn filter_problems(&self, filter: &Filter) -> Vec<String> {
         let mut out = Vec::new();
         for c in &filter.conditions {
+            // Text search and comparisons do not name values of the
+            // vocabulary; only a comparison of years needs a number.
+            if c.op != crate::model::filter::Op::Eq {
+                if c.op.is_comparison() && c.field == fields::YEAR {
+                    for v in c.values.iter().filter(|v| v.parse::<i64>().is_err()) {
+                        out.push(format!("`year` is a number, not `{v}`"));
+                    }
+                }
+                continue;
+            }
             let allowed: Vec<String> = match c.field.as_str() {
                 fields::STRICT_CREDIT => vec!["true".into(), "false".into()],
                 fields::YEAR => {

@@ -37,13 +37,22 @@ pub(super) fn key_of(line: &str) -> Option<&str> {
 /// The line of the second `key:` at one indentation from line `from` on
 /// (the parser points at the start of the mapping, not at the repeat).
 pub(super) fn second_key_line(text: &str, from: usize, key: &str) -> Option<usize> {
+    key_lines(text, from, key).nth(1)
+}
+
+/// The line of the first `key:` at that indentation: where the field was first defined.
+pub(super) fn first_key_line(text: &str, from: usize, key: &str) -> Option<usize> {
+    key_lines(text, from, key).next()
+}
+
+/// The lines (1-based) of `key:` at the indentation of its first one, from line `from` on.
+fn key_lines<'a>(text: &'a str, from: usize, key: &'a str) -> impl Iterator<Item = usize> + 'a {
     let mut first_indent = None;
     text.lines()
         .enumerate()
         .skip(from.saturating_sub(1))
-        .filter(|(_, l)| key_of(l) == Some(key) && !l.trim_start().starts_with('#'))
-        .filter(|(_, l)| *first_indent.get_or_insert(indent(l)) == indent(l))
-        .nth(1)
+        .filter(move |(_, l)| key_of(l) == Some(key) && !l.trim_start().starts_with('#'))
+        .filter(move |(_, l)| *first_indent.get_or_insert(indent(l)) == indent(l))
         .map(|(i, _)| i + 1)
 }
 

@@ -11,7 +11,7 @@ mod raw;
 mod syntax;
 mod wrong_type;
 
-use lines::second_key_line;
+use lines::{first_key_line, second_key_line};
 use raw::raw;
 use syntax::syntax;
 use wrong_type::wrong_type;
@@ -97,12 +97,18 @@ pub fn explain(e: &serde_yaml::Error, text: &str) -> Explained {
         .nth(1)
         .and_then(|k| k.split('"').next())
     {
-        let line = second_key_line(text, r.at.map_or(1, |(l, _)| l), key);
+        let from = r.at.map_or(1, |(l, _)| l);
+        let line = second_key_line(text, from, key);
+        // Both places, so the reader can compare them without searching.
+        let first = first_key_line(text, from, key)
+            .filter(|_| line.is_some())
+            .map(|l| format!(" (first defined on line {l})"))
+            .unwrap_or_default();
         return Explained {
             kind: ErrorKind::DuplicateKey(key.to_string()),
             field: Some(key.to_string()),
             ..Explained::new(
-                format!("field `{key}` appears more than once"),
+                format!("field `{key}` appears more than once{first}"),
                 "keep one of them: a repeated field would silently lose data",
             )
         }
