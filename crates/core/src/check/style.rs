@@ -156,7 +156,7 @@ fn check_file(
     // loaded otherwise is parsed here. Only a text with a backslash can hold
     // a LaTeX escape, so only such a text is parsed for its values.
     let parsed = if file.layout.is_none() || file.text.contains('\\') {
-        match serde_yaml::from_str::<Value>(&file.text) {
+        match crate::yaml::flat::parse_value(&file.text) {
             Ok(v @ Value::Mapping(_)) => Some(v),
             _ => return, // yaml-syntax reports it
         }
@@ -189,7 +189,7 @@ fn check_file(
         // YAML 1.2 (this tool) reads it as text; YAML 1.1 would read something
         // else. The cheap test first: most values are plain words for both.
         let is_text = || {
-            serde_yaml::from_str::<Value>(&format!("k: {value}\n"))
+            crate::yaml::flat::parse_value(&format!("k: {value}\n"))
                 .ok()
                 .as_ref()
                 .and_then(|v| v.get("k"))
