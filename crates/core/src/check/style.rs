@@ -173,14 +173,14 @@ fn check_file(
         (None, None) => return,
     };
     let mut ambiguous = false;
-    let mut field = String::new();
+    let mut field = "";
     for (i, line) in file.text.lines().enumerate() {
         if line.trim_start().starts_with('#') {
             continue;
         }
         if !line.starts_with([' ', '\t', '-']) {
             if let Some(colon) = line.find(':') {
-                field = line[..colon].trim().trim_matches(['"', '\'']).to_string();
+                field = line[..colon].trim().trim_matches(['"', '\'']);
             }
         }
         let Some((value, col)) = plain_value(line) else {
@@ -206,7 +206,7 @@ fn check_file(
                     format!("`{value}` is text here, but YAML 1.1 readers (PyYAML, yamllint) read it as a boolean, number, date or null"),
                 )
                 .at(i + 1, col)
-                .field(field.clone())
+                .field(field)
                 .help(format!("quote it: `{}` (or run `corpus fmt`)", fixed.trim())),
             );
         }
