@@ -30,6 +30,7 @@
 #   SERIES=grown RUNS=5 bash benches/corpus_bench.sh 100000
 #   SURVEY_DIR=/path/to/awesome-llm-mas-rl bash benches/corpus_bench.sh 1000
 #   TRACE_SIZES= bash benches/corpus_bench.sh 1000   # no trace rows
+#   CORPUS_BIN=/path/to/older/corpus bash benches/corpus_bench.sh 100000
 #
 # Wall times on a shared machine drift; the ratios to the floor, measured in
 # the same run, are the figures to compare across runs.
@@ -41,7 +42,8 @@ read -r -a series_names <<<"${SERIES:-grown simple}"
 callgrind_max=${CALLGRIND_MAX:-10000}
 cargo build --release --quiet
 cargo build --release --quiet --example gen_corpus --example grow_corpus
-bin=$PWD/target/release/corpus
+# CORPUS_BIN measures another build of the tool (an earlier commit's, for a before/after).
+bin=${CORPUS_BIN:-$PWD/target/release/corpus}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A throw-away store of build records, and never CI's rule of no records.
