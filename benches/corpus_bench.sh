@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# Scale benchmark: generates synthetic corpora (1k, 10k and 100k entries by
-# default) and, in one run, prints for each size
+# Scale benchmark, in one run, on two series of corpora:
+#   - grown: the shipped entries themselves, copied until the corpus holds N
+#     entries (examples/grow_corpus.rs: each copy with a new key, title, arXiv
+#     id, URLs and year, everything else kept, `added_in: after_publication`),
+#     with the shipped survey, claims, links, templates and traces beside them:
+#     what contributors and CI actually run on;
+#   - simple: the synthetic generator (examples/gen_corpus.rs), shorter
+#     entries without notes, judgement sources or waivers.
+# For each size it prints
 #   - the read floor: reading the same files and nothing else
 #     (`tar cf - corpus exclusions | cat >/dev/null`, warm page cache);
-#   - `build` once on the new corpus (everything written: "build, first");
-#   - `build`, `check --strict`, `stats --format json` and `site`: median wall
-#     time over RUNS runs with the spread (min-max), peak memory, time per
-#     entry and the ratio to the floor. With nothing changed, `build` stops
-#     before parsing and `check` skips rendering (the build fingerprint); the "full path"
-#     rows change one entry's bytes (a comment line) before every run, so
-#     everything is recomputed though nothing is written;
+#   - `build` with nothing changed (the build record lets it stop early);
+#   - the full path, as a fresh clone or CI meets it (`--no-cache`: no build
+#     record) with one entry's bytes changed before every run: `build`,
+#     `check --strict` with the outputs stale (an entry's one-liner edited
+#     once, so check renders and reports the difference), `stats --format json`
+#     and `site` (into a folder of its own);
 #   - the Python yardstick (benches/yardstick.py: PyYAML's libyaml loader,
-#     load and count) where python3 with PyYAML is present, else a note;
-#   - then the trace benchmark (benches/trace_bench.sh) at TRACE_SIZES
-#     events (default 1000000; empty to skip): MB/s and peak ÷ file size.
+#     load and count) where python3 with PyYAML is present;
+# each as the median wall time over RUNS runs with the spread, peak memory
+# (/usr/bin/time, when present), µs per entry, the ratio to the floor and,
+# for sizes up to CALLGRIND_MAX (default 10000) when valgrind is installed,
+# the instructions executed (a count that does not drift with the load).
+# Before the sizes, the shipped corpus's full-path `build` is timed against
+# the survey's own scripts when SURVEY_DIR names a local copy of the
+# survey's artifact (this script never downloads it).
 #
-#   bash benches/corpus_bench.sh [SIZES...]          # RUNS=3 by default
-#   RUNS=5 bash benches/corpus_bench.sh 100000
+#   bash benches/corpus_bench.sh [SIZES...]        # 1000 10000 100000; RUNS=3
+#   SERIES=grown RUNS=5 bash benches/corpus_bench.sh 100000
+#   SURVEY_DIR=/path/to/awesome-llm-mas-rl bash benches/corpus_bench.sh 1000
 #   TRACE_SIZES= bash benches/corpus_bench.sh 1000   # no trace rows
+#   CORPUS_BIN=/path/to/older/corpus bash benches/corpus_bench.sh 100000
 #
 # Wall times on a shared machine drift; the ratios to the floor, measured in
 # the same run, are the figures to compare across runs.
@@ -25,9 +38,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(1000 10000 100000); fi
 runs=${RUNS:-3}
+read -r -a series_names <<<"${SERIES:-grown simple}"
+callgrind_max=${CALLGRIND_MAX:-10000}
 cargo build --release --quiet
-cargo build --release --quiet --example gen_corpus
-bin=$PWD/target/release/corpus
+cargo build --release --quiet --example gen_corpus --example grow_corpus
+# CORPUS_BIN measures another build of the tool (an earlier commit's, for a before/after).
+bin=${CORPUS_BIN:-$PWD/target/release/corpus}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A throw-away store of build records, and never CI's rule of no records.
@@ -37,6 +53,8 @@ gnu_time=""
 if /usr/bin/time -f "%M" -o /dev/null true 2>/dev/null; then
   gnu_time="/usr/bin/time"
 fi
+valgrind_ok=""
+if command -v valgrind >/dev/null; then valgrind_ok=1; fi
 python_ok=""
 if command -v python3 >/dev/null && python3 -c "import yaml" 2>/dev/null; then
   python_ok=1
@@ -75,48 +93,96 @@ series() {
   lo=${sorted[0]}
   hi=${sorted[$((${#sorted[@]} - 1))]}
   if [ -n "$gnu_time" ]; then peak=$((peak_kb / 1024)); else peak="n/a"; fi
+  instr="-"
 }
 
-row() { # size name
+# instructions CMD...: one run under callgrind (after an edit when EDIT is set); sets instr (millions).
+instructions() {
+  instr="-"
+  if [ -n "$valgrind_ok" ] && [ "$n" -le "$callgrind_max" ]; then
+    if [ -n "${EDIT:-}" ]; then printf '# bench edit callgrind\n' >>"$EDIT"; fi
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$@" >/dev/null 2>"$work/cg.err" || true
+    instr=$(awk '/Collected :/ { printf "%.0fM", $NF / 1e6 }' "$work/cg.err")
+  fi
+}
+
+row() { # label
   local ratio
   ratio=$(awk -v m="$med" -v f="$floor" 'BEGIN { if (f > 0) printf "%.2f", m / f; else print "n/a" }')
-  printf '%8s  %-17s %9s %13s %9s %11s %9s\n' "$1" "$2" "$med" "$lo-$hi" "$peak" \
-    "$((med * 1000 / $1))" "$ratio"
+  printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %12s\n' "$s" "$n" "$1" "$med" "$lo-$hi" "$peak" \
+    "$((med * 1000 / n))" "$ratio" "$instr"
 }
 
-printf '%8s  %-17s %9s %13s %9s %11s %9s\n' entries work median_ms spread_ms peak_MiB us_per_entry x_floor
-for n in "${sizes[@]}"; do
-  root="$work/c$n"
-  target/release/examples/gen_corpus "$n" "$root" >/dev/null
-  # Let the generator's writes reach the disk so they do not compete with the runs.
-  sync
-  series floor bash -c "cd '$root' && tar cf - corpus exclusions | cat >/dev/null"
-  floor=$med
-  row "$n" "read floor"
-  runs_were=$runs
-  runs=1
-  series first "$bin" --root "$root" build
-  runs=$runs_were
-  row "$n" "build, first"
-  for cmd in "build" "check --strict" "stats --format json" "site"; do
-    # shellcheck disable=SC2086
-    series "$cmd" "$bin" --root "$root" $cmd
-    row "$n" "${cmd%% *}"
-  done
-  entry=$(find "$root/corpus/papers" -name '*.yaml' | sort | awk 'NR == 1')
-  for cmd in "build" "check --strict"; do
-    # shellcheck disable=SC2086
-    EDIT=$entry series "$cmd full" "$bin" --root "$root" $cmd
-    row "$n" "${cmd%% *}, full path"
-  done
-  if [ -n "$python_ok" ]; then
-    series python python3 benches/yardstick.py "$root"
-    row "$n" "python+libyaml"
-  else
-    echo "note: python3 with PyYAML not found; the Python yardstick is skipped"
-  fi
-  rm -rf "$root"
+# The shipped corpus against the survey's own scripts.
+shipped="$work/shipped"
+mkdir -p "$shipped"
+for d in corpus exclusions templates traces stats README.md; do
+  if [ -e "$d" ]; then cp -r "$d" "$shipped/"; fi
 done
+"$bin" --root "$shipped" build >/dev/null
+runs_were=$runs
+runs=${SHIPPED_RUNS:-9}
+EDIT=$(find "$shipped/corpus/papers" -name '*.yaml' | sort | awk 'NR == 1') \
+  series shipped "$bin" --no-cache --root "$shipped" build
+shipped_med=$med
+printf 'shipped corpus, build full path (--no-cache, entry edited): median %s ms (%s-%s), peak %s MiB\n' \
+  "$med" "$lo" "$hi" "$peak"
+if [ -n "${SURVEY_DIR:-}" ]; then
+  series survey bash -c "python3 '$SURVEY_DIR/scripts/generate_stats.py' && python3 '$SURVEY_DIR/scripts/generate_readme_papers.py' --check"
+  awk -v s="$med" -v b="$shipped_med" 'BEGIN {
+    printf "survey scripts (generate_stats.py + generate_readme_papers.py --check): median %s ms; corpus build / survey = 1/%.0f\n",
+      s, (b > 0 ? s / b : 0) }'
+else
+  echo "note: SURVEY_DIR not set; the survey scripts' yardstick is skipped"
+fi
+runs=$runs_were
+echo
+
+printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %12s\n' series entries work median_ms spread_ms peak_MiB us/entry x_floor instructions
+for s in "${series_names[@]}"; do
+  for n in "${sizes[@]}"; do
+    root="$work/$s$n"
+    if [ "$s" = grown ]; then
+      target/release/examples/grow_corpus "$n" "$root" >/dev/null
+    else
+      target/release/examples/gen_corpus "$n" "$root" >/dev/null
+    fi
+    # Let the generator's writes reach the disk so they do not compete with the runs.
+    sync
+    series floor bash -c "cd '$root' && tar cf - corpus exclusions | cat >/dev/null"
+    floor=$med
+    row "read floor"
+    runs_were=$runs
+    runs=1
+    series first "$bin" --root "$root" build
+    runs=$runs_were
+    row "build, first"
+    series build "$bin" --root "$root" build
+    row "build, nothing changed"
+    entry=$(find "$root/corpus/papers" -name '*.yaml' | sort | awk 'NR == 1')
+    full=("$bin" --no-cache --root "$root")
+    EDIT=$entry series "build full" "${full[@]}" build
+    EDIT=$entry instructions "${full[@]}" build
+    row "build, full path"
+    # The outputs go stale: an entry's one-liner changes once.
+    sed -i 's/^one_liner: /one_liner: Edited. /' "$entry"
+    EDIT=$entry series "check full" "${full[@]}" check --strict
+    EDIT=$entry instructions "${full[@]}" check --strict
+    row "check, outputs stale"
+    EDIT=$entry series stats "${full[@]}" stats --format json
+    EDIT=$entry instructions "${full[@]}" stats --format json
+    row "stats"
+    EDIT=$entry series site "${full[@]}" site --out "$work/site"
+    EDIT=$entry instructions "${full[@]}" site --out "$work/site"
+    row "site"
+    if [ -n "$python_ok" ]; then
+      series python python3 benches/yardstick.py "$root"
+      row "python+libyaml"
+    fi
+    rm -rf "$root" "$work/site"
+  done
+done
+if [ -z "$python_ok" ]; then echo "note: python3 with PyYAML not found; the Python yardstick is skipped"; fi
 trace_sizes=${TRACE_SIZES-1000000}
 if [ -n "$trace_sizes" ]; then
   echo

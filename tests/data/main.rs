@@ -12,6 +12,7 @@ mod check_rules;
 mod claims_and_vocabulary;
 mod contributors;
 mod fmt;
+mod grown;
 mod hostile_files;
 mod messages;
 mod names;

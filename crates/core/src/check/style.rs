@@ -156,7 +156,7 @@ fn check_file(
     // loaded otherwise is parsed here. Only a text with a backslash can hold
     // a LaTeX escape, so only such a text is parsed for its values.
     let parsed = if file.layout.is_none() || file.text.contains('\\') {
-        match serde_yaml::from_str::<Value>(&file.text) {
+        match crate::yaml::flat::parse_value(&file.text) {
             Ok(v @ Value::Mapping(_)) => Some(v),
             _ => return, // yaml-syntax reports it
         }
@@ -173,14 +173,14 @@ fn check_file(
         (None, None) => return,
     };
     let mut ambiguous = false;
-    let mut field = String::new();
+    let mut field = "";
     for (i, line) in file.text.lines().enumerate() {
         if line.trim_start().starts_with('#') {
             continue;
         }
         if !line.starts_with([' ', '\t', '-']) {
             if let Some(colon) = line.find(':') {
-                field = line[..colon].trim().trim_matches(['"', '\'']).to_string();
+                field = line[..colon].trim().trim_matches(['"', '\'']);
             }
         }
         let Some((value, col)) = plain_value(line) else {
@@ -189,7 +189,7 @@ fn check_file(
         // YAML 1.2 (this tool) reads it as text; YAML 1.1 would read something
         // else. The cheap test first: most values are plain words for both.
         let is_text = || {
-            serde_yaml::from_str::<Value>(&format!("k: {value}\n"))
+            crate::yaml::flat::parse_value(&format!("k: {value}\n"))
                 .ok()
                 .as_ref()
                 .and_then(|v| v.get("k"))
@@ -206,7 +206,7 @@ fn check_file(
                     format!("`{value}` is text here, but YAML 1.1 readers (PyYAML, yamllint) read it as a boolean, number, date or null"),
                 )
                 .at(i + 1, col)
-                .field(field.clone())
+                .field(field)
                 .help(format!("quote it: `{}` (or run `corpus fmt`)", fixed.trim())),
             );
         }

@@ -92,7 +92,7 @@ pub(super) fn parse_file<T>(
     let mut diagnostics = Vec::new();
     let body = without_final_marker(&text);
     let whole = body.len() == text.len();
-    let parsed: Result<Value, _> = serde_yaml::from_str(body);
+    let parsed = crate::yaml::flat::parse_value(body);
     let value = match parsed {
         Ok(v @ Value::Mapping(_)) => Some(v),
         Ok(Value::Null) => {

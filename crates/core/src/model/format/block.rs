@@ -15,7 +15,7 @@ fn split_comment<'a>(
     get: &dyn Fn(&Value) -> Option<Value>,
 ) -> Option<(&'a str, &'a str)> {
     let parses_to = |candidate: &str| {
-        serde_yaml::from_str::<Value>(&wrap(candidate))
+        crate::yaml::flat::parse_value(&wrap(candidate))
             .ok()
             .and_then(|v| get(&v))
             .as_ref()

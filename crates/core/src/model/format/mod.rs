@@ -88,7 +88,7 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
     let parsed: &Value = match known {
         Some(v) => v,
         None => {
-            owned = serde_yaml::from_str(text).map_err(|e| {
+            owned = crate::yaml::flat::parse_value(text).map_err(|e| {
                 let x = crate::yaml::error::explain(&e, text);
                 FormatError {
                     line: x.line,
@@ -175,7 +175,7 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
     if formatted == text {
         return Ok(formatted);
     }
-    let reparsed: Value = serde_yaml::from_str(&formatted).map_err(|e| FormatError {
+    let reparsed: Value = crate::yaml::flat::parse_value(&formatted).map_err(|e| FormatError {
         line: None,
         message: format!("formatting would break the file ({e}); it was left as it is"),
     })?;
