@@ -200,6 +200,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
-        Command::Completions(a) => completions::run(ctx, a),
+        Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
     }
 }

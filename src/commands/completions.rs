@@ -2,8 +2,7 @@
 //! from the same clap definitions that parse the command line, so it never
 //! lags behind a new subcommand or flag.
 
-use super::{Audience, Context, Outcome, Result};
-use clap::CommandFactory;
+use super::{Audience, Outcome, Result};
 
 /// Options of `corpus completions`.
 #[derive(Debug, clap::Args)]
@@ -25,9 +24,10 @@ impl Audience for Args {
     }
 }
 
-/// Writes the completion script of `corpus` for the shell on stdout.
-pub fn run(_ctx: &Context, args: &Args) -> Result {
-    let mut cmd = crate::cli::Cli::command();
+/// Writes the completion script of `corpus` for the shell on stdout; `cmd`
+/// is the whole command line's definition, which `cli` (the layer above)
+/// hands down.
+pub fn run(mut cmd: clap::Command, args: &Args) -> Result {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "corpus", &mut script);
     String::from_utf8(script)
