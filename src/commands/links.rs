@@ -180,17 +180,21 @@ fn command(
         Some(p) => cwd.join(p),
         None => root.join(default_cache()),
     };
-    let mut stderr = String::new();
-    // A results cache git tracks came with the repository, maybe with a
-    // pull request: believing it could pass dead links as alive.
-    let committed = !a.offline && corpus_core::exchange::git::tracks(root, &cache_path);
-    if committed {
-        stderr.push_str(&format!(
-            "warning: {}: git tracks this results cache, so it is not trusted; every link is checked afresh (remove it with `git rm --cached`)\n",
-            cache_path.display()
-        ));
-    }
-    let cache = if a.offline || committed {
+    // Believing a committed cache could pass dead links as alive.
+    let committed = (!a.offline)
+        .then(|| {
+            let shown = cache_path.display().to_string();
+            super::committed_cache(
+                root,
+                &cache_path,
+                &shown,
+                "results",
+                "every link is checked afresh",
+            )
+        })
+        .flatten();
+    let mut stderr = committed.clone().unwrap_or_default();
+    let cache = if a.offline || committed.is_some() {
         Cache::default()
     } else {
         match reader::read_text(&cache_path, MAX_CACHE_BYTES).map(|t| Cache::from_json(&t)) {

@@ -140,6 +140,24 @@ impl From<ReportFormat> for Format {
     }
 }
 
+/// A cache of a network command that git tracks came with the repository,
+/// maybe with a pull request, so it is not read: the warning that says so
+/// (`shown` names the file, `kind` the cache, `afresh` what happens
+/// instead), or None for a cache of this machine's own.
+pub fn committed_cache(
+    root: &Path,
+    path: &Path,
+    shown: &str,
+    kind: &str,
+    afresh: &str,
+) -> Option<String> {
+    corpus_core::exchange::git::tracks(root, path).then(|| {
+        format!(
+            "warning: {shown}: git tracks this {kind} cache, so it is not trusted; {afresh} (remove it with `git rm --cached`)\n"
+        )
+    })
+}
+
 /// Pretty JSON of a value with a final newline.
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"

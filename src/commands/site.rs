@@ -7,7 +7,6 @@ use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
 use corpus_core::load::Inputs;
-use corpus_core::model::status::Status;
 use corpus_core::publish::feeds;
 use corpus_core::publish::repository::pages_url;
 use corpus_core::publish::site::{self, GENERATOR};
@@ -66,14 +65,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     let mut files: Vec<(PathBuf, &str, String)> =
         vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html.clone())];
-    let status_text =
-        corpus_io::reader::read_text(&root.join(Layout::STATUS), site::MAX_PAGE_BYTES);
-    let feed_items = match status_text {
-        Err(corpus_io::reader::ReadError::Missing) => None,
-        Err(e) => return Err(Outcome::fail(2, format!("{}: {e}", Layout::STATUS))),
-        Ok(text) => {
-            let status = Status::from_yaml(&text)
-                .map_err(|e| Outcome::fail(2, format!("{}: {e}", Layout::STATUS)))?;
+    // The status file was read and checked with the other inputs; an
+    // invalid one is a `status-file` error, which stopped the run above.
+    let feed_items = match &corpus.status {
+        None => None,
+        Some(status) => {
             let repo = &corpus.taxonomy.repository;
             let home = if repo.is_empty() {
                 String::new()
@@ -85,7 +81,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             } else {
                 repo.as_str()
             };
-            let items = feeds::items(&corpus, &status, &home);
+            let items = feeds::items(&corpus, status, &home);
             files.push((
                 dir.join(feeds::JSON_FEED),
                 FEED_MARK_JSON,

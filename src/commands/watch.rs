@@ -126,16 +126,16 @@ fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcom
     };
     let cache_rel = format!("{}/{}", Layout::CACHE_DIR, Layout::WATCH_CACHE);
     let cache_path = root.join(&cache_rel);
-    let mut stderr = String::new();
-    // An answers cache git tracks came with the repository, maybe with a
-    // pull request: believing it could hide a withdrawal or a retraction.
-    let committed = corpus_core::exchange::git::tracks(root, &cache_path);
-    if committed {
-        stderr.push_str(&format!(
-            "warning: {cache_rel}: git tracks this answers cache, so it is not trusted; every paper is asked afresh (remove it with `git rm --cached`)\n"
-        ));
-    }
-    let own_cache = if committed {
+    // Believing a committed cache could hide a withdrawal or a retraction.
+    let committed = super::committed_cache(
+        root,
+        &cache_path,
+        &cache_rel,
+        "answers",
+        "every paper is asked afresh",
+    );
+    let mut stderr = committed.clone().unwrap_or_default();
+    let own_cache = if committed.is_some() {
         None
     } else {
         read_own(&cache_path, &cache_rel)?

@@ -1,11 +1,11 @@
 //! `corpus trace classify`: the orchestration form and sub-decisions a trace's events show.
 
-use super::{stdin_or, TraceLimit};
+use super::{on_stderr, read_one, TraceLimit};
 use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_diagnostics::rules::Rule;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `corpus trace classify`.
 #[derive(Debug, clap::Args)]
@@ -31,21 +31,7 @@ impl Audience for Args {
 /// the events that show each; a declared topology the events do not show is
 /// a `trace-form-disagrees` warning on standard error.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let max = args.limit.max_trace_size;
-    let path = stdin_or(&ctx.cwd, &args.file);
-    let label = args.file.display().to_string();
-    let on_stderr = |text: String| Outcome {
-        code: 1,
-        stdout: String::new(),
-        stderr: text,
-    };
-    let bytes = corpus_trace::read_input(&path, &label, max).map_err(|d| {
-        if path.is_file() || path == Path::new(corpus_trace::STDIN) {
-            on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
-        } else {
-            Outcome::fail(2, d.message)
-        }
-    })?;
+    let (label, bytes) = read_one(ctx, &args.file, &args.limit)?;
     let (tr, mut problems) = corpus_trace::check_and_parse(&label, &bytes);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let render = |problems: &[Diagnostic], summary: Option<&str>| {

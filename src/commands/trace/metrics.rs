@@ -1,10 +1,10 @@
 //! `corpus trace metrics`: one trace replayed into orchestration metrics.
 
-use super::{stdin_or, TraceLimit};
+use super::{on_stderr, read_one, TraceLimit};
 use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
 use corpus_core::layout::Layout;
 use corpus_diagnostics::report::{self, Format, Sources};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `corpus trace metrics`.
 #[derive(Debug, clap::Args)]
@@ -32,21 +32,7 @@ impl Audience for Args {
 /// their own names: the tool carries no list's vocabulary of its own.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let max = args.limit.max_trace_size;
-    let path = stdin_or(&ctx.cwd, &args.file);
-    let label = args.file.display().to_string();
-    // Problems go to stderr: stdout holds the metrics, JSON with --format json.
-    let on_stderr = |text: String| Outcome {
-        code: 1,
-        stdout: String::new(),
-        stderr: text,
-    };
-    let bytes = corpus_trace::read_input(&path, &label, max).map_err(|d| {
-        if path.is_file() || path == Path::new(corpus_trace::STDIN) {
-            on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
-        } else {
-            Outcome::fail(2, d.message)
-        }
-    })?;
+    let (label, bytes) = read_one(ctx, &args.file, &args.limit)?;
     // Figures of a trace that breaks the schema or the graph rules (a cycle,
     // a dangling parent, time running backwards) would be made up: refuse
     // with the diagnostics `trace validate` gives. A valid trace comes back

@@ -9,7 +9,8 @@ pub mod import;
 pub mod metrics;
 pub mod validate;
 
-use super::{Audience, Context, Result};
+use super::{Audience, Context, Outcome, Result};
+use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
 /// The `corpus trace` subcommands.
@@ -52,6 +53,37 @@ pub fn run(ctx: &Context, command: &TraceCommand) -> Result {
         TraceCommand::Import(a) => import::run(ctx, a),
         TraceCommand::Classify(a) => classify::run(ctx, a),
     }
+}
+
+/// The outcome of a one-trace command that found problems: they go to
+/// stderr, since its stdout holds the result (JSON with --format json).
+fn on_stderr(text: String) -> Outcome {
+    Outcome {
+        code: 1,
+        stdout: String::new(),
+        stderr: text,
+    }
+}
+
+/// Reads the one trace a command was given (`-`: standard input) and
+/// returns its label and bytes. A file that is there but cannot be read is
+/// a problem of the data (1); a path with nothing there, a run that could
+/// not start (2).
+fn read_one(
+    ctx: &Context,
+    file: &Path,
+    limit: &TraceLimit,
+) -> std::result::Result<(String, Vec<u8>), Outcome> {
+    let path = stdin_or(&ctx.cwd, file);
+    let label = file.display().to_string();
+    let bytes = corpus_trace::read_input(&path, &label, limit.max_trace_size).map_err(|d| {
+        if path.is_file() || path == Path::new(corpus_trace::STDIN) {
+            on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
+        } else {
+            Outcome::fail(2, d.message)
+        }
+    })?;
+    Ok((label, bytes))
 }
 
 /// `-` stays standard input; any other path is taken from the working directory.

@@ -127,6 +127,6 @@ impl Folder {
 
 /// Whether a listed file's name is valid UTF-8 (a name that is not cannot
 /// be a key, and is shown with replacement characters).
-fn utf8_name(path: &Path) -> bool {
+pub(super) fn utf8_name(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n.to_str().is_some())
 }

@@ -92,7 +92,7 @@ pub fn names_not_utf8(root: &Path) -> Vec<String> {
                 .unwrap_or_default();
             listed
                 .into_iter()
-                .filter(|(_, p)| p.file_name().is_some_and(|n| n.to_str().is_none()))
+                .filter(|(_, p)| !inputs::utf8_name(p))
                 .map(move |(name, _)| format!("{dir}/{name}"))
         })
         .collect()
