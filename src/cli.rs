@@ -5,7 +5,7 @@
 
 use crate::commands::{
     agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
-    publish, schema, site, stats, trace, verify, watch, Audience, Context, Outcome,
+    publish, schema, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -81,6 +81,9 @@ pub enum Command {
     /// Validate orchestration traces, or replay one into metrics.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Read the survey's figure memberships from its artifact's figure files (check or write).
+    #[command(subcommand)]
+    Survey(survey::SurveyCommand),
     /// Check every link of the entries, records and README (dead, moved, timed out).
     Links(links::Args),
     /// Compare entries' title, first author and year with their arXiv records.
@@ -170,6 +173,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Agreement(a) => a,
         Command::Site(a) => a,
         Command::Trace(a) => a,
+        Command::Survey(a) => a,
         Command::Links(a) => a,
         Command::Verify(a) => a,
         Command::Watch(a) => a,
@@ -197,6 +201,7 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Agreement(a) => agreement::run(ctx, a),
         Command::Site(a) => site::run(ctx, a),
         Command::Trace(a) => trace::run(ctx, a),
+        Command::Survey(a) => survey::run(ctx, a),
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),

@@ -19,6 +19,7 @@ pub mod publish;
 pub mod schema;
 pub mod site;
 pub mod stats;
+pub mod survey;
 pub mod trace;
 pub mod verify;
 pub mod watch;

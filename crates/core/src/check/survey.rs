@@ -111,6 +111,9 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         let allowed = match fig.field {
             FigureField::CreditUnit => tax.values(fields::CREDIT_GRANULARITY).unwrap_or_default(),
             FigureField::Subdecisions => tax.values(fields::SUBDECISIONS).unwrap_or_default(),
+            FigureField::OrchestrationForm => {
+                tax.values(fields::ORCHESTRATION_FORM).unwrap_or_default()
+            }
         };
         for level in &fig.levels {
             if !allowed.contains(&level.value) {
@@ -133,6 +136,18 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                     out.push(d);
                 }
             }
+        }
+    }
+    for l in &survey.figure_labels {
+        for k in l.keys.iter().filter(|k| !by_key.contains_key(k.as_str())) {
+            let mut d = invalid(format!(
+                "the figure label `{}` names `{k}`, which is no entry",
+                l.label
+            ))
+            .at_line(line_of(text, &l.label))
+            .field("figure_labels");
+            d.severity = sev;
+            out.push(d);
         }
     }
     let fsev = severity("survey-figure-membership");

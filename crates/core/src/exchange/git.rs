@@ -134,3 +134,19 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
     }
     Ok(Snapshot { dir })
 }
+
+/// A file of a revision in the repository at `repo` (bare or not), and the
+/// commit that last changed it up to that revision: `corpus survey figures`
+/// reads the artifact's figures this way.
+pub fn file_at(repo: &Path, rev: &str, path: &str) -> Result<(Vec<u8>, String), String> {
+    if rev.starts_with('-') || path.starts_with('-') {
+        return Err(format!("`{rev}:{path}` is not a revision's file"));
+    }
+    let bytes = git(repo, &["show", &format!("{rev}:{path}")], None)?;
+    let commit = git(repo, &["log", "-1", "--format=%H", rev, "--", path], None)?;
+    let commit = String::from_utf8_lossy(&commit).trim().to_string();
+    if commit.is_empty() {
+        return Err(format!("no commit of {rev} changed {path}"));
+    }
+    Ok((bytes, commit))
+}

@@ -6,6 +6,7 @@
 pub mod agreement;
 pub mod diff;
 pub mod export;
+pub mod figures;
 pub mod git;
 pub mod import;
 pub mod review;

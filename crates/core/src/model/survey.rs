@@ -72,6 +72,10 @@ pub struct Level {
     /// What the figure shows at a level without entries, in the project's words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The text of the figure's file that heads this level (its column or
+    /// row): `corpus survey figures` finds the entries by its position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
 }
 
 /// Which entry field a figure's levels are values of.
@@ -82,6 +86,22 @@ pub enum FigureField {
     CreditUnit,
     /// `subdecisions`.
     Subdecisions,
+    /// `orchestration_form`: the figure names examples of each form, which
+    /// need not carry the form as their tag.
+    OrchestrationForm,
+}
+
+/// How a figure's file lays its levels out, so the entries named under a
+/// level can be found from the positions of its texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureLayout {
+    /// Each level heads a column: its entries share the header's x and sit
+    /// below it (the nearest header above them on that x).
+    Columns,
+    /// Each level heads a row: its entries share the header's y and sit to
+    /// its right (the nearest header left of them on that y).
+    Rows,
 }
 
 /// A figure of the survey, as memberships.
@@ -94,8 +114,30 @@ pub struct Figure {
     pub title: String,
     /// The field the levels are values of.
     pub field: FigureField,
-    /// Levels in the figure's order.
+    /// The figure's file in the artifact (e.g. `assets/credit_hierarchy.svg`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The artifact's commit that last changed that file: the memberships
+    /// were read from the file as of this commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// How the file lays the levels out (needed to read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<FigureLayout>,
+    /// Levels in the project's order.
     pub levels: Vec<Level>,
+}
+
+/// What a label of the survey's figures names: the entries (none for a
+/// text that names no entry, such as a baseline or a node's letter).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureLabel {
+    /// The label as the figure writes it.
+    pub label: String,
+    /// The entries it names; empty: it names none.
+    #[serde(default)]
+    pub keys: Vec<String>,
 }
 
 /// One row of the Benchmark Gap table.
@@ -154,6 +196,10 @@ pub struct Survey {
     /// The survey's figures, as memberships (none when the survey has none).
     #[serde(default)]
     pub figures: Vec<Figure>,
+    /// Labels of the figures that are not an entry's short name, key or
+    /// title before its colon, with the entries they name.
+    #[serde(default)]
+    pub figure_labels: Vec<FigureLabel>,
     /// What E1–E4 stand for, as far as the survey's table says.
     #[serde(default)]
     pub measures_note: String,
