@@ -10,3 +10,4 @@ mod agreement;
 mod diff;
 mod formats;
 mod review;
+mod survey_figures;
