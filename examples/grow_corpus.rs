@@ -5,7 +5,8 @@
 //! traces) and then copies of the shipped entries until it holds N entries.
 //! Each copy gets a new key, title, arXiv id (where the original has one),
 //! URLs and year, keeps everything else (sub-decisions, judgement sources,
-//! notes, links, waivers) and is stamped `added_in: after_publication`, a
+//! notes, links, waivers; its judgements get locator rows of their own)
+//! and is stamped `added_in: after_publication`, a
 //! round outside the survey's pool, so the survey's claims still hold. The
 //! exclusion log grows in the shipped proportion the same way. Entries in
 //! real use look like these, so the costs measured on them are the ones
@@ -170,6 +171,48 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The locator rows of a grown entry (`corpus/locators.yaml`): one per
+/// source of each judged field, a reason for a reading, a place otherwise.
+fn locator_rows(text: &str, key: &str) -> String {
+    let mut out = String::new();
+    let mut field_of: Option<&str> = None;
+    let mut row = |field: &str, source: &str| {
+        let at = if source == "project_reading" || source == "contributor" {
+            "reason: A grown copy is judged as the shipped entry it copies.".to_string()
+        } else {
+            "file: papers/papers.csv, place: the shipped entry's row".to_string()
+        };
+        out.push_str(&format!(
+            "  - {{key: {key}, field: {field}, source: {source}, {at}}}\n"
+        ));
+    };
+    for line in text.lines() {
+        if !line.starts_with(' ') {
+            field_of = None;
+        }
+        if let Some((name, value)) = line
+            .split_once(": ")
+            .or(line.strip_suffix(':').map(|n| (n, "")))
+        {
+            if let Some(field) = name
+                .strip_suffix("_source")
+                .filter(|_| !name.starts_with(' '))
+            {
+                if value.is_empty() {
+                    field_of = Some(field);
+                } else {
+                    row(field, value.trim());
+                }
+                continue;
+            }
+        }
+        if let (Some(field), Some(source)) = (field_of, line.strip_prefix("  - ")) {
+            row(field, source.trim());
+        }
+    }
+    out
+}
+
 /// Writes the shipped tree under `out` and grows it to `n` entries (never
 /// fewer than the shipped ones); returns the number of entries written.
 pub fn grow(shipped: &Path, out: &Path, n: usize) -> usize {
@@ -190,12 +233,19 @@ pub fn grow(shipped: &Path, out: &Path, n: usize) -> usize {
     }
     let mut g = Grower { taken, next_id: 0 };
     let shipped_n = entries.len();
+    let mut rows = String::new();
     for j in 0..n.saturating_sub(shipped_n) {
         let (stem, text) = &entries[j % shipped_n];
         let copy = j / shipped_n + 1;
         let key = format!("{stem}-g{copy}");
         let grown = grow_file(text, "key", &key, copy, &mut g);
+        rows.push_str(&locator_rows(&grown, &key));
         std::fs::write(out.join(format!("corpus/papers/{key}.yaml")), grown).unwrap();
+    }
+    let locators = out.join("corpus/locators.yaml");
+    if let Ok(text) = std::fs::read_to_string(&locators) {
+        let grown = text.replacen("\njudgements:\n", &format!("\njudgements:\n{rows}"), 1);
+        std::fs::write(&locators, grown).unwrap();
     }
     // The exclusion log keeps the shipped proportion of records to entries.
     let want = (n.max(shipped_n) * records.len()).div_ceil(shipped_n.max(1));

@@ -74,6 +74,24 @@ fn survey_naming_method(level: &str, cited: &str) -> String {
     )
 }
 
+const LOCATORS: &str = "corpus/locators.yaml";
+
+/// A locators file for the valid fixture: a reason for each reading, the
+/// first round's commit and, when `strict`, the method's spot-check row.
+fn locators(strict: bool) -> String {
+    let reading = |key: &str| {
+        format!("  - {{key: {key}, field: subdecisions, source: project_reading, reason: The summary names what the paper learns.}}\n")
+    };
+    let mut out = String::from("judgements:\n");
+    for key in ["grid-foraging1999", "harbor-ops", "relay-credit2025"] {
+        out += &reading(key);
+    }
+    if strict {
+        out += "  - {key: relay-credit2025, field: strict_credit, source: spotcheck, file: docs/spotcheck.csv, place: row 1}\n";
+    }
+    out + "rounds:\n  - {round: survey_screening, commit: 0123456789abcdef0123456789abcdef01234567, file: papers.csv, place: every row}\n"
+}
+
 /// A survey file naming no entry, whose abstract is a published source.
 const PUBLISHING_SURVEY: &str = "paper:\n  title: A Fixture Survey\n  authors: [\"Doe, Jane\"]\n  year: 2026\n  arxiv_id: \"2601.00001\"\n  artifact: https://example.org/artifact\n  snapshot: \"2026-01-02\"\npublished_sources: [survey_abstract]\nfigures: []\nmeasures_note: E1 is the task outcome.\nbenchmark_gap: []\n";
 
@@ -616,6 +634,16 @@ fn cases() -> Vec<Case> {
                 t.write(SURVEY, survey_naming_method("o2_delegate", "[]"));
                 t.set(valid::METHOD, "subdecisions_source", "[survey_figure]");
             },
+        },
+        Case {
+            rule: "judgement-locator",
+            args: &[],
+            base: Tree::valid,
+            // The method's strict credit comes from the spot-check, but no row says where.
+            fires: |t| t.write(LOCATORS, locators(false)),
+            file: valid::METHOD,
+            field: Some("strict_credit"),
+            near_miss: |t| t.write(LOCATORS, locators(true)),
         },
         Case {
             rule: "survey-reference",

@@ -14,6 +14,7 @@ mod contributors;
 mod fmt;
 mod grown;
 mod hostile_files;
+mod locators;
 mod messages;
 mod names;
 mod pools;

@@ -105,9 +105,15 @@ fn the_add_a_paper_commands_of_contributing_run_clean_as_written() {
     for argv in &commands {
         let args: Vec<&str> = argv.iter().map(String::as_str).collect();
         if args[0] == "fmt" {
-            // Steps 1 and 2: the contributor fills in the scaffold.
+            // Steps 1 and 2: the contributor fills in the scaffold and
+            // says why the sub-decisions are judged as they are.
             let rel = format!("corpus/papers/{key}.yaml");
             t.write(&rel, fill(&t.read(&rel)));
+            t.replace(
+                "corpus/locators.yaml",
+                "\njudgements:\n",
+                &format!("\njudgements:\n  - {{key: {key}, field: subdecisions, source: project_reading, reason: The modules are trained jointly but their order is fixed by the pipeline.}}\n"),
+            );
         }
         t.corpus(&args).assert_code(0);
     }
@@ -146,6 +152,11 @@ fn stale_outputs_are_one_diagnostic_that_names_the_command() {
         "corpus/papers/late-paper2026.yaml",
         fill(&t.read("corpus/papers/late-paper2026.yaml"))
             .replace("category:", "category: rl_method"),
+    );
+    t.replace(
+        "corpus/locators.yaml",
+        "\njudgements:\n",
+        "\njudgements:\n  - {key: late-paper2026, field: subdecisions, source: project_reading, reason: The modules are trained jointly but their order is fixed by the pipeline.}\n",
     );
     t.corpus(&["fmt"]).assert_code(0);
     let run = t.check(&[]);
@@ -322,8 +333,8 @@ fn the_survey_pool_cannot_be_the_open_round() {
     let round = open_round();
     t.replace(
         "corpus/survey.yaml",
-        "rounds: [survey_screening, coverage_refresh]",
-        &format!("rounds: [survey_screening, coverage_refresh, {round}]"),
+        "rounds: [survey_screening, coverage_audit, coverage_refresh]",
+        &format!("rounds: [survey_screening, coverage_audit, coverage_refresh, {round}]"),
     );
     let run = t.check(&[]);
     assert!(

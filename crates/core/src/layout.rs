@@ -15,6 +15,8 @@ impl Layout {
     pub const CLAIMS: &'static str = "corpus/claims.yaml";
     /// The survey's own facts.
     pub const SURVEY: &'static str = "corpus/survey.yaml";
+    /// Where each judged value comes from: a place in the artifact or a reason.
+    pub const LOCATORS: &'static str = "corpus/locators.yaml";
     /// The committed host exceptions of `corpus links`.
     pub const LINK_HOSTS: &'static str = "corpus/links.yaml";
     /// The generated JSON Schema of entry files (committed, read by editors).

@@ -4,6 +4,7 @@
 //! built-in ones are implemented here, the data-driven ones (`when`/`require`)
 //! are evaluated generically. Checks return diagnostics and never print.
 
+pub mod locators;
 pub mod status;
 pub mod style;
 pub mod survey;
@@ -128,6 +129,7 @@ pub fn check(corpus: &Corpus) -> Findings {
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
         sink.out.extend(broken_claims(corpus));
         sink.out.extend(crate::check::survey::problems(corpus));
+        sink.out.extend(crate::check::locators::problems(corpus));
     }
     let style = crate::check::style::check(corpus, &sink.out);
     sink.out.extend(style);

@@ -23,6 +23,7 @@ impl Inputs {
         for (rel, read) in [
             (Layout::CLAIMS, &self.claims),
             (Layout::SURVEY, &self.survey),
+            (Layout::LOCATORS, &self.locators),
             (Layout::STATUS, &self.status),
         ] {
             digest.add(rel.as_bytes());

@@ -31,6 +31,8 @@ pub struct Inputs {
     pub claims: Option<Result<String, ReadError>>,
     /// The survey facts' text (or read error), when the root has them.
     pub survey: Option<Result<String, ReadError>>,
+    /// The locators of judged values (text or read error), when the root has them.
+    pub locators: Option<Result<String, ReadError>>,
     /// The status file's text (or read error), when the root has one.
     pub status: Option<Result<String, ReadError>>,
     /// The example traces.
@@ -70,6 +72,7 @@ impl Inputs {
                 .map(|dir| Folder::read(root, dir, max)),
             claims: optional(Layout::CLAIMS),
             survey: optional(Layout::SURVEY),
+            locators: optional(Layout::LOCATORS),
             status: optional(Layout::STATUS),
             traces: examples::read(root),
             templates: templates::read(root),

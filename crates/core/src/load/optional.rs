@@ -20,6 +20,19 @@ pub(super) fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mu
     }
 }
 
+/// Takes in the locators of judged values (`corpus/locators.yaml`), when
+/// the root has them.
+pub(super) fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let parsed = accepted(read.as_deref(), Layout::LOCATORS, None)
+        .map_err(|d| vec![d])
+        .and_then(|text| crate::model::locators::parse(text).map(|l| (l, text.to_string())));
+    match parsed {
+        Ok(l) => corpus.locators = Some(l),
+        Err(d) => corpus.diagnostics.extend(d),
+    }
+}
+
 /// Takes in the status file, when the root has one; one that does not parse
 /// is reported (`status-file`) and left out.
 pub(super) fn parse_status(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {

@@ -41,6 +41,8 @@ pub struct Corpus {
     pub claims: Option<(crate::model::claims::Ledger, String)>,
     /// The survey's own facts (figures, Benchmark Gap) and their text, when present.
     pub survey: Option<(crate::model::survey::Survey, String)>,
+    /// Where the judged values come from, and the file's text, when present.
+    pub locators: Option<(crate::model::locators::Locators, String)>,
     /// The status file (`corpus watch`'s dated events), when present and valid.
     pub status: Option<crate::model::status::Status>,
     /// The claims' verdicts, evaluated on first use and shared by every consumer.
@@ -59,6 +61,7 @@ impl Corpus {
             files: Vec::new(),
             claims: None,
             survey: None,
+            locators: None,
             status: None,
             verdicts: OnceLock::new(),
             diagnostics: Vec::new(),

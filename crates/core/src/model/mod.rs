@@ -11,6 +11,7 @@ pub mod dates;
 pub mod fields;
 pub mod filter;
 pub mod format;
+pub mod locators;
 pub mod status;
 pub mod survey;
 pub mod taxonomy;
