@@ -181,3 +181,23 @@ fn a_figure_without_its_file_and_commit_locates_nothing() {
         .iter()
         .all(|d| d.message.contains("records no figure file and commit")));
 }
+
+#[test]
+fn representatives_without_a_place_or_a_reason_fire() {
+    let t = Tree::data_copy();
+    t.replace(
+        "corpus/survey.yaml",
+        ", reason: \"This project's choice among the entries that carry reward family R2, preferring entries the survey's figures name.\"",
+        "",
+    );
+    let run = t.check(&[]);
+    let d = run.of("judgement-locator");
+    assert_eq!(d.len(), 1, "{}", run.stdout);
+    assert_eq!(d[0].file, "corpus/survey.yaml");
+    assert!(
+        d[0].message.contains("reward_family `R2`"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].line.is_some());
+}

@@ -126,6 +126,9 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         }
     }
     out.extend(stale(corpus, locs, text, sev));
+    if let Some((s, stext)) = &corpus.survey {
+        out.extend(representatives(s, stext, sev));
+    }
     out.extend(rounds(corpus, locs, text, sev));
     out
 }
@@ -134,6 +137,46 @@ fn at_row(sev: Severity, text: &str, j: &Judgement, msg: String) -> Diagnostic {
     Diagnostic::new(Rule::JudgementLocator, sev, Layout::LOCATORS, msg)
         .at_line(row_line(text, j))
         .field("judgements")
+}
+
+/// Every row of chosen representatives says who chose them: the artifact's
+/// file and place, or this project's one-sentence reason.
+fn representatives(
+    survey: &crate::model::survey::Survey,
+    text: &str,
+    sev: Severity,
+) -> Vec<Diagnostic> {
+    let filled = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
+    let mut out = Vec::new();
+    for r in &survey.representatives {
+        let problem = match &r.reason {
+            Some(reason) => reason_problem(reason).map(|p| format!("its reason {p}")),
+            None if filled(&r.file) && filled(&r.place) => None,
+            None => Some("it names neither the artifact's file and place nor a reason".to_string()),
+        };
+        let Some(problem) = problem else { continue };
+        let line = text
+            .lines()
+            .position(|l| l.contains(&format!("value: {},", r.value)) && l.contains(&r.field))
+            .map(|i| i + 1);
+        out.push(
+            Diagnostic::new(
+                Rule::JudgementLocator,
+                sev,
+                Layout::SURVEY,
+                format!(
+                    "the representatives of {} `{}`: {problem}",
+                    r.field, r.value
+                ),
+            )
+            .at_line(line)
+            .field("representatives")
+            .help(
+                "give the artifact's `file` and `place` that name them, or this project's `reason`",
+            ),
+        );
+    }
+    out
 }
 
 /// Locators no judgement needs: the entry is gone, or no longer names that

@@ -177,6 +177,15 @@ pub struct Representatives {
     pub value: String,
     /// Entry keys, in display order.
     pub entries: Vec<String>,
+    /// The artifact's file that names them, when the survey chose them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The place in that file (a table and its row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    /// When this project chose them: one sentence saying on what grounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// The whole survey file.
