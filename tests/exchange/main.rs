@@ -10,4 +10,4 @@ mod agreement;
 mod diff;
 mod formats;
 mod review;
-mod survey_figures;
+mod survey;

@@ -135,6 +135,22 @@ pub fn snapshot_at(root: &Path, rev: &str) -> Result<Snapshot, String> {
     Ok(Snapshot { dir })
 }
 
+/// The commits up to `rev` that changed `path`, oldest first.
+pub fn commits_of(repo: &Path, rev: &str, path: &str) -> Result<Vec<String>, String> {
+    if rev.starts_with('-') || path.starts_with('-') {
+        return Err(format!("`{rev}` is not a revision"));
+    }
+    let out = git(
+        repo,
+        &["log", "--reverse", "--format=%H", rev, "--", path],
+        None,
+    )?;
+    Ok(String::from_utf8_lossy(&out)
+        .lines()
+        .map(str::to_string)
+        .collect())
+}
+
 /// A file of a revision in the repository at `repo` (bare or not), and the
 /// commit that last changed it up to that revision: `corpus survey figures`
 /// reads the artifact's figures this way.

@@ -10,5 +10,6 @@ pub mod figures;
 pub mod git;
 pub mod import;
 pub mod review;
+pub mod rounds;
 pub mod scaffold;
 pub mod starter;

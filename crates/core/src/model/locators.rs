@@ -48,6 +48,10 @@ pub struct RoundSource {
     pub file: String,
     /// What in that commit shows them, in the project's words.
     pub place: String,
+    /// Text of the notes column that marks this round's members among the
+    /// rows of that commit, when another round shares the commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The whole locators file.

@@ -1,6 +1,8 @@
 //! `corpus survey figures`: memberships read from an artifact's SVG figure
 //! (a git repository made here), compared with `corpus/survey.yaml` and
 //! written into it; `check` then holds the entries to what the file shows.
+//! `corpus survey rounds`: each entry's round against the commit that first
+//! added it to the artifact's CSV file.
 
 use crate::common::{git, valid, Tree};
 
@@ -112,4 +114,74 @@ fn an_artifact_that_is_no_repository_could_not_be_read() {
     ]);
     run.assert_code(2);
     assert_eq!(t.read(SURVEY), SURVEY_TEXT);
+}
+
+fn commit_all(dir: &std::path::Path, msg: &str) -> String {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", msg]);
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// An artifact whose first commit lists two of the fixture's entries (one
+/// noted as an audit addition) and both records; the second adds the third.
+fn history() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("papers")).unwrap();
+    std::fs::write(
+        p.join("papers/excluded.csv"),
+        "record_id,stage\nE001,abstract_screen\nE002,full_text_screen\n",
+    )
+    .unwrap();
+    let csv = "key,notes\ngrid-foraging1999,\nharbor-ops,added during the audit\n";
+    std::fs::write(p.join("papers/papers.csv"), csv).unwrap();
+    git(p, &["init", "-q"]);
+    let first = commit_all(p, "first");
+    std::fs::write(
+        p.join("papers/papers.csv"),
+        format!("{csv}relay-credit2025,\n"),
+    )
+    .unwrap();
+    let second = commit_all(p, "refresh");
+    (dir, first, second)
+}
+
+#[test]
+fn rounds_follow_the_commit_and_note_that_first_added_each_row() {
+    let t = Tree::valid();
+    let (art, first, second) = history();
+    t.write(
+        "corpus/locators.yaml",
+        format!(
+            "rounds:\n  - {{round: survey_screening, commit: {first}, file: papers/papers.csv, place: first rows}}\n  - {{round: coverage_audit, commit: {first}, file: papers/papers.csv, place: noted rows, note: during the audit}}\n  - {{round: coverage_refresh, commit: {second}, file: papers/papers.csv, place: added rows}}\n"
+        ),
+    );
+    let dir = art.path().to_str().unwrap();
+    let run = t.corpus(&["survey", "rounds", "--artifact", dir]);
+    run.assert_code(1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(run.stdout.contains(&format!(
+        "entry `relay-credit2025` is in round `survey_screening`, but commit {second} first added it to papers/papers.csv, which is round `coverage_refresh`"
+    )));
+    assert!(run
+        .stdout
+        .contains("entry `harbor-ops` is in round `survey_screening`"));
+    assert!(run.stdout.contains("which is round `coverage_audit`"));
+
+    t.append(valid::METHOD, "added_in: coverage_refresh\n");
+    t.append(valid::INDUSTRY, "added_in: coverage_audit\n");
+    let run = t.corpus(&["survey", "rounds", "--artifact", dir]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("3 entries and 2 records"),
+        "{}",
+        run.stdout
+    );
 }
