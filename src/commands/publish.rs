@@ -99,8 +99,9 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
         ));
     }
     let st = corpus_core::stats::of_corpus(&corpus);
-    let files = generate::generate_counted(&corpus, &st, templates, &examples, part)
+    let mut files = generate::generate_counted(&corpus, &st, templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
+    let kept = generate::keep_users_changelog(root, &mut files);
     if check_only {
         return Ok(compare(root, &files));
     }
@@ -116,6 +117,11 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
     }
     for p in &w.removed {
         out.push_str(&format!("removed {p}\n"));
+    }
+    if let Some(p) = &kept {
+        out.push_str(&format!(
+            "left {p} alone: `corpus build` did not write it (move it away to have the changelog generated)\n"
+        ));
     }
     out.push_str(&format!(
         "{} changed, {} unchanged, {} removed\n",

@@ -1,6 +1,6 @@
 //! `corpus site`: check, render the page, and write `OUT/index.html`
-//! (with `feed.json` and `feed.atom` of the status changes when the corpus
-//! has a status file) atomically, all or none, never over a file this
+//! (with `feed.json` and `feed.atom` of the list's changes and, when the
+//! corpus has a status file, its status changes) atomically, all or none, never over a file this
 //! command did not write.
 
 use super::{parse_checked, Audience, Context, Outcome, Result};
@@ -65,36 +65,25 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     let mut files: Vec<(PathBuf, &str, String)> =
         vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html.clone())];
-    // The status file was read and checked with the other inputs; an
-    // invalid one is a `status-file` error, which stopped the run above.
-    let feed_items = match &corpus.status {
-        None => None,
-        Some(status) => {
-            let repo = &corpus.taxonomy.repository;
-            let home = if repo.is_empty() {
-                String::new()
-            } else {
-                pages_url(repo)
-            };
-            let name = if repo.is_empty() {
-                "corpus"
-            } else {
-                repo.as_str()
-            };
-            let items = feeds::items(&corpus, status, &home);
-            files.push((
-                dir.join(feeds::JSON_FEED),
-                FEED_MARK_JSON,
-                feeds::json_feed(name, &home, &items),
-            ));
-            files.push((
-                dir.join(feeds::ATOM_FEED),
-                FEED_MARK_ATOM,
-                feeds::atom(name, &home, &items),
-            ));
-            Some(items.len())
-        }
+    // The status file and the releases file were read and checked with the
+    // other inputs; an invalid one is an error, which stopped the run above.
+    let repo = &corpus.taxonomy.repository;
+    let (home, name) = if repo.is_empty() {
+        (String::new(), "corpus")
+    } else {
+        (pages_url(repo), repo.as_str())
     };
+    let items = feeds::all(&corpus, &home);
+    files.push((
+        dir.join(feeds::JSON_FEED),
+        FEED_MARK_JSON,
+        feeds::json_feed(name, &home, &items),
+    ));
+    files.push((
+        dir.join(feeds::ATOM_FEED),
+        FEED_MARK_ATOM,
+        feeds::atom(name, &home, &items),
+    ));
     for (path, mark, _) in &files {
         refuse_foreign(path, mark, args.force)?;
     }
@@ -104,16 +93,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .collect();
     corpus_io::files::write_all(root, &items).map_err(|e| Outcome::fail(2, e))?;
     let path = dir.join(Layout::SITE_PAGE);
-    let feeds_said = feed_items
-        .map(|n| {
-            format!(
-                "; {} and {}: {n} status change{}",
-                feeds::JSON_FEED,
-                feeds::ATOM_FEED,
-                if n == 1 { "" } else { "s" }
-            )
-        })
-        .unwrap_or_default();
+    let n = items.len();
+    let feeds_said = format!(
+        "; {} and {}: {n} change{}",
+        feeds::JSON_FEED,
+        feeds::ATOM_FEED,
+        if n == 1 { "" } else { "s" }
+    );
     // On stdout, as `corpus build` reports what it wrote.
     Ok(Outcome::ok(format!(
         "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",

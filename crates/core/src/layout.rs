@@ -51,4 +51,14 @@ impl Layout {
     pub const WATCH_CACHE: &'static str = "corpus-watch.json";
     /// The status file: dated events of each paper, written by `corpus watch --write`.
     pub const STATUS: &'static str = "corpus/status.yaml";
+    /// The releases file: each release's version, day and tags, written by `corpus release`.
+    pub const RELEASES: &'static str = "corpus/releases.yaml";
+    /// The folder of release snapshots (`releases/VERSION/`), written by `corpus release`.
+    pub const RELEASES_DIR: &'static str = "releases";
+    /// The changelog, written by `corpus build`.
+    pub const CHANGELOG: &'static str = "CHANGELOG.md";
+    /// The citation file of the list, written by `corpus release`.
+    pub const CITATION: &'static str = "CITATION.cff";
+    /// Zenodo's deposit metadata, written by `corpus release`.
+    pub const ZENODO: &'static str = ".zenodo.json";
 }

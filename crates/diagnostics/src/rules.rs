@@ -178,6 +178,7 @@ registry! {
     StatusRetracted = "status-retracted", Watch, Error, "An entry whose paper OpenAlex marks retracted, as `corpus watch` recorded.";
     StatusTitleChanged = "status-title-changed", Watch, Warning, "An entry that does not carry the title arXiv changed to.";
     StatusPublished = "status-published", Watch, Warning, "An entry kept as an arXiv preprint while a published version (DOI) is recorded.";
+    ReleasesFile = "releases-file", Publish, Error, "A releases file (corpus/releases.yaml) that cannot be read as one.";
     AgreementInput = "agreement-input", Agreement, Error, "An annotations file that cannot be read as annotations.";
     AgreementUnknownField = "agreement-unknown-field", Agreement, Error, "An annotation of a field that is not a tag.";
     AgreementUnknownKey = "agreement-unknown-key", Agreement, Error, "An annotation of a key that is no entry.";

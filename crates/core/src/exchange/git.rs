@@ -1,5 +1,6 @@
-//! Git access for `corpus diff --base REV`: the corpus data of a revision
-//! copied into a temporary root by running `git`. This and `reader` are the
+//! Git access for `corpus diff --base REV` (the corpus data of a revision
+//! copied into a temporary root) and `corpus release` (whether the working
+//! tree is clean), by running `git`. This and `reader` are the
 //! only places the tool reads data from outside its own process.
 
 use crate::layout::Layout;
@@ -61,6 +62,23 @@ pub fn tracks(root: &Path, path: &Path) -> bool {
         return false;
     };
     git(root, &["ls-files", "--error-unmatch", "--", rel], None).is_ok()
+}
+
+/// What git reports changed or untracked (ignored files aside) in the
+/// working tree of the repository holding `root`, one `git status
+/// --porcelain` line each: empty for a clean tree. Err when git is missing
+/// or `root` is in no repository.
+pub fn uncommitted(root: &Path) -> Result<Vec<String>, String> {
+    let out = git(
+        root,
+        &["status", "--porcelain", "--untracked-files=all"],
+        None,
+    )?;
+    Ok(String::from_utf8_lossy(&out)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect())
 }
 
 /// Writes the corpus data (corpus/, exclusions/) and the templates of a git

@@ -25,6 +25,7 @@ impl Inputs {
             (Layout::SURVEY, &self.survey),
             (Layout::LOCATORS, &self.locators),
             (Layout::STATUS, &self.status),
+            (Layout::RELEASES, &self.releases),
         ] {
             digest.add(rel.as_bytes());
             if let Some(read) = read {

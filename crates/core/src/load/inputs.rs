@@ -35,6 +35,8 @@ pub struct Inputs {
     pub locators: Option<Result<String, ReadError>>,
     /// The status file's text (or read error), when the root has one.
     pub status: Option<Result<String, ReadError>>,
+    /// The releases file's text (or read error), when the root has one.
+    pub releases: Option<Result<String, ReadError>>,
     /// The example traces.
     pub traces: Traces,
     /// The templates by name, sorted, or the problem that stopped reading them.
@@ -74,6 +76,7 @@ impl Inputs {
             survey: optional(Layout::SURVEY),
             locators: optional(Layout::LOCATORS),
             status: optional(Layout::STATUS),
+            releases: optional(Layout::RELEASES),
             traces: examples::read(root),
             templates: templates::read(root),
         }

@@ -1,5 +1,5 @@
 //! The optional files of a root: the claims ledger, the survey facts and
-//! the status file.
+//! the status file and the releases file.
 
 use super::read::accepted;
 use crate::layout::Layout;
@@ -51,6 +51,30 @@ pub(super) fn parse_status(read: Option<&Result<String, ReadError>>, corpus: &mu
                 format!("not a status file: {e}"),
             )
             .help("correct the hand edit, or restore the file from git; `corpus watch --write` writes it"),
+        ),
+    }
+}
+
+/// Takes in the releases file, when the root has one; one that does not
+/// parse is reported (`releases-file`) and left out.
+pub(super) fn parse_releases(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let text = match accepted(read.as_deref(), Layout::RELEASES, None) {
+        Ok(t) => t,
+        Err(d) => return corpus.diagnostics.push(d),
+    };
+    match crate::model::releases::Releases::from_yaml(text) {
+        Ok(r) => corpus.releases = Some(r),
+        Err(e) => corpus.diagnostics.push(
+            Diagnostic::new(
+                Rule::ReleasesFile,
+                corpus.taxonomy.severity_of(Rule::ReleasesFile),
+                Layout::RELEASES,
+                format!("not a releases file: {e}"),
+            )
+            .help(
+                "correct the hand edit, or restore the file from git; `corpus release` writes it",
+            ),
         ),
     }
 }

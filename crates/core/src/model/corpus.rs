@@ -45,6 +45,8 @@ pub struct Corpus {
     pub locators: Option<(crate::model::locators::Locators, String)>,
     /// The status file (`corpus watch`'s dated events), when present and valid.
     pub status: Option<crate::model::status::Status>,
+    /// The releases file (`corpus release`'s record), when present and valid.
+    pub releases: Option<crate::model::releases::Releases>,
     /// The claims' verdicts, evaluated on first use and shared by every consumer.
     verdicts: OnceLock<Vec<Verdict>>,
     /// Problems found while loading.
@@ -63,6 +65,7 @@ impl Corpus {
             survey: None,
             locators: None,
             status: None,
+            releases: None,
             verdicts: OnceLock::new(),
             diagnostics: Vec::new(),
         }

@@ -1,10 +1,11 @@
-//! The feeds of what changed: every event of the status file (a new
-//! version, a withdrawal, a published version, a retraction, a new title)
-//! as an item of a JSON Feed 1.1 (`feed.json`) and an Atom feed
-//! (`feed.atom`), written by `corpus site` beside the page. Each item links
-//! the paper on the page (a search for its title). The feeds depend only
-//! on the status file and the corpus, never on the clock, so the same data
-//! gives the same bytes.
+//! The feeds of what changed: the dated changes of the list (additions by
+//! round, removals and tag changes by release: `publish::changes`) and
+//! every event of the status file (a new version, a withdrawal, a published
+//! version, a retraction, a new title), as the items of a JSON Feed 1.1
+//! (`feed.json`) and an Atom feed (`feed.atom`), written by `corpus site`
+//! beside the page. Each item links the paper on the page (a search for its
+//! title). The feeds depend only on the data, never on the clock, so the
+//! same data gives the same bytes.
 
 use crate::load::Corpus;
 use crate::model::status::{Event, Kind, Status};
@@ -32,7 +33,7 @@ pub struct Item {
 }
 
 /// Percent-encodes a URN or URL fragment part (unreserved characters stay).
-fn enc(s: &str) -> String {
+pub(crate) fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
@@ -145,6 +146,22 @@ pub fn items(corpus: &Corpus, status: &Status, site: &str) -> Vec<Item> {
     out.into_iter().map(|(_, i)| i).collect()
 }
 
+/// Every item of the feeds, newest first (then by title and id): the
+/// list's dated changes and, when there is a status file, its events.
+pub fn all(corpus: &Corpus, site: &str) -> Vec<Item> {
+    let mut out = crate::publish::changes::feed_items(corpus, site);
+    if let Some(status) = &corpus.status {
+        out.extend(items(corpus, status, site));
+    }
+    out.sort_by(|a, b| {
+        b.date
+            .cmp(&a.date)
+            .then_with(|| a.title.cmp(&b.title))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    out
+}
+
 fn rfc3339(date: &str) -> String {
     format!("{date}T00:00:00Z")
 }
@@ -153,8 +170,8 @@ fn rfc3339(date: &str) -> String {
 pub fn json_feed(list_title: &str, site: &str, items: &[Item]) -> String {
     let mut feed = serde_json::json!({
         "version": "https://jsonfeed.org/version/1.1",
-        "title": format!("{list_title}: status changes"),
-        "description": "New versions, withdrawals, published versions, retractions and title changes of the papers, as recorded by corpus watch.",
+        "title": format!("{list_title}: changes"),
+        "description": "Papers added (by round), removed and retagged (by release), and the papers' new versions, withdrawals, published versions, retractions and title changes as recorded by corpus watch.",
         "_corpus": { "generator": GENERATOR },
         "items": items.iter().map(|i| serde_json::json!({
             "id": i.id,
@@ -201,10 +218,7 @@ pub fn atom(list_title: &str, site: &str, items: &[Item]) -> String {
     };
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
     out.push_str(&format!("  <id>{}</id>\n", xml(&id)));
-    out.push_str(&format!(
-        "  <title>{}: status changes</title>\n",
-        xml(list_title)
-    ));
+    out.push_str(&format!("  <title>{}: changes</title>\n", xml(list_title)));
     out.push_str(&format!("  <updated>{}</updated>\n", rfc3339(updated)));
     out.push_str(&format!("  <generator>{GENERATOR}</generator>\n"));
     out.push_str(&format!(

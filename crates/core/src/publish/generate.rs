@@ -257,6 +257,13 @@ pub fn generate_counted(
     let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
+    // The release a reader can cite: the newest of corpus/releases.yaml.
+    if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
+        ctx.insert(
+            "release",
+            &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
+        );
+    }
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx).map_err(|e| {
@@ -303,6 +310,16 @@ pub fn generate_counted(
         });
     }
     if part == Part::All {
+        let repo = &corpus.taxonomy.repository;
+        let site = if repo.is_empty() {
+            String::new()
+        } else {
+            crate::publish::repository::pages_url(repo)
+        };
+        files.push(Generated {
+            path: Layout::CHANGELOG.to_string(),
+            content: crate::publish::changes::changelog(corpus, &site),
+        });
         files.push(Generated {
             path: Layout::ENTRY_SCHEMA.to_string(),
             content: crate::publish::schema::entry_schema_text(&corpus.taxonomy),
@@ -315,6 +332,21 @@ pub fn generate_counted(
         });
     }
     Ok(files)
+}
+
+/// Leaves out of `files` a changelog the user wrote (one on disk without
+/// [`changes::MARK`](crate::publish::changes::MARK)), so that `build`
+/// neither overwrites nor judges it; returns its path when it did so.
+pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<String> {
+    let path = root.join(Layout::CHANGELOG);
+    std::fs::symlink_metadata(&path).ok()?;
+    let ours = reader::read_text(&path, MAX_GENERATED_BYTES)
+        .is_ok_and(|t| t.contains(crate::publish::changes::MARK));
+    if ours {
+        return None;
+    }
+    files.retain(|f| f.path != Layout::CHANGELOG);
+    Some(Layout::CHANGELOG.to_string())
 }
 
 /// Whether this root publishes generated files at all: it has templates, or
@@ -470,10 +502,11 @@ pub fn stale_diagnostics(
         .help("restore the template (`git checkout -- templates/`)")
     });
     let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
-    let files = match generate(corpus, templates, examples, part) {
+    let mut files = match generate(corpus, templates, examples, part) {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
+    keep_users_changelog(root, &mut files);
     out.extend(stale_files(root, &files, severity));
     out
 }

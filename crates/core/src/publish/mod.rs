@@ -3,6 +3,7 @@
 //! Schema of entries, the browsable site and its feeds of status changes, and
 //! where the project is published.
 
+pub mod changes;
 pub mod feeds;
 pub mod fingerprint;
 pub mod generate;

@@ -578,6 +578,18 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         "repository_url",
         &crate::publish::repository::repository_url(&tax.repository),
     );
+    // The feeds `corpus site` writes beside the page, and the release a
+    // reader can cite (the newest of corpus/releases.yaml).
+    ctx.insert(
+        "feeds",
+        &serde_json::json!({"json": crate::publish::feeds::JSON_FEED, "atom": crate::publish::feeds::ATOM_FEED}),
+    );
+    if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
+        ctx.insert(
+            "release",
+            &serde_json::json!({"version": r.version, "date": r.date}),
+        );
+    }
     ctx.insert("entry_facets", &entry_facets);
     ctx.insert("record_facets", &record_facets);
     ctx.insert(
