@@ -5,7 +5,8 @@
 
 use crate::commands::{
     agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
-    publish, schema, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
+    publish, release, schema, site, stats, survey, trace, verify, watch, Audience, Context,
+    Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -90,6 +91,8 @@ pub enum Command {
     Verify(verify::Args),
     /// Record each paper's status (versions, withdrawal, publication, retraction) from arXiv and OpenAlex.
     Watch(watch::Args),
+    /// Make a citable release: changelog, CITATION.cff, .zenodo.json and a snapshot of the figures.
+    Release(release::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -177,6 +180,7 @@ fn human_stdout(command: &Command) -> bool {
         Command::Links(a) => a,
         Command::Verify(a) => a,
         Command::Watch(a) => a,
+        Command::Release(a) => a,
         Command::Completions(a) => a,
     };
     args.stdout_is_for_humans()
@@ -205,6 +209,7 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
+        Command::Release(a) => release::run(ctx, a),
         Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
     }
 }

@@ -16,6 +16,7 @@ pub mod links;
 pub mod list;
 pub mod new;
 pub mod publish;
+pub mod release;
 pub mod schema;
 pub mod site;
 pub mod stats;

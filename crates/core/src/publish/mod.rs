@@ -4,6 +4,7 @@
 //! where the project is published.
 
 pub mod changes;
+pub mod citation;
 pub mod feeds;
 pub mod fingerprint;
 pub mod generate;
