@@ -32,11 +32,7 @@ pub fn problems(corpus: &Corpus, status: &Status) -> Vec<Diagnostic> {
         if events.is_empty() {
             continue;
         }
-        let last_version = events.iter().filter_map(|x| x.version).max();
-        if let Some(w) = events
-            .iter()
-            .find(|x| x.event == Kind::Withdrawn && x.version >= last_version)
-        {
+        if let Some(w) = status.standing_withdrawal(&e.key) {
             out.push(at(
                 Rule::StatusWithdrawn,
                 file,

@@ -141,6 +141,21 @@ impl Status {
         self.latest.sort_by(|a, b| a.key.cmp(&b.key));
     }
 
+    /// The withdrawal that stands for a paper: one of its latest version
+    /// (no later version replaced the withdrawn one).
+    pub fn standing_withdrawal(&self, key: &str) -> Option<&Event> {
+        let mine = || self.events.iter().filter(|e| e.key == key);
+        let last_version = mine().filter_map(|x| x.version).max();
+        mine().find(|x| x.event == Kind::Withdrawn && x.version >= last_version)
+    }
+
+    /// A retraction recorded for a paper.
+    pub fn retraction(&self, key: &str) -> Option<&Event> {
+        self.events
+            .iter()
+            .find(|x| x.key == key && x.event == Kind::Retracted)
+    }
+
     /// The events of one paper, in file order.
     pub fn of<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a Event> + 'a {
         self.events.iter().filter(move |e| e.key == key)

@@ -92,6 +92,33 @@ pub struct Stats {
     /// The survey's pool, when the living list has grown beyond it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub survey: Option<SurveyPool>,
+    /// The entries counted that rest on withdrawn or retracted papers, when
+    /// the corpus has a status file to say so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusShare>,
+}
+
+/// The entries every figure counts whose paper `corpus watch` recorded as
+/// withdrawn (with no later version) or retracted, by key.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusShare {
+    /// Keys of entries whose arXiv record stands withdrawn.
+    pub withdrawn: Vec<String>,
+    /// Keys of entries whose paper is marked retracted.
+    pub retracted: Vec<String>,
+}
+
+impl StatusShare {
+    /// The file the figures come from.
+    pub const SOURCE: &'static str = crate::layout::Layout::STATUS;
+
+    /// Entries resting on either (an entry both withdrawn and retracted counts once).
+    pub fn either(&self) -> usize {
+        let mut all: Vec<&String> = self.withdrawn.iter().chain(&self.retracted).collect();
+        all.sort();
+        all.dedup();
+        all.len()
+    }
 }
 
 /// The size of the survey's pool beside the living list's.
@@ -283,6 +310,7 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         crosstabs,
         exclusions: exclusions_t,
         survey: None,
+        status: None,
     }
 }
 
@@ -297,6 +325,20 @@ pub fn of_corpus(c: &Corpus) -> Stats {
     if (pool.retained, pool.excluded) != (st.retained, st.excluded) {
         st.survey = Some(pool);
     }
+    // Only a status file can say it; without one the share is unknown, not zero.
+    st.status = c.status.as_ref().map(|s| {
+        let keys = |f: &dyn Fn(&str) -> bool| -> Vec<String> {
+            c.entries
+                .iter()
+                .map(|le| le.entry.key.clone())
+                .filter(|k| f(k))
+                .collect()
+        };
+        StatusShare {
+            withdrawn: keys(&|k| s.standing_withdrawal(k).is_some()),
+            retracted: keys(&|k| s.retraction(k).is_some()),
+        }
+    });
     st
 }
 

@@ -54,6 +54,14 @@ pub fn json(st: &Stats) -> serde_json::Value {
             "audited": p.retained + p.excluded,
         });
     }
+    if let Some(s) = &st.status {
+        doc["resting_on_withdrawn_or_retracted"] = serde_json::json!({
+            "source": crate::stats::StatusShare::SOURCE,
+            "entries": s.either(),
+            "withdrawn": s.withdrawn,
+            "retracted": s.retracted,
+        });
+    }
     doc
 }
 
@@ -163,6 +171,10 @@ pub fn table(s: &Stats) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    if let Some(line) = status_line(s) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out.push('\n');
     let new_table = || {
         let mut t = Table::new();
@@ -241,6 +253,27 @@ pub fn pool_line(s: &Stats) -> Option<String> {
     Some(line)
 }
 
+/// How many of the entries every figure counts rest on withdrawn or
+/// retracted papers, and where that comes from; None without a status file.
+pub fn status_line(s: &Stats) -> Option<String> {
+    let share = s.status.as_ref()?;
+    let names = |keys: &[String]| {
+        if keys.is_empty() {
+            "none".to_string()
+        } else {
+            keys.join(", ")
+        }
+    };
+    Some(format!(
+        "resting on withdrawn or retracted papers: {} of {} entries (withdrawn: {}; retracted: {}), per {} as `corpus watch` recorded it",
+        share.either(),
+        s.retained,
+        names(&share.withdrawn),
+        names(&share.retracted),
+        crate::stats::StatusShare::SOURCE
+    ))
+}
+
 /// Escapes text for a Markdown table cell.
 fn md_cell(s: &str) -> String {
     crate::text::markdown::escape_markdown(s)
@@ -265,6 +298,14 @@ pub fn markdown(s: &Stats) -> String {
                 s.logged_since()
             ));
         }
+    }
+    if let Some(share) = &s.status {
+        let src = crate::stats::StatusShare::SOURCE;
+        out.push_str(&format!(
+            "| retained, resting on a withdrawn paper ({src}) | {} |\n| retained, resting on a retracted paper ({src}) | {} |\n",
+            share.withdrawn.len(),
+            share.retracted.len()
+        ));
     }
     out.push('\n');
     for (prefix, ts) in [("", &s.counts), ("exclusions: ", &s.exclusions)] {
