@@ -170,13 +170,15 @@ impl Tree {
     }
 
     /// A copy of the shipped data and generated files: corpus/, exclusions/,
-    /// templates/, README.md and stats/.
+    /// templates/, README.md, CHANGELOG.md and stats/.
     pub fn repo_copy() -> Tree {
         let t = Tree::empty();
         for d in ["corpus", "exclusions", "templates", "stats", "traces"] {
             copy_tree(&repo().join(d), &t.path(d));
         }
-        std::fs::copy(repo().join("README.md"), t.path("README.md")).expect("copy README.md");
+        for f in ["README.md", "CHANGELOG.md"] {
+            std::fs::copy(repo().join(f), t.path(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
+        }
         t
     }
 

@@ -1,5 +1,7 @@
-//! `corpus site` writes the status changes of `corpus/status.yaml` as a JSON
-//! Feed 1.1 and an Atom feed beside the page: each conforms to its
+//! `corpus site` writes the list's dated changes (here: the fixture's three
+//! entries, added in the first round) and the status changes of
+//! `corpus/status.yaml` as a JSON Feed 1.1 and an Atom feed beside the
+//! page: each conforms to its
 //! specification's required structure (checked below, field by field, with
 //! an XML parser for Atom), escapes what came from data or a service, is the
 //! same bytes on every run, and is never written over a file it did not write.
@@ -51,12 +53,25 @@ fn tree() -> Tree {
 fn the_json_feed_has_what_json_feed_1_1_requires() {
     let t = tree();
     t.corpus(&["site"]).assert_code(0);
+    // The page names its feeds for feed readers and links them for people.
+    let page = t.read("site/index.html");
+    assert!(page.contains(r#"<link rel="alternate" type="application/feed+json" title="Changes (JSON Feed)" href="feed.json">"#));
+    assert!(page.contains(r#"<link rel="alternate" type="application/atom+xml" title="Changes (Atom)" href="feed.atom">"#));
+    assert!(page.contains(r#"<a href="feed.json">JSON Feed</a>"#));
     let text = t.read("site/feed.json");
     let feed: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_eq!(feed["version"], "https://jsonfeed.org/version/1.1");
     assert!(feed["title"].as_str().is_some_and(|s| !s.is_empty()));
     let items = feed["items"].as_array().expect("items");
-    assert_eq!(items.len(), 4);
+    let of = |prefix: &str| {
+        items
+            .iter()
+            .filter(|i| i["id"].as_str().unwrap().starts_with(prefix))
+            .count()
+    };
+    assert_eq!(of("urn:x-corpus-status:"), 4, "every status event");
+    assert_eq!(of("urn:x-corpus-change:"), 3, "every entry's addition");
+    assert_eq!(items.len(), 7);
     let rfc3339 = regex::Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$").unwrap();
     for item in items {
         // Required: a string id; at least one of content_html/content_text.
@@ -71,12 +86,19 @@ fn the_json_feed_has_what_json_feed_1_1_requires() {
             assert!(known.contains(&k.as_str()) || k.starts_with('_'), "{k}");
         }
     }
-    // Newest first; every item links the paper on the page.
-    assert_eq!(items[0]["date_published"], "2026-04-01T00:00:00Z");
-    assert!(items[0]["url"]
+    // Newest first (the first round's day, then the status events); every
+    // item links the paper on the page.
+    assert_eq!(items[0]["date_published"], "2026-04-26T00:00:00Z");
+    assert_eq!(items[3]["date_published"], "2026-04-01T00:00:00Z");
+    assert!(items[3]["url"]
         .as_str()
         .unwrap()
         .contains("#q=Relay%20Credit"));
+    let added = items
+        .iter()
+        .find(|i| i["title"] == "relay-credit2025: added")
+        .expect("the addition");
+    assert!(added["url"].as_str().unwrap().contains("#q=Relay%20Credit"));
     let withdrawn = items
         .iter()
         .find(|i| i["title"].as_str().unwrap().ends_with("withdrawn"))
@@ -125,7 +147,7 @@ fn the_atom_feed_has_what_rfc_4287_requires_and_escapes_data() {
     // atom:feed: one id, title, updated; an author since entries have none.
     one(feed, "id");
     one(feed, "title");
-    assert_eq!(one(feed, "updated"), "2026-04-01T00:00:00Z");
+    assert_eq!(one(feed, "updated"), "2026-04-26T00:00:00Z");
     assert_eq!(
         feed.children()
             .filter(|c| c.has_tag_name((ATOM, "author")))
@@ -136,7 +158,7 @@ fn the_atom_feed_has_what_rfc_4287_requires_and_escapes_data() {
         .children()
         .filter(|c| c.has_tag_name((ATOM, "entry")))
         .collect();
-    assert_eq!(entries.len(), 4);
+    assert_eq!(entries.len(), 7);
     let mut ids = std::collections::BTreeSet::new();
     for e in &entries {
         assert!(ids.insert(one(*e, "id")), "entry ids are unique");
@@ -188,8 +210,10 @@ fn the_feeds_are_the_same_bytes_on_every_run_and_guard_foreign_files() {
     run.assert_code(1);
     assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
     assert!(!t.path("site/feed.atom").exists());
-    // No status file: the page alone, as before.
+    // No status file: the feeds hold the list's own changes alone.
     t.remove("corpus/status.yaml");
     t.corpus(&["site"]).assert_code(0);
-    assert!(!t.path("site/feed.atom").exists());
+    let atom = t.read("site/feed.atom");
+    assert_eq!(atom.matches("<entry>").count(), 3, "{atom}");
+    assert!(!atom.contains("urn:x-corpus-status:"));
 }

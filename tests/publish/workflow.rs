@@ -41,9 +41,18 @@ fn shell_words(cmd: &str) -> Vec<String> {
     words
 }
 
+/// The `corpus` command lines of the check workflow and the release workflow.
 fn corpus_invocations() -> Vec<Vec<String>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.github/workflows/corpus.yml");
-    let text = std::fs::read_to_string(path).expect("workflow exists");
+    let mut out = Vec::new();
+    for name in ["corpus.yml", "release.yml"] {
+        out.extend(invocations_in(name));
+    }
+    out
+}
+
+fn invocations_in(name: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/.github/workflows/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("workflow exists");
     let doc: serde_yaml::Value = serde_yaml::from_str(&text).expect("workflow is valid YAML");
     let mut out = Vec::new();
     for job in doc["jobs"].as_mapping().expect("jobs").values() {

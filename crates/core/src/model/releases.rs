@@ -112,7 +112,12 @@ impl Releases {
         let mut out = String::from(HEADER);
         out.push_str("releases:\n");
         for r in &self.releases {
-            out.push_str(&format!("  - version: {}\n", scalar(&r.version)));
+            // Always quoted, so that a version reads back as text (never a
+            // number) and a workflow can find the line it is on.
+            out.push_str(&format!(
+                "  - version: {}\n",
+                serde_json::to_string(&r.version).unwrap_or_default()
+            ));
             out.push_str(&format!("    date: {}\n", scalar(&r.date)));
             out.push_str("    entries:\n");
             for (key, tags) in &r.entries {

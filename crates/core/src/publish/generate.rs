@@ -338,15 +338,19 @@ pub fn generate_counted(
 /// [`changes::MARK`](crate::publish::changes::MARK)), so that `build`
 /// neither overwrites nor judges it; returns its path when it did so.
 pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<String> {
-    let path = root.join(Layout::CHANGELOG);
-    std::fs::symlink_metadata(&path).ok()?;
-    let ours = reader::read_text(&path, MAX_GENERATED_BYTES)
-        .is_ok_and(|t| t.contains(crate::publish::changes::MARK));
-    if ours {
+    if !users_changelog(root) {
         return None;
     }
     files.retain(|f| f.path != Layout::CHANGELOG);
     Some(Layout::CHANGELOG.to_string())
+}
+
+/// Whether the root holds a changelog `build` did not write.
+fn users_changelog(root: &Path) -> bool {
+    let path = root.join(Layout::CHANGELOG);
+    std::fs::symlink_metadata(&path).is_ok()
+        && !reader::read_text(&path, MAX_GENERATED_BYTES)
+            .is_ok_and(|t| t.contains(crate::publish::changes::MARK))
 }
 
 /// Whether this root publishes generated files at all: it has templates, or
@@ -424,6 +428,11 @@ pub fn unchanged(
     key: u128,
 ) -> Option<(Vec<String>, fingerprint::Checked)> {
     let (paths, checked) = fingerprint::fresh(store, root, key)?;
+    // A build that left the user's changelog alone wrote none; once that
+    // file is gone, the generated one is due.
+    if !paths.iter().any(|p| p == Layout::CHANGELOG) && !users_changelog(root) {
+        return None;
+    }
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
     leftovers_of(root, &names)
         .is_empty()
