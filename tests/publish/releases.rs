@@ -160,6 +160,7 @@ fn removals_and_tag_changes_between_releases_reach_the_changelog_and_the_feeds()
     t.corpus(&["release", "1.0", "--date", "2026-06-01"])
         .assert_code(0);
     commit(&t, "release 1.0");
+    git(t.root(), &["tag", "v1.0"]);
     t.remove("corpus/papers/grid-foraging1999.yaml");
     t.set(ENTRY, "scenario", "web");
     t.corpus(&["build"]).assert_code(0);
@@ -179,6 +180,9 @@ fn removals_and_tag_changes_between_releases_reach_the_changelog_and_the_feeds()
     assert!(!t.read("site/feed.json").contains("removed in release"));
 
     commit(&t, "changes");
+    // `diff` compares the tagged release with the tree, for a reviewer.
+    let diff = t.corpus(&["diff", "--base", "v1.0", "--format", "markdown"]);
+    assert!(diff.stdout.contains("grid-foraging1999"), "{}", diff.stdout);
     t.corpus(&["release", "1.1", "--date", "2026-07-01"])
         .assert_code(0);
     let changelog = t.read("CHANGELOG.md");
