@@ -190,7 +190,7 @@ fn removals_and_tag_changes_between_releases_reach_the_changelog_and_the_feeds()
     let release = &changelog[changelog.find("## Release 1.1 (2026-07-01)").unwrap()..];
     let release = &release[..release[3..].find("\n## ").unwrap() + 3];
     assert!(
-        release.contains("2 entries; since release 1.0: 0 added"),
+        release.contains("2 entries; since release `1.0`: 0 added"),
         "{release}"
     );
     assert!(

@@ -121,15 +121,15 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
             .keys()
             .filter(|k| !prev.map_or(&empty, |p| &p.entries).contains_key(*k))
             .count();
+        let removed = changes.iter().filter(|c| c.what == What::Removed).count();
+        let retagged = changes.len() - removed;
         let intro = match prev {
             None => format!("The first release: {} entries.", r.entries.len()),
             Some(p) => format!(
-                "{} entries; since release {}: {added} added (see their rounds), {} removed, {} tag change{}.",
+                "{} entries; since release {}: {added} added (see their rounds), {removed} removed, {retagged} tag change{}.",
                 r.entries.len(),
-                p.version,
-                changes.iter().filter(|c| c.what == What::Removed).count(),
-                changes.iter().filter(|c| matches!(c.what, What::Retagged(..))).count(),
-                if changes.iter().filter(|c| matches!(c.what, What::Retagged(..))).count() == 1 { "" } else { "s" },
+                code_span(&p.version),
+                if retagged == 1 { "" } else { "s" },
             ),
         };
         dated.push((
@@ -195,7 +195,11 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
                 heading: "Unreleased".to_string(),
                 date: None,
                 version: None,
-                intro: format!("Changes since release {} ({}).", last.version, last.date),
+                intro: format!(
+                    "Changes since release {} ({}).",
+                    code_span(&last.version),
+                    last.date
+                ),
                 changes: added,
             });
         }
@@ -309,4 +313,55 @@ pub fn feed_items(corpus: &Corpus, site: &str) -> Vec<Item> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(pairs: &[(&str, &str)]) -> Tags {
+        pairs
+            .iter()
+            .map(|(f, v)| (f.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn between_two_snapshots_lists_removals_and_each_changed_tag() {
+        let old: BTreeMap<String, Tags> = [
+            (
+                "a".to_string(),
+                tags(&[("category", "x"), ("scenario", "web")]),
+            ),
+            ("gone".to_string(), tags(&[("category", "x")])),
+        ]
+        .into_iter()
+        .collect();
+        let new: BTreeMap<String, Tags> = [
+            (
+                "a".to_string(),
+                tags(&[("category", "y"), ("scenario", "web")]),
+            ),
+            ("new".to_string(), tags(&[("category", "x")])),
+        ]
+        .into_iter()
+        .collect();
+        let got = between(&old, &new, &|k| (k == "a").then(|| "A".to_string()));
+        assert_eq!(
+            got,
+            [
+                Change {
+                    key: "a".into(),
+                    title: Some("A".into()),
+                    what: What::Retagged("category".into(), "x".into(), "y".into()),
+                },
+                Change {
+                    key: "gone".into(),
+                    title: None,
+                    what: What::Removed,
+                },
+            ]
+        );
+        assert!(between(&new, &new, &|_| None).is_empty());
+    }
 }

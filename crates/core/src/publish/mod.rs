@@ -1,7 +1,8 @@
 //! Everything `corpus build` writes: the generated files and the build
 //! fingerprint, the README context and its provenance views, the JSON
-//! Schema of entries, the browsable site and its feeds of status changes, and
-//! where the project is published.
+//! Schema of entries, the changelog, the browsable site and its feeds of
+//! changes, the citation files of a release, and where the project is
+//! published.
 
 pub mod changes;
 pub mod citation;
