@@ -217,3 +217,41 @@ fn the_feeds_are_the_same_bytes_on_every_run_and_guard_foreign_files() {
     assert_eq!(atom.matches("<entry>").count(), 3, "{atom}");
     assert!(!atom.contains("urn:x-corpus-status:"));
 }
+
+/// A second reading by an independent library: feed-rs parses both files as
+/// the formats they claim to be (JSON Feed 1.1, Atom) and finds every item
+/// with its id, title, date and link, as a feed reader would.
+#[test]
+fn a_feed_library_reads_both_feeds_item_for_item() {
+    let t = tree();
+    t.corpus(&["site"]).assert_code(0);
+    let mut seen = Vec::new();
+    for (file, kind) in [
+        ("site/feed.json", feed_rs::model::FeedType::JSON),
+        ("site/feed.atom", feed_rs::model::FeedType::Atom),
+    ] {
+        let text = t.read(file);
+        let feed = feed_rs::parser::parse(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{file} does not parse as a feed: {e}"));
+        assert_eq!(feed.feed_type, kind, "{file}");
+        assert_eq!(feed.entries.len(), 7, "{file}");
+        for e in &feed.entries {
+            assert!(!e.id.is_empty(), "{file}: an item without an id");
+            assert!(e.title.is_some(), "{file}: {} has no title", e.id);
+            assert!(
+                e.published.or(e.updated).is_some(),
+                "{file}: {} has no date",
+                e.id
+            );
+            assert!(
+                e.links.iter().any(|l| l.href.contains("#q=")),
+                "{file}: {} links no entry on the page",
+                e.id
+            );
+        }
+        let mut ids: Vec<_> = feed.entries.iter().map(|e| e.id.clone()).collect();
+        ids.sort();
+        seen.push(ids);
+    }
+    assert_eq!(seen[0], seen[1], "both feeds carry the same items");
+}
