@@ -75,7 +75,7 @@ pub enum Command {
     Schema(schema::Args),
     /// Export the corpus as CSV (the import layout), JSON or BibTeX.
     Export(export::Args),
-    /// Compare a second annotator's tags with the corpus (agreement, Cohen's kappa).
+    /// Compare annotators' tags with the corpus (Cohen's kappa; Krippendorff's alpha for more raters).
     Agreement(agreement::Args),
     /// Write the browsable, filterable page of the corpus: one self-contained HTML file.
     Site(site::Args),

@@ -175,7 +175,7 @@ fn stale_outputs_are_one_diagnostic_that_names_the_command() {
         d.message
     );
     assert!(
-        !d.message.contains("stats/chart_screening_log.svg"),
+        !d.message.contains("stats/chart_prisma_2020.svg"),
         "not every name: {}",
         d.message
     );

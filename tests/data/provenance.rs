@@ -164,7 +164,9 @@ fn the_screening_section_is_a_log_with_later_additions_not_a_funnel() {
         screening.contains(&format!("{added} of the")),
         "{screening}"
     );
-    assert!(md.contains("stats/chart_screening_log.svg"));
+    // The PRISMA diagram replaces the log chart; the old funnel stays gone.
+    assert!(md.contains("stats/chart_prisma_2020.svg"));
+    assert!(!repo().join("stats/chart_screening_log.svg").exists());
     assert!(!repo().join("stats/chart_screening_flow.svg").exists());
 }
 

@@ -14,6 +14,7 @@ mod cli_docs;
 mod feeds;
 mod fingerprint;
 mod forged_record;
+mod prisma;
 mod readme;
 mod releases;
 mod rendered;

@@ -18,6 +18,9 @@ use corpus_io::store::Store;
 use corpus_trace::Metrics;
 use std::path::Path;
 
+/// File name of the PRISMA 2020 flow diagram under stats/.
+pub const PRISMA_CHART: &str = "chart_prisma_2020.svg";
+
 /// Largest generated file read back for comparison.
 pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -161,42 +164,18 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
             desc,
         });
     }
-    // A log by stage plus the later additions, as separate bars: the log
-    // does not record which stages a retained entry passed, so no funnel.
-    let stage_counts = st.exclusion(fields::STAGE);
-    let mut log: Vec<Bar> = tax
-        .screening
-        .stages
-        .iter()
-        .map(|s| Bar {
-            label: format!("excluded at {}", s.label),
-            value: stage_counts.map(|t| t.get(&s.id)).unwrap_or(0),
-        })
-        .collect();
-    if let Some(t) = st.count(fields::ADDED_IN) {
-        // The round's human label, as the Layout::README's screening table shows it.
-        // The first round is the screening itself; later rounds that added nothing are left out.
-        let first = tax.rounds.first().map(|r| r.id.as_str());
-        let later = t
-            .rows
-            .iter()
-            .filter(|(v, n)| Some(v.as_str()) != first && *n > 0);
-        log.extend(later.map(|(v, n)| Bar {
-            label: format!("added later: {}", tax.round_label(v)),
-            value: *n,
-        }));
-    }
-    let title = "Screening log: exclusions per stage; later additions";
+    // The screening as a PRISMA 2020 diagram for an updated review, with
+    // what the log does not hold shown as not reported (publish::prisma).
+    let flow = crate::publish::prisma::flow(corpus);
+    let title = "PRISMA 2020 flow diagram: previous review and new rounds";
     let desc = format!(
-        "Bar chart of the screening log, one bar per stage and per later addition, not a sequence: {}.",
-        log.iter()
-            .map(|b| format!("{} {}", b.label, b.value))
-            .collect::<Vec<_>>()
-            .join(", ")
+        "{} Counted from the entries' added_in and the exclusion log's stage and added_in; \
+         searches and screening are not in the log, so their counts are not reported.",
+        charts::prisma_desc(&flow)
     );
-    let svg = charts::bar_chart(title, &log);
+    let svg = charts::prisma_flow(title, &flow);
     out.push(Chart {
-        file: "chart_screening_log.svg".to_string(),
+        file: PRISMA_CHART.to_string(),
         svg: charts::described(&svg, title, &desc),
         desc,
     });
@@ -264,6 +243,7 @@ pub fn generate_counted(
             &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
         );
     }
+    ctx.insert("prisma", &crate::publish::prisma::view(corpus));
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx).map_err(|e| {

@@ -10,6 +10,7 @@ pub mod feeds;
 pub mod fingerprint;
 pub mod generate;
 pub mod markdown_layout;
+pub mod prisma;
 pub mod provenance;
 pub mod render;
 pub mod repository;

@@ -459,8 +459,8 @@ fn chart_caption(name: &str) -> String {
         "chart_orchestration_form.svg" => "Entries per orchestration form",
         "chart_subdecisions.svg" => "Entries per orchestration sub-decision",
         "chart_reward_x_credit.svg" => "Entries per reward type and credit unit",
-        "chart_screening_flow.svg" => {
-            "The screening flow, from the audited records to the retained pool"
+        crate::publish::generate::PRISMA_CHART => {
+            "PRISMA 2020 flow diagram: the previous review, then each new round"
         }
         other => other,
     }

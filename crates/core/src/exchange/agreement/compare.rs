@@ -1,9 +1,9 @@
 //! Annotations checked against the corpus and taxonomy, then turned into figures per field.
 
 use super::{
-    comparable_fields, error, is_comparable, unknown_field, Agreement, Annotation, Disagreement,
-    FieldAgreement, Kappa, NOTE_NO_ROWS, NOTE_SINGLE_CATEGORY, RULE_DUPLICATE_KEY,
-    RULE_UNKNOWN_KEY, RULE_UNKNOWN_VALUE,
+    comparable_fields, error, is_set_field, set_items, unknown_field, Accept, Agreement,
+    Annotation, Disagreement, FieldAgreement, Kappa, NOTE_NO_ROWS, NOTE_SINGLE_CATEGORY,
+    RULE_DUPLICATE_KEY, RULE_UNKNOWN_KEY, RULE_UNKNOWN_VALUE,
 };
 use crate::model::filter::{FieldValue, Fields};
 use crate::model::taxonomy::Taxonomy;
@@ -20,6 +20,38 @@ pub fn compare(
     tax: &Taxonomy,
 ) -> Result<Agreement, Vec<Diagnostic>> {
     let by_key: BTreeMap<&str, &Entry> = entries.iter().map(|e| (e.key.as_str(), *e)).collect();
+    let mut diags = validate(file_label, annotations, &by_key, tax, Accept::Single);
+    if !diags.is_empty() {
+        corpus_diagnostics::diag::sort(&mut diags);
+        return Err(diags);
+    }
+    let fields: Vec<FieldAgreement> = comparable_fields()
+        .filter(|f| {
+            annotations
+                .iter()
+                .any(|a| a.tags.iter().any(|(t, _)| t == f))
+        })
+        .map(|field| field_agreement(field, annotations, &by_key))
+        .collect();
+    let (agree, n) = fields
+        .iter()
+        .fold((0, 0), |(a, n), f| (a + f.agree, n + f.n));
+    Ok(Agreement {
+        fields,
+        rows: annotations.len(),
+        overall_observed: ratio(agree, n),
+    })
+}
+
+/// Every problem of one file's annotations: keys given twice or not in the
+/// corpus, fields not compared, values outside the taxonomy.
+pub(super) fn validate(
+    file_label: &str,
+    annotations: &[Annotation],
+    by_key: &BTreeMap<&str, &Entry>,
+    tax: &Taxonomy,
+    accepted: Accept,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let mut first_line: BTreeMap<&str, usize> = BTreeMap::new();
     for a in annotations {
@@ -59,50 +91,45 @@ pub fn compare(
         for (field, value) in &a.tags {
             let line = a.line_of(field);
             let allowed = match tax.allowed(field) {
-                Some(v) if is_comparable(field) => v,
+                Some(v) if accepted.accepts(field) => v,
                 _ => {
                     diags.push(unknown_field(file_label, line, field, field));
                     continue;
                 }
             };
-            if value.is_empty() || allowed.contains(value) {
-                continue;
+            let values: Vec<String> = if is_set_field(field) {
+                set_items(value).unwrap_or_default().into_iter().collect()
+            } else if value.is_empty() {
+                Vec::new()
+            } else {
+                vec![value.clone()]
+            };
+            for value in values.iter().filter(|v| !allowed.contains(v)) {
+                diags.push(unknown_value(file_label, line, field, value, &allowed));
             }
-            let help = closest(value, allowed.iter().map(String::as_str))
-                .map(|c| format!("did you mean `{c}`?"))
-                .unwrap_or_else(|| format!("allowed: {}", allowed.join(", ")));
-            diags.push(
-                error(
-                    RULE_UNKNOWN_VALUE,
-                    file_label,
-                    line,
-                    format!("`{value}` is not a value of `{field}` in the taxonomy"),
-                )
-                .field(field.clone())
-                .help(help),
-            );
         }
     }
-    if !diags.is_empty() {
-        corpus_diagnostics::diag::sort(&mut diags);
-        return Err(diags);
-    }
-    let fields: Vec<FieldAgreement> = comparable_fields()
-        .filter(|f| {
-            annotations
-                .iter()
-                .any(|a| a.tags.iter().any(|(t, _)| t == f))
-        })
-        .map(|field| field_agreement(field, annotations, &by_key))
-        .collect();
-    let (agree, n) = fields
-        .iter()
-        .fold((0, 0), |(a, n), f| (a + f.agree, n + f.n));
-    Ok(Agreement {
-        fields,
-        rows: annotations.len(),
-        overall_observed: ratio(agree, n),
-    })
+    diags
+}
+
+fn unknown_value(
+    file_label: &str,
+    line: Option<usize>,
+    field: &str,
+    value: &str,
+    allowed: &[String],
+) -> Diagnostic {
+    let help = closest(value, allowed.iter().map(String::as_str))
+        .map(|c| format!("did you mean `{c}`?"))
+        .unwrap_or_else(|| format!("allowed: {}", allowed.join(", ")));
+    error(
+        RULE_UNKNOWN_VALUE,
+        file_label,
+        line,
+        format!("`{value}` is not a value of `{field}` in the taxonomy"),
+    )
+    .field(field)
+    .help(help)
 }
 
 fn ratio(a: usize, b: usize) -> Option<f64> {

@@ -1,10 +1,15 @@
 //! The CSV layout of annotations: a `key` column and one `ann_<field>` column per tag field.
 
-use super::{error, is_comparable, unknown_field, Annotation, PREFIX, RULE_INPUT};
+use super::{error, is_comparable, unknown_field, Accept, Annotation, PREFIX, RULE_INPUT};
 use corpus_diagnostics::diag::Diagnostic;
 use std::collections::BTreeMap;
 
-pub(super) fn parse_csv(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Annotation> {
+pub(super) fn parse_csv(
+    file: &str,
+    text: &str,
+    fields: Accept,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Annotation> {
     let mut rdr = ::csv::ReaderBuilder::new()
         .flexible(false)
         .from_reader(text.as_bytes());
@@ -30,7 +35,7 @@ pub(super) fn parse_csv(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> 
             }
             key_col = Some(i);
         } else if let Some(field) = h.strip_prefix(PREFIX) {
-            if !is_comparable(field) {
+            if !fields.accepts(field) {
                 diags.push(unknown_field(file, Some(1), h, field));
             } else if ann_cols.iter().any(|(_, f)| *f == field) {
                 diags.push(

@@ -1,5 +1,7 @@
-//! `corpus agreement`: how far a second annotator's tags agree with the
-//! corpus, field by field, as observed agreement and Cohen's kappa.
+//! `corpus agreement`: how far annotators' tags agree, field by field: one
+//! annotator against the corpus as observed agreement and Cohen's kappa, or
+//! any number of annotators (the corpus among them unless left out) as
+//! Krippendorff's alpha with a bootstrap interval ([`reliability`]).
 //!
 //! Two input layouts carry the same content:
 //!
@@ -16,15 +18,20 @@
 //! ([`crate::model::taxonomy::TAG_FIELDS`] without `subdecisions`). An empty cell,
 //! a YAML `~`, or a field left out means "not annotated": that cell is not
 //! compared, so a field's `n` can be smaller than the number of rows.
+//! Alpha also compares the set-valued tag fields ([`SET_FIELDS`]): a CSV cell
+//! lists the tags separated by `;` (`[]` is the empty set, judged: none), a
+//! YAML value is a list.
 //!
 //! Every problem of the input is collected before anything is computed:
 //! malformed rows and unknown columns (`parse`), then unknown keys, keys
 //! given twice and values outside the taxonomy (`compare`). Figures are only
 //! produced from input that has none of them.
 
+pub mod alpha;
 mod compare;
 mod csv;
 mod kappa;
+mod raters;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -32,6 +39,7 @@ mod yaml;
 
 pub use compare::compare;
 pub use kappa::Kappa;
+pub use raters::{reliability, reliability_table, FieldReliability, Options, Reliability};
 pub use table::table;
 
 use crate::text::closest::closest;
@@ -138,6 +146,55 @@ fn is_comparable(field: &str) -> bool {
     comparable_fields().any(|f| f == field)
 }
 
+/// The set-valued tag fields alpha compares with the MASI distance.
+pub const SET_FIELDS: [&str; 2] = [
+    crate::model::fields::SUBDECISIONS,
+    crate::model::fields::ADDITIONAL_CREDIT_UNITS,
+];
+
+/// How a set is written when it is empty (judged: none), as opposed to a blank (not annotated).
+pub const EMPTY_SET: &str = "[]";
+
+/// Whether a field holds a set of tags.
+pub fn is_set_field(field: &str) -> bool {
+    SET_FIELDS.contains(&field)
+}
+
+/// Which fields an input may annotate: the single-valued ones, and the sets too for alpha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accept {
+    /// Single-valued tag fields only (Cohen's kappa).
+    Single,
+    /// Single-valued and set-valued tag fields (Krippendorff's alpha).
+    WithSets,
+}
+
+impl Accept {
+    fn accepts(self, field: &str) -> bool {
+        is_comparable(field) || (self == Accept::WithSets && is_set_field(field))
+    }
+}
+
+/// The tags of a set cell (`a; b`, `[]`); None for a blank cell (not annotated).
+pub fn set_items(value: &str) -> Option<std::collections::BTreeSet<String>> {
+    let v = value.trim();
+    if v.is_empty() {
+        return None;
+    }
+    let inner = v
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .unwrap_or(v);
+    Some(
+        inner
+            .split([';', ','])
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect(),
+    )
+}
+
 fn error(rule: Rule, file: &str, line: Option<usize>, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(rule, Severity::Error, file, msg).at_line(line)
 }
@@ -149,13 +206,18 @@ fn unknown_field(file: &str, line: Option<usize>, name: &str, field: &str) -> Di
         RULE_UNKNOWN_FIELD,
         file,
         line,
-        if field == "subdecisions" {
-            format!("`{name}`: subdecisions is a list of tags, which agreement does not compare")
+        if is_set_field(field) {
+            format!("`{name}`: {field} is a list of tags, which Cohen's kappa does not compare")
         } else {
             format!("`{name}` names no tag field")
         },
     )
     .field(name);
+    if is_set_field(field) {
+        return d.help(
+            "Krippendorff's alpha compares it (MASI distance): give two or more annotation files, or --alpha",
+        );
+    }
     match closest(field, comparable_fields()).filter(|c| *c != field) {
         Some(c) => d.help(format!("did you mean `{prefix}{c}`?")),
         None => d.help(format!(
@@ -194,6 +256,15 @@ pub fn detect(file_label: &str, text: &str) -> InputFormat {
 
 /// Parses CSV or YAML (by extension .csv / .yaml / .yml, else sniff) into annotations, or diagnostics.
 pub fn parse(file_label: &str, text: &str) -> Result<Vec<Annotation>, Vec<Diagnostic>> {
+    parse_fields(file_label, text, Accept::Single)
+}
+
+/// [`parse`], accepting the set-valued fields as well when `fields` says so.
+pub fn parse_fields(
+    file_label: &str,
+    text: &str,
+    fields: Accept,
+) -> Result<Vec<Annotation>, Vec<Diagnostic>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(vec![error(
@@ -208,8 +279,8 @@ pub fn parse(file_label: &str, text: &str) -> Result<Vec<Annotation>, Vec<Diagno
     }
     let mut diags = Vec::new();
     let out = match detect(file_label, text) {
-        InputFormat::Csv => csv::parse_csv(file_label, text, &mut diags),
-        InputFormat::Yaml => yaml::parse_yaml(file_label, text, &mut diags),
+        InputFormat::Csv => csv::parse_csv(file_label, text, fields, &mut diags),
+        InputFormat::Yaml => yaml::parse_yaml(file_label, text, fields, &mut diags),
     };
     if diags.is_empty() && out.is_empty() {
         // A header alone would compare nothing and print an empty table as if

@@ -1,9 +1,9 @@
 //! The YAML layout of annotations: a list of mappings, with lines found by our own scan.
 
 use super::{
-    comparable_fields, error, is_comparable, unknown_field, Annotation, PREFIX, RULE_INPUT,
+    comparable_fields, error, is_set_field, unknown_field, Accept, Annotation, EMPTY_SET, PREFIX,
+    RULE_INPUT,
 };
-use crate::model::fields;
 use crate::text::closest::closest;
 use crate::yaml::source::{second_key_line, ItemSpans};
 use corpus_diagnostics::diag::Diagnostic;
@@ -22,7 +22,27 @@ fn scalar(v: &Value) -> Option<String> {
     }
 }
 
-pub(super) fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Annotation> {
+/// A set field's YAML value as a CSV-style cell: tags joined by `;`, `[]` for
+/// the empty list, blank for null; None for a mapping or a nested list.
+fn set_cell(v: &Value) -> Option<String> {
+    match v {
+        Value::Sequence(items) if items.is_empty() => Some(EMPTY_SET.to_string()),
+        Value::Sequence(items) => items
+            .iter()
+            .map(|i| scalar(i).filter(|s| !s.is_empty()))
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(";")),
+        Value::Tagged(t) => set_cell(&t.value),
+        other => scalar(other),
+    }
+}
+
+pub(super) fn parse_yaml(
+    file: &str,
+    text: &str,
+    fields: Accept,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Annotation> {
     let items = ItemSpans::scan(text);
     let value: Value = match serde_yaml::from_str(text) {
         Ok(v) => v,
@@ -90,10 +110,10 @@ pub(super) fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) ->
                 continue;
             }
             let field = name.strip_prefix(PREFIX).unwrap_or(&name);
-            if !is_comparable(field) {
+            if !fields.accepts(field) {
                 // Bare keys other than tag fields are ignored like extra CSV
                 // columns, unless they look like a misspelt tag field.
-                let looks_like_tag = field == fields::SUBDECISIONS
+                let looks_like_tag = is_set_field(field)
                     || name.starts_with(PREFIX)
                     || (!name.starts_with("orig_")
                         && closest(field, comparable_fields()).is_some());
@@ -115,7 +135,12 @@ pub(super) fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) ->
                 );
                 continue;
             }
-            match scalar(v) {
+            let cell = if is_set_field(field) {
+                set_cell(v)
+            } else {
+                scalar(v)
+            };
+            match cell {
                 Some(s) => {
                     if let Some(l) = field_line {
                         field_lines.insert(field.to_string(), l);
@@ -127,7 +152,11 @@ pub(super) fn parse_yaml(file: &str, text: &str, diags: &mut Vec<Diagnostic>) ->
                         RULE_INPUT,
                         file,
                         field_line,
-                        format!("`{name}` must be a single value"),
+                        if is_set_field(field) {
+                            format!("`{name}` must be a list of tags")
+                        } else {
+                            format!("`{name}` must be a single value")
+                        },
                     )
                     .field(field),
                 ),

@@ -1,4 +1,5 @@
-//! SVG charts for the corpus statistics and README: horizontal bar charts and heat maps.
+//! SVG charts for the corpus statistics and README: horizontal bar charts, heat maps and the
+//! PRISMA 2020 flow diagram.
 //!
 //! Every public function is pure: data in, one complete standalone SVG 1.1 document out. Nothing
 //! is printed, nothing is read from disk, and no input (empty slices, zero counts, `u64::MAX`,
@@ -11,8 +12,8 @@
 //!   whitespace or control characters become one space.
 //! * In a heat map, cells missing from a ragged `cells` count as zero and extra ones are ignored,
 //!   so the grid always matches `rows` x `cols`.
-//! * In the screening flow, remaining counts stop at zero instead of wrapping, and a `retained`
-//!   that differs from what the stages leave is shown in red in the last box rather than hidden.
+//! * In the PRISMA flow diagram a count the data does not hold is written "not reported", and
+//!   box text is wrapped to the box (long words are cut) so nothing runs outside it.
 //!
 //! Why it is built the way it is:
 //!
@@ -37,12 +38,14 @@ mod bar;
 mod draw;
 mod heat;
 mod measure;
+mod prisma;
 mod style;
 #[cfg(test)]
 mod tests;
 
 pub use bar::{bar_chart, bar_chart_apart};
 pub use heat::heat_map;
+pub use prisma::{prisma_desc, prisma_flow, studies, total_studies, Flow, FlowRound};
 
 use measure::clean;
 
