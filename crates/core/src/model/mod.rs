@@ -12,6 +12,7 @@ pub mod fields;
 pub mod filter;
 pub mod format;
 pub mod locators;
+pub mod search;
 pub mod status;
 pub mod survey;
 pub mod taxonomy;
