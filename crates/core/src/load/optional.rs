@@ -42,7 +42,7 @@ pub(super) fn parse_search(read: Option<&Result<String, ReadError>>, corpus: &mu
         .and_then(crate::model::search::parse);
     match parsed {
         Ok(s) => {
-            let problems = crate::model::search::validate(&s);
+            let problems = crate::model::search::validate(&s, Some(&corpus.taxonomy));
             if problems.is_empty() {
                 corpus.search = Some(s);
             }

@@ -5,6 +5,7 @@
 //!
 //! Field names follow the reference CSV so that import and export round-trip.
 
+pub mod candidate;
 pub mod claims;
 pub mod corpus;
 pub mod dates;

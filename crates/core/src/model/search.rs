@@ -5,6 +5,7 @@
 
 use crate::layout::Layout;
 use crate::model::dates::parse_date;
+use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,9 @@ pub struct Query {
     /// Phrases of which it must also match one (none: no second condition).
     #[serde(default)]
     pub with: Vec<String>,
+    /// The exclusion log's name of the family (one of the taxonomy's
+    /// screening `query_families`), written on the records it leads to.
+    pub logged_as: String,
     /// First day the survey's search covered (absent: the protocol names none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub covered_from: Option<String>,
@@ -118,8 +122,9 @@ pub fn parse(text: &str) -> Result<Search, Vec<Diagnostic>> {
     })
 }
 
-/// What is wrong with a parsed search: ids, empty or unsafe terms, dates.
-pub fn validate(s: &Search) -> Vec<Diagnostic> {
+/// What is wrong with a parsed search: ids, empty or unsafe terms, dates,
+/// and (given the taxonomy) a family the exclusion log does not know.
+pub fn validate(s: &Search, tax: Option<&Taxonomy>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let date = |d: &str, what: &str, out: &mut Vec<Diagnostic>| {
         if parse_date(d).is_none() {
@@ -154,6 +159,14 @@ pub fn validate(s: &Search) -> Vec<Diagnostic> {
                 out.push(problem(
                     format!("{at}: term `{t}` is empty or holds a quote, parenthesis or bracket"),
                     "a term is a plain phrase; the query around it is built by `corpus discover`",
+                ));
+            }
+        }
+        if let Some(known) = tax.map(|t| &t.screening.query_families) {
+            if !known.contains(&q.logged_as) {
+                out.push(problem(
+                    format!("{at}: logged_as `{}` is not a query family of the exclusion log", q.logged_as),
+                    &format!("use one of the taxonomy's screening query_families: {}", known.join(", ")),
                 ));
             }
         }
@@ -201,6 +214,7 @@ queries:
   - id: credit
     family: Credit assignment
     terms: [credit assignment]
+    logged_as: credit assignment
     covered_to: 2026-05-04
     locator: {file: f.md, section: Query Families}
 include_when:
@@ -210,7 +224,7 @@ include_when:
 ";
 
     fn rules(text: &str) -> Vec<String> {
-        validate(&parse(text).expect("parses"))
+        validate(&parse(text).expect("parses"), None)
             .iter()
             .map(|d| d.message.clone())
             .collect()
@@ -221,7 +235,11 @@ include_when:
         assert!(rules(GOOD).is_empty());
         let shipped = include_str!("../../../../corpus/search.yaml");
         let s = parse(shipped).expect("the shipped search parses");
-        assert!(validate(&s).is_empty());
+        let tax = Taxonomy::from_yaml(include_str!("../../../../corpus/taxonomy.yaml")).expect("taxonomy");
+        assert!(validate(&s, Some(&tax)).is_empty());
+        let mut odd = s.clone();
+        odd.queries[0].logged_as = "astrology".into();
+        assert!(validate(&odd, Some(&tax))[0].message.contains("not a query family"));
         assert_eq!(s.queries.len(), 7);
     }
 
@@ -235,7 +253,7 @@ include_when:
         assert!(found.iter().any(|m| m.contains("not a calendar date")), "{found:?}");
         let twice = GOOD.replace("include_when:", &format!("{}include_when:", &GOOD[GOOD.find("  - id").unwrap()..GOOD.find("include_when").unwrap()]));
         assert!(rules(&twice).iter().any(|m| m.contains("defined twice")));
-        let d = &validate(&parse(&bad).unwrap())[0];
+        let d = &validate(&parse(&bad).unwrap(), None)[0];
         assert_eq!(d.rule, "search-protocol");
     }
 }
