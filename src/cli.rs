@@ -4,8 +4,8 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
-    publish, schema, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
+    agreement, check, claims, completions, diff, discover, export, fmt, import, init, links, list, new,
+    publish, schema, screen, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
@@ -90,6 +90,10 @@ pub enum Command {
     Verify(verify::Args),
     /// Record each paper's status (versions, withdrawal, publication, retraction) from arXiv and OpenAlex.
     Watch(watch::Args),
+    /// Run the search's query families against arXiv for a date range; queue new papers as ranked candidates.
+    Discover(discover::Args),
+    /// Move candidates into the pool (--include) or the exclusion log (--exclude --stage --reason).
+    Screen(screen::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -177,6 +181,8 @@ fn human_stdout(command: &Command) -> bool {
         Command::Links(a) => a,
         Command::Verify(a) => a,
         Command::Watch(a) => a,
+        Command::Discover(a) => a,
+        Command::Screen(a) => a,
         Command::Completions(a) => a,
     };
     args.stdout_is_for_humans()
@@ -205,6 +211,8 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
+        Command::Discover(a) => discover::run(ctx, a),
+        Command::Screen(a) => screen::run(ctx, a),
         Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
     }
 }

@@ -272,11 +272,16 @@ impl Known {
 
     /// Why a record is already held (which identifier matched), if it is.
     pub fn holds(&self, r: &Record) -> Option<&'static str> {
-        if self.arxiv.contains(&r.id) {
+        self.holds_paper(&r.id, r.doi.as_deref(), &r.title)
+    }
+
+    /// Why a paper (arXiv id, DOI, title) is already held, if it is.
+    pub fn holds_paper(&self, id: &str, doi: Option<&str>, title: &str) -> Option<&'static str> {
+        if self.arxiv.contains(strip_version(id)) {
             Some("arXiv id")
-        } else if r.doi.as_deref().is_some_and(|d| self.doi.contains(&normalize_doi(d))) {
+        } else if doi.is_some_and(|d| self.doi.contains(&normalize_doi(d))) {
             Some("DOI")
-        } else if self.titles.contains(&normalize_title(&r.title)) {
+        } else if self.titles.contains(&normalize_title(title)) {
             Some("title")
         } else {
             None
