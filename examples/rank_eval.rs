@@ -61,7 +61,11 @@ fn evaluate(corpus: &corpus_core::load::Corpus, text: Text, round: &str) -> Rank
     let train_base: Vec<&Example> = examples(corpus, text, Some(round))
         .into_iter()
         .filter(|e| e.kept)
-        .map(|e| all.iter().find(|a| a.kept && a.id == e.id).expect("same entry"))
+        .map(|e| {
+            all.iter()
+                .find(|a| a.kept && a.id == e.id)
+                .expect("same entry")
+        })
         .collect();
     let records: Vec<&Example> = all.iter().filter(|e| !e.kept).collect();
     let mut held_sum = vec![0.0; held.len()];

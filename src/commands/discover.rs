@@ -71,9 +71,8 @@ pub fn read_queue(root: &Path) -> std::result::Result<Vec<(PathBuf, Candidate)>,
         }
         let shown = format!("{}/{name}", Layout::CANDIDATES_DIR);
         let text = reader::read_text(&path, MAX_BYTES).map_err(|e| format!("{shown}: {e}"))?;
-        let c = Candidate::parse(&text).map_err(|e| {
-            format!("{shown}: not a candidate ({e}); correct it or remove it")
-        })?;
+        let c = Candidate::parse(&text)
+            .map_err(|e| format!("{shown}: not a candidate ({e}); correct it or remove it"))?;
         out.push((path, c));
     }
     Ok(out)
@@ -109,7 +108,11 @@ fn command(
         for id in &a.queries {
             let known: Vec<&str> = search.queries.iter().map(|q| q.id.as_str()).collect();
             q.push(search.query(id).cloned().ok_or_else(|| {
-                format!("--query `{id}` is not a query of {}; it has: {}", Layout::SEARCH, known.join(", "))
+                format!(
+                    "--query `{id}` is not a query of {}; it has: {}",
+                    Layout::SEARCH,
+                    known.join(", ")
+                )
             })?);
         }
         q
@@ -136,7 +139,13 @@ fn command(
 
     let cache_rel = format!("{}/{}", Layout::CACHE_DIR, Layout::DISCOVER_CACHE);
     let cache_path = root.join(&cache_rel);
-    let committed = super::committed_cache(root, &cache_path, &cache_rel, "answers", "every query is asked afresh");
+    let committed = super::committed_cache(
+        root,
+        &cache_path,
+        &cache_rel,
+        "answers",
+        "every query is asked afresh",
+    );
     let mut stderr = committed.clone().unwrap_or_default();
     let own = match committed {
         Some(_) => None,
@@ -149,7 +158,9 @@ fn command(
     let mut cache = match own {
         None => Cache::default(),
         Some(t) => Cache::from_json(&t).unwrap_or_else(|e| {
-            stderr.push_str(&format!("warning: {cache_rel}: not a discover cache ({e}); starting a new one\n"));
+            stderr.push_str(&format!(
+                "warning: {cache_rel}: not a discover cache ({e}); starting a new one\n"
+            ));
             Cache::default()
         }),
     };
@@ -166,7 +177,13 @@ fn command(
         offline: a.offline,
         max_results: a.max_results,
     };
-    let searched = discover::search(&queries, (&a.from, &a.to), &settings, &mut cache, &std::thread::sleep)?;
+    let searched = discover::search(
+        &queries,
+        (&a.from, &a.to),
+        &settings,
+        &mut cache,
+        &std::thread::sleep,
+    )?;
     if searched.requests > 0 {
         corpus_io::files::write_all(root, &[(cache_path, cache_rel, cache.to_json().as_bytes())])?;
     }
@@ -180,7 +197,12 @@ fn command(
     let (new, held) = discover::candidates(searched.found, &mut known, &ranker, &today);
     let files: Vec<(PathBuf, String)> = new
         .iter()
-        .map(|c| (root.join(format!("{}/{}.yaml", Layout::CANDIDATES_DIR, c.key)), c.to_yaml()))
+        .map(|c| {
+            (
+                root.join(format!("{}/{}.yaml", Layout::CANDIDATES_DIR, c.key)),
+                c.to_yaml(),
+            )
+        })
         .collect();
     corpus_io::files::write_new_files(root, &files, false)?;
     let mut out = String::new();

@@ -46,7 +46,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let corpus = load_corpus(root, ctx.load, None)?;
     let fail = |e: String| Outcome::fail(2, e);
     if args.key.is_some() && args.keys.len() > 1 {
-        return Err(fail("--key names the entry of one candidate; screen the others separately".into()));
+        return Err(fail(
+            "--key names the entry of one candidate; screen the others separately".into(),
+        ));
     }
     let queue = read_queue(root).map_err(fail)?;
     let mut chosen = Vec::new();
@@ -63,7 +65,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             let hint = corpus_core::text::closest::closest(k, keys.iter().map(String::as_str))
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
-            return Err(fail(format!("{}/{k}.yaml: no such candidate{hint}", Layout::CANDIDATES_DIR)));
+            return Err(fail(format!(
+                "{}/{k}.yaml: no such candidate{hint}",
+                Layout::CANDIDATES_DIR
+            )));
         };
         chosen.push(found.clone());
     }
@@ -84,12 +89,19 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         for (_, c) in &chosen {
             let key = args.key.clone().unwrap_or_else(|| c.key.clone());
             let rel = format!("{}/{key}.yaml", Layout::PAPERS_DIR);
-            files.push((root.join(&rel), entry_text(&corpus.taxonomy, c, &key).map_err(fail)?));
+            files.push((
+                root.join(&rel),
+                entry_text(&corpus.taxonomy, c, &key).map_err(fail)?,
+            ));
             said.push_str(&format!("included {} as {rel}\n", c.key));
         }
         said.push_str("next: fill in the empty fields of each new entry (the candidate's suggested tags are only suggestions), then `corpus check` and `corpus build`\n");
     } else {
-        let existing: Vec<String> = corpus.exclusions.iter().map(|x| x.record.record_id.clone()).collect();
+        let existing: Vec<String> = corpus
+            .exclusions
+            .iter()
+            .map(|x| x.record.record_id.clone())
+            .collect();
         let ids = next_record_ids(&existing, chosen.len());
         for ((_, c), id) in chosen.iter().zip(&ids) {
             let d = Decision {
@@ -98,7 +110,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
                 reason: args.reason.as_deref().unwrap_or_default(),
                 date: &today,
             };
-            let text = record_text(&corpus.taxonomy, corpus.search.as_ref(), c, &d).map_err(fail)?;
+            let text =
+                record_text(&corpus.taxonomy, corpus.search.as_ref(), c, &d).map_err(fail)?;
             let rel = format!("{}/{id}.yaml", Layout::EXCLUSIONS_DIR);
             files.push((root.join(&rel), text));
             said.push_str(&format!("excluded {} as {rel}\n", c.key));

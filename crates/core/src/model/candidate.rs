@@ -98,7 +98,9 @@ impl Candidate {
         field(&mut o, "found_on", &self.found_on);
         o.push_str(&format!("score: {:.3}\n", self.score));
         list(&mut o, "top_terms", &self.top_terms, "");
-        o.push_str("# Suggestions from the words of the title and abstract; nobody has judged them.\n");
+        o.push_str(
+            "# Suggestions from the words of the title and abstract; nobody has judged them.\n",
+        );
         if self.suggested_tags.is_empty() {
             o.push_str("suggested_tags: []\n");
         } else {
@@ -149,7 +151,13 @@ mod tests {
         let text = c.to_yaml();
         let back = Candidate::parse(&text).expect(&text);
         assert_eq!(back.score, 0.813);
-        assert_eq!(Candidate { score: 0.8126, ..back }, c);
+        assert_eq!(
+            Candidate {
+                score: 0.8126,
+                ..back
+            },
+            c
+        );
         assert!(text.contains("arxiv_id: \"2605.01234\"\n"), "{text}");
     }
 }

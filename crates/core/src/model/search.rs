@@ -146,13 +146,22 @@ pub fn validate(s: &Search, tax: Option<&Taxonomy>) -> Vec<Diagnostic> {
             ));
         }
         if !ids.insert(q.id.as_str()) {
-            out.push(problem(format!("{at} is defined twice"), "give each query its own id"));
+            out.push(problem(
+                format!("{at} is defined twice"),
+                "give each query its own id",
+            ));
         }
         if q.family.trim().is_empty() {
-            out.push(problem(format!("{at} names no family"), "name the protocol's family"));
+            out.push(problem(
+                format!("{at} names no family"),
+                "name the protocol's family",
+            ));
         }
         if q.terms.is_empty() {
-            out.push(problem(format!("{at} has no terms"), "list the family's phrases"));
+            out.push(problem(
+                format!("{at} has no terms"),
+                "list the family's phrases",
+            ));
         }
         for t in q.terms.iter().chain(&q.with) {
             if t.trim().is_empty() || t.contains(['"', '(', ')', '[', ']']) {
@@ -165,8 +174,14 @@ pub fn validate(s: &Search, tax: Option<&Taxonomy>) -> Vec<Diagnostic> {
         if let Some(known) = tax.map(|t| &t.screening.query_families) {
             if !known.contains(&q.logged_as) {
                 out.push(problem(
-                    format!("{at}: logged_as `{}` is not a query family of the exclusion log", q.logged_as),
-                    &format!("use one of the taxonomy's screening query_families: {}", known.join(", ")),
+                    format!(
+                        "{at}: logged_as `{}` is not a query family of the exclusion log",
+                        q.logged_as
+                    ),
+                    &format!(
+                        "use one of the taxonomy's screening query_families: {}",
+                        known.join(", ")
+                    ),
                 ));
             }
         }
@@ -175,7 +190,10 @@ pub fn validate(s: &Search, tax: Option<&Taxonomy>) -> Vec<Diagnostic> {
             date(from, &format!("{at}: covered_from"), &mut out);
             if parse_date(from) > parse_date(&q.covered_to) {
                 out.push(problem(
-                    format!("{at}: covered_from {from} is after covered_to {}", q.covered_to),
+                    format!(
+                        "{at}: covered_from {from} is after covered_to {}",
+                        q.covered_to
+                    ),
                     "a date range runs forward",
                 ));
             }
@@ -209,7 +227,8 @@ pub fn validate(s: &Search, tax: Option<&Taxonomy>) -> Vec<Diagnostic> {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "protocol: {repository: r, file: f.md, commit: abc, dated: 2026-04-26, cutoff: 2026-05-04}
+    const GOOD: &str =
+        "protocol: {repository: r, file: f.md, commit: abc, dated: 2026-04-26, cutoff: 2026-05-04}
 queries:
   - id: credit
     family: Credit assignment
@@ -235,11 +254,14 @@ include_when:
         assert!(rules(GOOD).is_empty());
         let shipped = include_str!("../../../../corpus/search.yaml");
         let s = parse(shipped).expect("the shipped search parses");
-        let tax = Taxonomy::from_yaml(include_str!("../../../../corpus/taxonomy.yaml")).expect("taxonomy");
+        let tax = Taxonomy::from_yaml(include_str!("../../../../corpus/taxonomy.yaml"))
+            .expect("taxonomy");
         assert!(validate(&s, Some(&tax)).is_empty());
         let mut odd = s.clone();
         odd.queries[0].logged_as = "astrology".into();
-        assert!(validate(&odd, Some(&tax))[0].message.contains("not a query family"));
+        assert!(validate(&odd, Some(&tax))[0]
+            .message
+            .contains("not a query family"));
         assert_eq!(s.queries.len(), 7);
     }
 
@@ -247,11 +269,23 @@ include_when:
     fn broken_queries_fire_the_rule() {
         let bad = GOOD
             .replace("[credit assignment]", "[\"credit \\\"x\\\"\"]")
-            .replace("covered_to: 2026-05-04", "covered_to: 2026-02-30\n    covered_from: 2026-06-01");
+            .replace(
+                "covered_to: 2026-05-04",
+                "covered_to: 2026-02-30\n    covered_from: 2026-06-01",
+            );
         let found = rules(&bad);
         assert!(found.iter().any(|m| m.contains("quote")), "{found:?}");
-        assert!(found.iter().any(|m| m.contains("not a calendar date")), "{found:?}");
-        let twice = GOOD.replace("include_when:", &format!("{}include_when:", &GOOD[GOOD.find("  - id").unwrap()..GOOD.find("include_when").unwrap()]));
+        assert!(
+            found.iter().any(|m| m.contains("not a calendar date")),
+            "{found:?}"
+        );
+        let twice = GOOD.replace(
+            "include_when:",
+            &format!(
+                "{}include_when:",
+                &GOOD[GOOD.find("  - id").unwrap()..GOOD.find("include_when").unwrap()]
+            ),
+        );
         assert!(rules(&twice).iter().any(|m| m.contains("defined twice")));
         let d = &validate(&parse(&bad).unwrap(), None)[0];
         assert_eq!(d.rule, "search-protocol");

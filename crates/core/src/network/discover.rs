@@ -187,7 +187,10 @@ pub fn search(
                     let (result, _) = s.client.request_with_retries(Method::Get, &url, sleep);
                     let resp = result.map_err(|f| format!("{}: {}", s.api, f.describe()))?;
                     if resp.status != 200 {
-                        return Err(format!("{}: answered {} to query `{}`", s.api, resp.status, q.id));
+                        return Err(format!(
+                            "{}: answered {} to query `{}`",
+                            s.api, resp.status, q.id
+                        ));
                     }
                     let body = String::from_utf8_lossy(&resp.body).into_owned();
                     cache.answers.insert(
@@ -259,12 +262,20 @@ impl Known {
             k.keys.insert(e.key.clone());
         }
         for x in corpus.exclusions.iter().map(|lx| &lx.record) {
-            let id = x.identifier.get(..6).filter(|p| p.eq_ignore_ascii_case("arxiv:"));
+            let id = x
+                .identifier
+                .get(..6)
+                .filter(|p| p.eq_ignore_ascii_case("arxiv:"));
             let arxiv = id.map(|_| &x.identifier[6..]);
             k.add(arxiv, &[x.url.as_str()], None, &x.title);
         }
         for c in queue {
-            k.add(Some(&c.arxiv_id), &[c.url.as_str()], c.doi.as_deref(), &c.title);
+            k.add(
+                Some(&c.arxiv_id),
+                &[c.url.as_str()],
+                c.doi.as_deref(),
+                &c.title,
+            );
             k.keys.insert(c.key.clone());
         }
         k
@@ -294,13 +305,19 @@ impl Known {
         let title = &r.title;
         let head = match title.split_once(':') {
             Some((h, _)) if h.split_whitespace().count() <= 3 => h.to_string(),
-            _ => title.split_whitespace().take(2).collect::<Vec<_>>().join(" "),
+            _ => title
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" "),
         };
         let year = r.published.get(..4).unwrap_or("");
         let mut base = crate::text::ids::suggest_key(&head);
         base.truncate(40);
         let base = format!("{}{year}", base.trim_end_matches('-'));
-        let base = if crate::text::ids::valid_key(&base) && base.starts_with(|c: char| c.is_ascii_lowercase()) {
+        let base = if crate::text::ids::valid_key(&base)
+            && base.starts_with(|c: char| c.is_ascii_lowercase())
+        {
             base
         } else {
             format!("arxiv-{}", crate::text::ids::suggest_key(&r.id))
@@ -337,7 +354,11 @@ pub fn candidates(
         let s = ranker.score(&format!("{}. {}", f.record.title, f.summary));
         scored.push((f, s));
     }
-    scored.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.record.id.cmp(&b.0.record.id)));
+    scored.sort_by(|a, b| {
+        b.1.score
+            .total_cmp(&a.1.score)
+            .then(a.0.record.id.cmp(&b.0.record.id))
+    });
     let out = scored
         .into_iter()
         .map(|(f, s)| Candidate {
@@ -394,7 +415,12 @@ mod tests {
             "(all:\"multi-agent LLM\" OR all:\"LLM-MAS\") AND (all:\"RL\") AND submittedDate:[202605050000 TO 202606302359]"
         );
         let url = search_url("http://h/api/query", &q, "2026-05-05", "2026-06-30", 100);
-        assert!(url.starts_with("http://h/api/query?search_query=%28all:%22multi-agent+LLM%22+OR"), "{url}");
-        assert!(url.ends_with("&start=100&max_results=100&sortBy=submittedDate&sortOrder=ascending"));
+        assert!(
+            url.starts_with("http://h/api/query?search_query=%28all:%22multi-agent+LLM%22+OR"),
+            "{url}"
+        );
+        assert!(
+            url.ends_with("&start=100&max_results=100&sortBy=submittedDate&sortOrder=ascending")
+        );
     }
 }

@@ -75,12 +75,17 @@ pub const SUGGESTED: [&str; 4] = [
 ];
 
 fn tags_of(e: &Entry) -> Vec<(&'static str, String)> {
-    [&e.category, &e.orchestration_form, &e.credit_granularity, &e.scenario]
-        .into_iter()
-        .zip(SUGGESTED)
-        .filter(|(v, _)| !v.is_empty())
-        .map(|(v, f)| (f, v.clone()))
-        .collect()
+    [
+        &e.category,
+        &e.orchestration_form,
+        &e.credit_granularity,
+        &e.scenario,
+    ]
+    .into_iter()
+    .zip(SUGGESTED)
+    .filter(|(v, _)| !v.is_empty())
+    .map(|(v, f)| (f, v.clone()))
+    .collect()
 }
 
 /// The decisions of a corpus: every entry and every record, except those
@@ -163,7 +168,10 @@ impl Ranker {
         let mut profiles: Vec<(&'static str, String, Vec<f64>)> = Vec::new();
         for (ex, x) in examples.iter().zip(&xs) {
             for (field, value) in &ex.tags {
-                let at = match profiles.iter().position(|(f, v, _)| f == field && v == value) {
+                let at = match profiles
+                    .iter()
+                    .position(|(f, v, _)| f == field && v == value)
+                {
                     Some(i) => i,
                     None => {
                         profiles.push((field, value.clone(), vec![0.0; vectorizer.len()]));
@@ -257,8 +265,18 @@ mod tests {
     #[test]
     fn scores_come_with_terms_and_suggestions() {
         let set = [
-            ex("a", "credit assignment for multi agent reinforcement learning", true, "method"),
-            ex("b", "multi agent credit assignment with critics", true, "method"),
+            ex(
+                "a",
+                "credit assignment for multi agent reinforcement learning",
+                true,
+                "method",
+            ),
+            ex(
+                "b",
+                "multi agent credit assignment with critics",
+                true,
+                "method",
+            ),
             ex("c", "a benchmark of agent teams", true, "benchmark"),
             ex("d", "benchmark agent teams safety", true, "benchmark"),
             ex("e", "prompted debate at inference time", false, ""),
@@ -268,10 +286,16 @@ mod tests {
         let good = r.score("credit assignment among reinforcement learning agents");
         let bad = r.score("prompted debate for inference");
         assert!(good.score > bad.score, "{good:?} {bad:?}");
-        assert!(good.terms.iter().any(|t| t == "credit assignment"), "{good:?}");
+        assert!(
+            good.terms.iter().any(|t| t == "credit assignment"),
+            "{good:?}"
+        );
         let s = &good.suggestions[0];
         assert_eq!((s.field, s.value.as_str()), ("category", "method"));
         assert!(s.evidence.iter().any(|w| w == "credit"), "{s:?}");
-        assert!(Ranker::train(&set[..4]).is_none(), "no dropped paper, nothing to learn");
+        assert!(
+            Ranker::train(&set[..4]).is_none(),
+            "no dropped paper, nothing to learn"
+        );
     }
 }

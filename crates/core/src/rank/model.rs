@@ -58,9 +58,16 @@ impl Vectorizer {
         let n = docs.len() as f64;
         let kept: Vec<(&str, usize)> = df.into_iter().filter(|(_, c)| *c >= min_df).collect();
         Vectorizer {
-            index: kept.iter().enumerate().map(|(i, (f, _))| (f.to_string(), i)).collect(),
+            index: kept
+                .iter()
+                .enumerate()
+                .map(|(i, (f, _))| (f.to_string(), i))
+                .collect(),
             names: kept.iter().map(|(f, _)| f.to_string()).collect(),
-            idf: kept.iter().map(|(_, c)| ((1.0 + n) / (1.0 + *c as f64)).ln() + 1.0).collect(),
+            idf: kept
+                .iter()
+                .map(|(_, c)| ((1.0 + n) / (1.0 + *c as f64)).ln() + 1.0)
+                .collect(),
         }
     }
 
@@ -183,7 +190,17 @@ mod tests {
     fn features_are_words_and_pairs() {
         assert_eq!(
             features("Credit Assignment in 2 multi-agent teams"),
-            ["credit", "assignment", "multi", "agent", "teams", "credit assignment", "assignment multi", "multi agent", "agent teams"]
+            [
+                "credit",
+                "assignment",
+                "multi",
+                "agent",
+                "teams",
+                "credit assignment",
+                "assignment multi",
+                "multi agent",
+                "agent teams"
+            ]
         );
     }
 
@@ -204,7 +221,11 @@ mod tests {
         let probe = v.transform(&features("credit for agent learning"));
         assert!(m.probability(&probe) > 0.5);
         assert!(m.probability(&v.transform(&features("prompted inference"))) < 0.5);
-        let why: Vec<&str> = m.reasons(&probe, 2).iter().map(|(i, _)| v.name(*i)).collect();
+        let why: Vec<&str> = m
+            .reasons(&probe, 2)
+            .iter()
+            .map(|(i, _)| v.name(*i))
+            .collect();
         assert!(why.contains(&"credit"), "{why:?}");
         let again = Logistic::fit(&xs, &[true, true, false, false], v.len());
         assert_eq!(again.weights, m.weights);
