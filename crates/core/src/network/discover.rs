@@ -253,7 +253,8 @@ impl Known {
         }
     }
 
-    /// What a corpus and its queue hold.
+    /// What a corpus (its entries, records and the DOIs of its status
+    /// file) and its queue hold.
     pub fn of(corpus: &Corpus, queue: &[Candidate]) -> Known {
         let mut k = Known::default();
         for e in corpus.entries.iter().map(|le| &le.entry) {
@@ -268,6 +269,12 @@ impl Known {
                 .filter(|p| p.eq_ignore_ascii_case("arxiv:"));
             let arxiv = id.map(|_| &x.identifier[6..]);
             k.add(arxiv, &[x.url.as_str()], None, &x.title);
+        }
+        // A published version `watch` recorded is the entry's too.
+        for ev in corpus.status.iter().flat_map(|s| &s.events) {
+            if let Some(d) = &ev.doi {
+                k.doi.insert(normalize_doi(d));
+            }
         }
         for c in queue {
             k.add(
