@@ -190,8 +190,14 @@ fn command(
     for n in &searched.notes {
         stderr.push_str(&format!("note: {n}\n"));
     }
+    // A file's name is taken even when its `key` was edited to another.
+    let stems: Vec<String> = queue
+        .iter()
+        .filter_map(|(p, _)| Some(p.file_stem()?.to_string_lossy().into_owned()))
+        .collect();
     let queued: Vec<Candidate> = queue.into_iter().map(|(_, c)| c).collect();
     let mut known = Known::of(corpus, &queued);
+    known.keys.extend(stems);
     let found = searched.found.len();
     let today = corpus_core::model::dates::today();
     let (new, held) = discover::candidates(searched.found, &mut known, &ranker, &today);

@@ -235,6 +235,22 @@ fn discover_refuses_a_bad_range_and_a_broken_search_before_asking() {
 }
 
 #[test]
+fn a_candidate_file_that_cannot_be_read_stops_discover_before_any_request() {
+    let t = tree();
+    let ax = arxiv();
+    t.write(&format!("{QUEUE}/broken.yaml"), "key: [unclosed\n");
+    let run = discover(&t, &ax, &[]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("corpus/candidates/broken.yaml: not a candidate"),
+        "{}",
+        run.stderr
+    );
+    assert!(ax.hits().is_empty());
+}
+
+#[test]
 fn the_search_protocol_rule_fires_on_a_broken_search_file_only() {
     let t = Tree::repo_copy();
     assert!(t.check_in_process(&[]).of("search-protocol").is_empty());
@@ -264,9 +280,20 @@ fn screen_moves_one_candidate_each_way_and_the_built_corpus_passes_the_strict_ch
     assert!(text.contains("added_in: after_publication"), "{text}");
     assert!(!t.path(&format!("{QUEUE}/{keep}.yaml")).exists());
 
+    // Two dropped at once: two records, numbered after the log's last.
+    let logged_as = |key: &str| match Candidate::parse(&t.read(&format!("{QUEUE}/{key}.yaml")))
+        .unwrap()
+        .query
+        .as_str()
+    {
+        "credit" => "credit assignment",
+        _ => "multi-agent LLM",
+    };
+    let families = [logged_as(drop), logged_as(&keys[3])];
     let run = t.corpus(&[
         "screen",
         drop,
+        &keys[3],
         "--exclude",
         "--stage",
         "abstract_screen",
@@ -274,13 +301,23 @@ fn screen_moves_one_candidate_each_way_and_the_built_corpus_passes_the_strict_ch
         "Software testing, no agents.",
     ]);
     run.assert_code(0);
-    let record = t.read("exclusions/E033.yaml");
-    assert!(
-        record.contains("stage: abstract_screen\n")
-            && record.contains("query_family: multi-agent LLM\n"),
-        "{record}"
+    for (id, family) in ["E033", "E034"].iter().zip(families) {
+        let record = t.read(&format!("exclusions/{id}.yaml"));
+        assert!(
+            record.contains("stage: abstract_screen\n")
+                && record.contains(&format!("query_family: {family}\n"))
+                && record.contains("reason: Software testing, no agents.\n"),
+            "{record}"
+        );
+        assert!(record.contains("added_in: after_publication\n"), "{record}");
+    }
+    assert!(!t.path(&format!("{QUEUE}/{drop}.yaml")).exists());
+    assert!(!t.path(&format!("{QUEUE}/{}.yaml", keys[3])).exists());
+    assert_eq!(
+        t.corpus(&["fmt", "--check"]).code,
+        Some(0),
+        "the records are in fmt's layout"
     );
-    assert!(record.contains("added_in: after_publication\n"), "{record}");
 
     // Refusals: a candidate already moved, a stage the log does not know, no reason.
     t.corpus(&["screen", keep, "--include"]).assert_code(2);
