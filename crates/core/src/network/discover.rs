@@ -403,6 +403,69 @@ mod tests {
     use crate::model::search::Locator;
 
     #[test]
+    fn known_papers_match_by_id_without_version_doi_or_title() {
+        let tax = crate::model::taxonomy::Taxonomy::from_yaml(include_str!(
+            "../../../../corpus/taxonomy.yaml"
+        ))
+        .expect("taxonomy");
+        let entry = "key: a\ntitle: \"Agents: All the Way\"\narxiv_id: \"2508.03680\"\nurls:\n  - https://doi.org/10.1145/X.Y\n";
+        let record = "record_id: E001\ntitle: Debate Only\nidentifier: arXiv:2305.14325v2\nurl: https://arxiv.org/abs/2305.14325\n";
+        let corpus = crate::load::corpus_from_texts(
+            tax,
+            vec![("corpus/papers/a.yaml".into(), entry.into())],
+            vec![("exclusions/E001.yaml".into(), record.into())],
+        );
+        let k = Known::of(&corpus, &[]);
+        assert_eq!(k.holds_paper("2508.03680v3", None, "x"), Some("arXiv id"));
+        assert_eq!(k.holds_paper("2305.14325", None, "x"), Some("arXiv id"));
+        assert_eq!(
+            k.holds_paper("9999.00001", Some("https://doi.org/10.1145/x.y"), "x"),
+            Some("DOI")
+        );
+        assert_eq!(
+            k.holds_paper("9999.00001", None, "agents -- all the WAY"),
+            Some("title")
+        );
+        assert_eq!(
+            k.holds_paper("9999.00001", None, "Debate only."),
+            Some("title")
+        );
+        assert_eq!(
+            k.holds_paper("9999.00001", Some("10.1/other"), "Another paper"),
+            None
+        );
+        assert!(k.keys.contains("a"));
+    }
+
+    #[test]
+    fn keys_come_from_the_title_and_year_and_never_repeat() {
+        let rec = |id: &str, title: &str| Record {
+            id: id.into(),
+            version: None,
+            title: title.into(),
+            authors: Vec::new(),
+            affiliation: None,
+            published: "2024-06-19".into(),
+            updated: "2024-06-19".into(),
+            withdrawn: false,
+            comment: None,
+            doi: None,
+            journal_ref: None,
+        };
+        let mut k = Known::default();
+        k.keys.insert("agentdojo2024".into());
+        assert_eq!(
+            k.key_for(&rec("1", "AgentDojo: A Dynamic Environment")),
+            "agentdojo2024-2"
+        );
+        assert_eq!(
+            k.key_for(&rec("2", "Learning to Cooperate in Teams")),
+            "learning-to2024"
+        );
+        assert_eq!(k.key_for(&rec("2406.1", "数据 集")), "arxiv-2406-1");
+    }
+
+    #[test]
     fn a_family_becomes_one_arxiv_query_per_page() {
         let q = Query {
             id: "mas-rl".into(),
