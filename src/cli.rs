@@ -4,8 +4,9 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, completions, diff, discover, export, fmt, import, init, links, list, new,
-    publish, schema, screen, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
+    agreement, check, claims, completions, diff, discover, export, fmt, import, init, links, list,
+    new, publish, schema, screen, site, stats, survey, trace, verify, watch, Audience, Context,
+    Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};

@@ -1,5 +1,5 @@
-//! The optional files of a root: the claims ledger, the survey facts and
-//! the search file and the status file.
+//! The optional files of a root: the claims ledger, the survey facts, the
+//! locators of judged values, the search file and the status file.
 
 use super::read::accepted;
 use crate::layout::Layout;
