@@ -4,8 +4,9 @@
 //! stays the only place that touches stdout and stderr.
 
 use crate::commands::{
-    agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
-    publish, release, schema, site, stats, survey, trace, verify, watch, Audience, Context,
+    agreement, check, claims, completions, diff, discover, export, fmt, import, init, links, list,
+    new, publish, release, schema, screen, site, stats, survey, trace, verify, watch, Audience,
+    Context,
     Outcome,
 };
 use clap::{Parser, Subcommand};
@@ -93,6 +94,10 @@ pub enum Command {
     Watch(watch::Args),
     /// Make a citable release: changelog, CITATION.cff, .zenodo.json and a snapshot of the figures.
     Release(release::Args),
+    /// Run the search's query families against arXiv for a date range; queue new papers as ranked candidates.
+    Discover(discover::Args),
+    /// Move candidates into the pool (--include) or the exclusion log (--exclude --stage --reason).
+    Screen(screen::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -181,6 +186,8 @@ fn human_stdout(command: &Command) -> bool {
         Command::Verify(a) => a,
         Command::Watch(a) => a,
         Command::Release(a) => a,
+        Command::Discover(a) => a,
+        Command::Screen(a) => a,
         Command::Completions(a) => a,
     };
     args.stdout_is_for_humans()
@@ -210,6 +217,8 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
         Command::Release(a) => release::run(ctx, a),
+        Command::Discover(a) => discover::run(ctx, a),
+        Command::Screen(a) => screen::run(ctx, a),
         Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
     }
 }

@@ -73,7 +73,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     command(root, &corpus, args).map_err(|e| Outcome::fail(2, e))
 }
 
-fn seconds(v: f64, name: &str) -> std::result::Result<Duration, String> {
+/// A number of seconds given on the command line, between 0 and an hour.
+pub(super) fn seconds(v: f64, name: &str) -> std::result::Result<Duration, String> {
     if v.is_finite() && (0.0..=3600.0).contains(&v) {
         Ok(Duration::from_secs_f64(v))
     } else {

@@ -28,6 +28,13 @@ struct Case {
     near_miss: Edit,
 }
 
+const SEARCH: &str = "corpus/search.yaml";
+
+/// The repository's search file.
+fn shipped_search() -> String {
+    std::fs::read_to_string(crate::common::repo().join(SEARCH)).expect("corpus/search.yaml")
+}
+
 /// The valid fixture plus the repository's templates, built once so README.md
 /// and stats/ are fresh.
 fn published() -> Tree {
@@ -666,6 +673,21 @@ fn cases() -> Vec<Case> {
                     "[survey_figure, project_reading]",
                 );
             },
+        },
+        Case {
+            rule: "search-protocol",
+            args: &[],
+            base: Tree::valid,
+            // Two queries share an id; the shipped search file is the near miss.
+            fires: |t| {
+                t.write(
+                    SEARCH,
+                    shipped_search().replace("  - id: credit\n", "  - id: mas-rl\n"),
+                )
+            },
+            file: SEARCH,
+            field: None,
+            near_miss: |t| t.write(SEARCH, shipped_search()),
         },
         Case {
             rule: "strict-credit-without-unit",

@@ -8,6 +8,7 @@
 mod common;
 
 mod connections;
+mod discover;
 mod links;
 mod links_workflow;
 mod network_down;

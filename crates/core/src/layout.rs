@@ -17,6 +17,12 @@ impl Layout {
     pub const SURVEY: &'static str = "corpus/survey.yaml";
     /// Where each judged value comes from: a place in the artifact or a reason.
     pub const LOCATORS: &'static str = "corpus/locators.yaml";
+    /// The survey's search as data: query families and screening rules.
+    pub const SEARCH: &'static str = "corpus/search.yaml";
+    /// The queue of candidates `corpus discover` writes and `corpus screen` empties.
+    pub const CANDIDATES_DIR: &'static str = "corpus/candidates";
+    /// The answers cache of `corpus discover`, in the cache folder.
+    pub const DISCOVER_CACHE: &'static str = "corpus-discover.json";
     /// The committed host exceptions of `corpus links`.
     pub const LINK_HOSTS: &'static str = "corpus/links.yaml";
     /// The generated JSON Schema of entry files (committed, read by editors).

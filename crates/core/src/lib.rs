@@ -18,6 +18,7 @@ pub mod load;
 pub mod model;
 pub mod network;
 pub mod publish;
+pub mod rank;
 pub mod stats;
 pub mod text;
 pub mod yaml;

@@ -125,6 +125,7 @@ registry! {
     SurveyFigureMembership = "survey-figure-membership", Data, Error, "An entry that disagrees with a survey figure naming it, or cites the figure for what it does not show.";
     JudgementLocator = "judgement-locator", Data, Error, "A judged value or chosen representative with no locator in the artifact and no reason, a locator nothing judged needs, or a round with no commit.";
     SurveyReference = "survey-reference", Data, Error, "A key in corpus/survey.yaml that is no entry or does not carry the tag it illustrates.";
+    SearchProtocol = "search-protocol", Data, Error, "A search file (corpus/search.yaml) whose queries or screening rules are malformed.";
     NotFormatted = "not-formatted", Data, Warning, "A data file not in the layout `corpus fmt` writes.";
     YamlAmbiguousScalar = "yaml-ambiguous-scalar", Data, Warning, "Plain text that YAML 1.1 readers take for a boolean, number, date or null.";
     LatexEscape = "latex-escape", Data, Warning, "A LaTeX escape in a text field that should hold UTF-8 text.";

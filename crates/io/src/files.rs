@@ -229,6 +229,20 @@ pub fn not_regular(path: &Path) -> Option<&'static str> {
     })
 }
 
+/// Removes a regular file below `root` whose content the tool has moved
+/// elsewhere (a screened candidate); a link on the way or anything but a
+/// regular file at `path` is refused and left alone.
+pub fn remove(root: &Path, path: &Path) -> std::io::Result<()> {
+    guard(root, path)?;
+    if let Some(kind) = not_regular(path) {
+        return Err(std::io::Error::other(format!(
+            "{} is {kind}, not removed",
+            path.display()
+        )));
+    }
+    std::fs::remove_file(path)
+}
+
 /// Whether something — a file, a folder, or a symlink even to nothing — is at `path`.
 pub fn occupied(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()

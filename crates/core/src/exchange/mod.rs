@@ -12,4 +12,5 @@ pub mod import;
 pub mod review;
 pub mod rounds;
 pub mod scaffold;
+pub mod screen;
 pub mod starter;

@@ -24,6 +24,7 @@ impl Inputs {
             (Layout::CLAIMS, &self.claims),
             (Layout::SURVEY, &self.survey),
             (Layout::LOCATORS, &self.locators),
+            (Layout::SEARCH, &self.search),
             (Layout::STATUS, &self.status),
             (Layout::RELEASES, &self.releases),
         ] {

@@ -33,6 +33,8 @@ pub struct Inputs {
     pub survey: Option<Result<String, ReadError>>,
     /// The locators of judged values (text or read error), when the root has them.
     pub locators: Option<Result<String, ReadError>>,
+    /// The search file's text (or read error), when the root has one.
+    pub search: Option<Result<String, ReadError>>,
     /// The status file's text (or read error), when the root has one.
     pub status: Option<Result<String, ReadError>>,
     /// The releases file's text (or read error), when the root has one.
@@ -75,6 +77,7 @@ impl Inputs {
             claims: optional(Layout::CLAIMS),
             survey: optional(Layout::SURVEY),
             locators: optional(Layout::LOCATORS),
+            search: optional(Layout::SEARCH),
             status: optional(Layout::STATUS),
             releases: optional(Layout::RELEASES),
             traces: examples::read(root),

@@ -20,6 +20,7 @@ fn written_folders(root: &Path) -> Vec<(String, PathBuf)> {
         data,
         Layout::PAPERS_DIR.to_string(),
         Layout::EXCLUSIONS_DIR.to_string(),
+        Layout::CANDIDATES_DIR.to_string(),
         Layout::STATS_DIR.to_string(),
         Layout::CACHE_DIR.to_string(),
         Layout::SITE_DIR.to_string(),

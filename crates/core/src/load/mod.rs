@@ -34,7 +34,9 @@ use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use data_file::{parse_file, parse_read, Convert, FileLoad};
 use listing::listing_problems;
-use optional::{parse_claims, parse_locators, parse_releases, parse_status, parse_survey};
+use optional::{
+    parse_claims, parse_locators, parse_releases, parse_search, parse_status, parse_survey,
+};
 use parallel::in_parallel;
 use read::accepted;
 use std::path::Path;
@@ -149,6 +151,7 @@ pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
     parse_claims(inputs.claims.as_ref(), &mut corpus);
     parse_survey(inputs.survey.as_ref(), &mut corpus);
     parse_locators(inputs.locators.as_ref(), &mut corpus);
+    parse_search(inputs.search.as_ref(), &mut corpus);
     parse_status(inputs.status.as_ref(), &mut corpus);
     parse_releases(inputs.releases.as_ref(), &mut corpus);
     Ok(corpus)

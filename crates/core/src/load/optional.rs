@@ -1,5 +1,6 @@
-//! The optional files of a root: the claims ledger, the survey facts and
-//! the status file and the releases file.
+//! The optional files of a root: the claims ledger, the survey facts, the
+//! locators of judged values, the search file, the status file and the
+//! releases file.
 
 use super::read::accepted;
 use crate::layout::Layout;
@@ -29,6 +30,25 @@ pub(super) fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &
         .and_then(|text| crate::model::locators::parse(text).map(|l| (l, text.to_string())));
     match parsed {
         Ok(l) => corpus.locators = Some(l),
+        Err(d) => corpus.diagnostics.extend(d),
+    }
+}
+
+/// Takes in and validates the search file, when the root has one; a search
+/// with problems is reported and left out, so `discover` never runs it.
+pub(super) fn parse_search(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+    let Some(read) = read else { return };
+    let parsed = accepted(read.as_deref(), Layout::SEARCH, None)
+        .map_err(|d| vec![d])
+        .and_then(crate::model::search::parse);
+    match parsed {
+        Ok(s) => {
+            let problems = crate::model::search::validate(&s, Some(&corpus.taxonomy));
+            if problems.is_empty() {
+                corpus.search = Some(s);
+            }
+            corpus.diagnostics.extend(problems);
+        }
         Err(d) => corpus.diagnostics.extend(d),
     }
 }

@@ -43,6 +43,8 @@ pub struct Corpus {
     pub survey: Option<(crate::model::survey::Survey, String)>,
     /// Where the judged values come from, and the file's text, when present.
     pub locators: Option<(crate::model::locators::Locators, String)>,
+    /// The survey's search (query families, screening rules), when present and valid.
+    pub search: Option<crate::model::search::Search>,
     /// The status file (`corpus watch`'s dated events), when present and valid.
     pub status: Option<crate::model::status::Status>,
     /// The releases file (`corpus release`'s record), when present and valid.
@@ -64,6 +66,7 @@ impl Corpus {
             claims: None,
             survey: None,
             locators: None,
+            search: None,
             status: None,
             releases: None,
             verdicts: OnceLock::new(),

@@ -5,6 +5,7 @@
 //!
 //! Field names follow the reference CSV so that import and export round-trip.
 
+pub mod candidate;
 pub mod claims;
 pub mod corpus;
 pub mod dates;
@@ -13,6 +14,7 @@ pub mod filter;
 pub mod format;
 pub mod locators;
 pub mod releases;
+pub mod search;
 pub mod status;
 pub mod survey;
 pub mod taxonomy;

@@ -206,6 +206,32 @@ pub fn parse_feed(xml: &str) -> Result<Feed, String> {
     Ok(out)
 }
 
+/// The abstracts of a feed's entries, by id without version, whitespace
+/// collapsed (a search ranks on them; `Record` leaves them out).
+pub fn abstracts(xml: &str) -> BTreeMap<String, String> {
+    let Ok(doc) = roxmltree::Document::parse(xml) else {
+        return BTreeMap::new();
+    };
+    let text = |entry: roxmltree::Node, name: &str| {
+        entry
+            .children()
+            .find(|n| n.has_tag_name((ATOM, name)))
+            .and_then(|n| n.text())
+            .map(collapse)
+            .unwrap_or_default()
+    };
+    doc.root_element()
+        .children()
+        .filter(|n| n.has_tag_name((ATOM, "entry")))
+        .filter_map(|e| {
+            let url = text(e, "id");
+            let (_, raw) = url.split_once("/abs/")?;
+            let id = crate::text::ids::strip_version(raw).to_string();
+            Some((id, text(e, "summary")))
+        })
+        .collect()
+}
+
 /// The query URL of one batch.
 pub fn query_url(api: &str, ids: &[&str]) -> String {
     let sep = if api.contains('?') { '&' } else { '?' };
@@ -382,6 +408,7 @@ mod tests {
         assert!(f.records["cs/0701001"].withdrawn);
         assert_eq!(f.errors, ["incorrect id format for 1309.119"]);
         assert_eq!(f.refused["1309.119"], "incorrect id format for 1309.119");
+        assert_eq!(abstracts(FEED)["2508.04652"], "We study ...");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod arxiv;
+pub mod discover;
 pub mod http;
 pub mod links;
 pub mod openalex;
