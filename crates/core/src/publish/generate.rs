@@ -257,6 +257,7 @@ pub fn generate_counted(
     let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
+    crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx).map_err(|e| {

@@ -1,8 +1,10 @@
 //! Everything `corpus build` writes: the generated files and the build
-//! fingerprint, the README context and its provenance views, the JSON
+//! fingerprint, the README context with its provenance views and the
+//! artifact's own tables, the JSON
 //! Schema of entries, the browsable site and its feeds of status changes, and
 //! where the project is published.
 
+pub mod artifact_views;
 pub mod feeds;
 pub mod fingerprint;
 pub mod generate;
