@@ -63,6 +63,7 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
                 (_, fields::ADDITIONAL_CREDIT_UNITS) => {
                     judged_list_cell(e.additional_credit_units.as_deref())
                 }
+                (_, fields::STRICT_CREDIT) => e.strict_credit.clone().unwrap_or_default(),
                 _ => csv_cell(f, *e),
             })
             .collect()
