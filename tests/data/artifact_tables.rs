@@ -9,7 +9,8 @@ use crate::common::Tree;
 fn the_readme_shows_the_surveys_representatives_for_every_reward_family() {
     let t = Tree::repo_copy();
     let md = t.read("README.md");
-    let families = &md[md.find("## Reward Families").unwrap()..md.find("## Credit Assignment").unwrap()];
+    let families =
+        &md[md.find("## Reward Families").unwrap()..md.find("## Credit Assignment").unwrap()];
     // Tool-use reward has no entry here, yet the survey names two for it,
     // each tagged with another family in this list.
     let r5 = families
@@ -36,11 +37,19 @@ fn a_strict_credit_that_departs_from_the_claim_ledger_is_refused() {
     assert_eq!(d.len(), 1, "{}", run.stdout);
     assert_eq!(d[0].file, "corpus/survey.yaml");
     assert_eq!(d[0].field.as_deref(), Some("claim_ledger"));
-    assert!(d[0].message.contains("reads `near_strict`"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("reads `near_strict`"),
+        "{}",
+        d[0].message
+    );
     assert!(d[0].line.is_some());
     // The same entry at the reading the ledger gives raises nothing.
     let near = Tree::repo_copy();
-    near.set("corpus/papers/paramanager.yaml", "strict_credit", "near_strict");
+    near.set(
+        "corpus/papers/paramanager.yaml",
+        "strict_credit",
+        "near_strict",
+    );
     near.check(&[]).assert_code(0);
 }
 

@@ -52,7 +52,10 @@ fn retagging_one_entry_breaks_exactly_the_claims_it_moves() {
     let names: Vec<&str> = broken.iter().map(|d| d.field.as_deref().unwrap()).collect();
     assert_eq!(
         names,
-        ["claims.message-credit-broad", "claims.message-credit-strict"]
+        [
+            "claims.message-credit-broad",
+            "claims.message-credit-strict"
+        ]
     );
     let strict = &broken[1];
     assert_eq!(strict.file, "corpus/claims.yaml");

@@ -368,7 +368,10 @@ fn each_judged_tag_has_one_criterion_shown_word_for_word_where_it_is_written() {
     let contributing =
         plain_words(&std::fs::read_to_string(manifest().join("CONTRIBUTING.md")).unwrap());
     let root = empty_root();
-    corpus(root.root()).args(["new", "judged"]).assert().success();
+    corpus(root.root())
+        .args(["new", "judged"])
+        .assert()
+        .success();
     let scaffold = plain_words(&root.read("corpus/papers/judged.yaml"));
     for tag in ["subdecisions", "strict_credit"] {
         let rule = plain_words(&tax.criteria[tag]);

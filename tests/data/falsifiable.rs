@@ -137,7 +137,10 @@ fn edits(inputs: &Inputs, c: &Corpus, claim: &Claim) -> Vec<Edit> {
                             folder,
                             index,
                             text: Some(t),
-                            what: format!("{rel}: {field} = {}", serde_yaml::to_string(&v).unwrap_or_default().trim()),
+                            what: format!(
+                                "{rel}: {field} = {}",
+                                serde_yaml::to_string(&v).unwrap_or_default().trim()
+                            ),
                         });
                     }
                 }
@@ -160,7 +163,11 @@ fn falsifying_edit(inputs: &mut Inputs, base: &BTreeSet<String>, claim: &Claim) 
         .unwrap_or_default();
     candidates.sort_by_key(|e| {
         let rel = &inputs.folders[e.folder].files[e.index].0;
-        let stem = rel.rsplit('/').next().unwrap_or("").trim_end_matches(".yaml");
+        let stem = rel
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(".yaml");
         (!matching.contains(stem), e.text.is_none())
     });
     for edit in candidates {
@@ -186,7 +193,9 @@ fn falsifying_edit(inputs: &mut Inputs, base: &BTreeSet<String>, claim: &Claim) 
         match removed {
             Some(file) => {
                 slot.insert(edit.index, file);
-                if let (Some(name), Ok(names)) = (names_saved, &mut inputs.folders[edit.folder].names) {
+                if let (Some(name), Ok(names)) =
+                    (names_saved, &mut inputs.folders[edit.folder].names)
+                {
                     names.push(name);
                     names.sort();
                 }
@@ -205,7 +214,10 @@ fn every_claim_has_a_falsifying_edit() {
     let mut inputs = Inputs::read(&repo(), LoadOptions::default());
     let corpus = parse(&inputs).expect("the shipped corpus loads");
     let base = other_findings(&corpus);
-    let (ledger, _) = corpus.claims.clone().expect("the shipped corpus has a ledger");
+    let (ledger, _) = corpus
+        .claims
+        .clone()
+        .expect("the shipped corpus has a ledger");
     assert!(ledger.claims.len() >= 15);
     let mut unfalsified = Vec::new();
     for claim in &ledger.claims {
@@ -214,7 +226,10 @@ fn every_claim_has_a_falsifying_edit() {
             None => unfalsified.push(claim.id.clone()),
         }
     }
-    assert!(unfalsified.is_empty(), "no single edit breaks: {unfalsified:?}");
+    assert!(
+        unfalsified.is_empty(),
+        "no single edit breaks: {unfalsified:?}"
+    );
 }
 
 #[test]

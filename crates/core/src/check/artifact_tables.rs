@@ -17,13 +17,16 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
     };
     let tax = &corpus.taxonomy;
     let sev = tax.severity_of(Rule::SurveyReference);
-    let entry = |k: &str| corpus.entries.iter().find(|e| e.entry.key == k).map(|e| &e.entry);
+    let entry = |k: &str| {
+        corpus
+            .entries
+            .iter()
+            .find(|e| e.entry.key == k)
+            .map(|e| &e.entry)
+    };
     let mut out = Vec::new();
     let mut push = |msg: String, section: &str, needle: &str| {
-        let line = text
-            .lines()
-            .position(|l| l.contains(needle))
-            .map(|i| i + 1);
+        let line = text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
         out.push(
             Diagnostic::new(Rule::SurveyReference, sev, Layout::SURVEY, msg)
                 .at_line(line)
@@ -52,7 +55,10 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         }
         for n in r.entries.iter().filter(|n| entry(&n.key).is_none()) {
             push(
-                format!("the survey's representative `{}` ({}) is no entry", n.key, n.label),
+                format!(
+                    "the survey's representative `{}` ({}) is no entry",
+                    n.key, n.label
+                ),
                 "survey_representatives",
                 &n.key,
             );
@@ -65,13 +71,22 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
             let needle = format!("key: {}", row.key);
             if !readings.contains(&row.reading) {
                 push(
-                    format!("claim-ledger row `{}` reads `{}`, which is not a strict_credit value ({})", row.key, row.reading, readings.join(", ")),
+                    format!(
+                        "claim-ledger row `{}` reads `{}`, which is not a strict_credit value ({})",
+                        row.key,
+                        row.reading,
+                        readings.join(", ")
+                    ),
                     "claim_ledger",
                     &needle,
                 );
             }
             let Some(e) = entry(&row.key) else {
-                push(format!("claim-ledger row `{}` is no entry", row.key), "claim_ledger", &needle);
+                push(
+                    format!("claim-ledger row `{}` is no entry", row.key),
+                    "claim_ledger",
+                    &needle,
+                );
                 continue;
             };
             if e.credit_granularity != row.level {
@@ -87,7 +102,9 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                         "claim-ledger row `{}` reads `{}`, but the entry's strict_credit is `{}`",
                         row.key,
                         row.reading,
-                        e.strict_credit.as_deref().unwrap_or(crate::model::NOT_JUDGED)
+                        e.strict_credit
+                            .as_deref()
+                            .unwrap_or(crate::model::NOT_JUDGED)
                     ),
                     "claim_ledger",
                     &needle,
@@ -98,9 +115,16 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
 
     if let Some(nm) = &survey.near_misses {
         for row in &nm.rows {
-            if !corpus.exclusions.iter().any(|x| x.record.record_id == row.record) {
+            if !corpus
+                .exclusions
+                .iter()
+                .any(|x| x.record.record_id == row.record)
+            {
                 push(
-                    format!("near miss `{}` is no record of the exclusion log", row.record),
+                    format!(
+                        "near miss `{}` is no record of the exclusion log",
+                        row.record
+                    ),
                     "near_misses",
                     &format!("record: {}", row.record),
                 );
@@ -112,7 +136,10 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         for a in &sc.agreement {
             if a.agree > a.of || a.of != sc.rows {
                 push(
-                    format!("the spot-check's agreement on `{}` is {} of {}, but it covers {} rows", a.field, a.agree, a.of, sc.rows),
+                    format!(
+                        "the spot-check's agreement on `{}` is {} of {}, but it covers {} rows",
+                        a.field, a.agree, a.of, sc.rows
+                    ),
                     "spotcheck",
                     &format!("field: {},", a.field),
                 );

@@ -328,11 +328,7 @@ pub fn validate(
 }
 
 /// Evaluates one claim on the entries and records of a corpus.
-pub fn evaluate(
-    claim: &Claim,
-    entries: &[&Entry],
-    records: &[&Exclusion],
-) -> Verdict {
+pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Verdict {
     let mut matching: Vec<String> = match claim.over {
         Over::Entries => entries
             .iter()
@@ -414,7 +410,11 @@ pub fn unfalsifiable(claim: &Claim, verdict: &Verdict) -> Option<String> {
     }
     let only_keys = claim.over == Over::Entries
         && !claim.filter.conditions.is_empty()
-        && claim.filter.conditions.iter().all(|c| c.field == fields::KEY);
+        && claim
+            .filter
+            .conditions
+            .iter()
+            .all(|c| c.field == fields::KEY);
     if only_keys {
         return Some(
             "it filters on keys alone, so it holds while those entries exist whatever their tags"

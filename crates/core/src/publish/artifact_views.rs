@@ -13,7 +13,12 @@ use serde_json::{json, Value};
 
 /// The survey's representatives for one value: each as the table labels
 /// it, marked when this list tags the entry with another value.
-fn survey_reps(corpus: &Corpus, field: &str, value: &str, carries: impl Fn(&Entry) -> bool) -> Value {
+fn survey_reps(
+    corpus: &Corpus,
+    field: &str,
+    value: &str,
+    carries: impl Fn(&Entry) -> bool,
+) -> Value {
     let Some((s, _)) = &corpus.survey else {
         return json!({"names": [], "locator": ""});
     };
@@ -26,7 +31,11 @@ fn survey_reps(corpus: &Corpus, field: &str, value: &str, carries: impl Fn(&Entr
                 .iter()
                 .find(|e| e.key == n.key)
                 .is_some_and(|e| !carries(e));
-            format!("{}{}", escape_markdown(&n.label), if elsewhere { " †" } else { "" })
+            format!(
+                "{}{}",
+                escape_markdown(&n.label),
+                if elsewhere { " †" } else { "" }
+            )
         })
         .collect();
     let locator = s
@@ -93,7 +102,10 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus) {
                 })
             })
             .collect();
-        ctx.insert("ledger_rows", &json!({"locator": escape_markdown(&l.locator), "rows": rows}));
+        ctx.insert(
+            "ledger_rows",
+            &json!({"locator": escape_markdown(&l.locator), "rows": rows}),
+        );
     }
     if let Some(nm) = &s.near_misses {
         let records = corpus.exclusion_list();
