@@ -70,3 +70,22 @@ fn tables_that_name_missing_records_or_inconsistent_figures_are_refused() {
         .collect();
     assert_eq!(fields, ["near_misses", "spotcheck"], "{}", run.stdout);
 }
+
+#[test]
+fn the_readme_keeps_the_protocols_families_and_the_gap_tables_limits() {
+    let md = Tree::repo_copy().read("README.md");
+    let screening = &md[md.find("## Screening").unwrap()..];
+    let families = screening
+        .lines()
+        .skip_while(|l| !l.starts_with("| Query family"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .count();
+    assert_eq!(families, 7, "{screening}");
+    assert!(screening.contains("An entry is retained when at least one of these holds"));
+    let gap = &md[md.find("## Benchmark Gap").unwrap()..md.find("## Taxonomy Fields").unwrap()];
+    // The table names E1 to E4 without defining them, and its limit is on
+    // open benchmarks only.
+    assert!(!gap.contains("E1 is the task outcome"), "{gap}");
+    assert!(gap.contains("no open benchmark covers all four"), "{gap}");
+}

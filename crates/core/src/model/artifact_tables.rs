@@ -147,3 +147,27 @@ pub struct SpotCheck {
     /// Disagreements and notes, per row.
     pub notes: Vec<SpotNote>,
 }
+
+/// One query family of the search protocol and its terms.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueryFamily {
+    /// The family's name.
+    pub family: String,
+    /// The query terms it combined.
+    pub terms: Vec<String>,
+}
+
+/// The search protocol's query families and its inclusion and exclusion rules.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchProtocol {
+    /// The artifact file and sections.
+    pub locator: String,
+    /// Query families in the protocol's order.
+    pub query_families: Vec<QueryFamily>,
+    /// The conditions of which an entry meets at least one, in the project's words.
+    pub inclusion: Vec<String>,
+    /// When a record is excluded, in the project's words.
+    pub exclusion: String,
+}

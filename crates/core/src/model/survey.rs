@@ -176,6 +176,9 @@ pub struct Survey {
     /// The coverage stress test's near-miss exclusions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub near_misses: Option<crate::model::artifact_tables::NearMissTable>,
+    /// The search protocol's query families and inclusion rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_protocol: Option<crate::model::artifact_tables::SearchProtocol>,
     /// The artifact protocol's evidence levels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence_levels: Option<crate::model::artifact_tables::EvidenceLevels>,

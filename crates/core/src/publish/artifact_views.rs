@@ -131,6 +131,27 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus) {
             &json!({"locator": escape_markdown(&nm.locator), "finding": escape_markdown(&nm.finding), "rows": rows}),
         );
     }
+    if let Some(sp) = &s.search_protocol {
+        let families: Vec<Value> = sp
+            .query_families
+            .iter()
+            .map(|f| {
+                json!({
+                    "family": escape_markdown(&f.family),
+                    "terms": f.terms.iter().map(|t| escape_markdown(t)).collect::<Vec<_>>().join("; "),
+                })
+            })
+            .collect();
+        ctx.insert(
+            "protocol",
+            &json!({
+                "locator": escape_markdown(&sp.locator),
+                "families": families,
+                "inclusion": sp.inclusion.iter().map(|x| escape_markdown(x)).collect::<Vec<_>>(),
+                "exclusion": escape_markdown(&sp.exclusion),
+            }),
+        );
+    }
     if let Some(ev) = &s.evidence_levels {
         let levels: Vec<Value> = ev
             .levels
