@@ -503,6 +503,54 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_that_no_single_edit_can_break_is_named_by_its_form() {
+        let ledger = |rest: &str| {
+            parse(&format!(
+                "claims:\n  - id: c\n    source: s\n    locator: l\n    statement: x\n{rest}    boundary: b\n"
+            ))
+            .unwrap()
+            .claims
+            .remove(0)
+        };
+        let holding = |actual: u64| Verdict {
+            id: "c".into(),
+            source: "s".into(),
+            locator: "l".into(),
+            statement: "x".into(),
+            pool: Pool::Survey,
+            expected: String::new(),
+            actual,
+            holds: true,
+            matching: Vec::new(),
+            missing: Vec::new(),
+            unexpected: Vec::new(),
+            coverage: None,
+            boundary: "b".into(),
+            note: None,
+        };
+        let bound = |n: &str| {
+            ledger(&format!(
+                "    where: {{category: survey}}\n    expect: {{count: \"{n}\"}}\n"
+            ))
+        };
+        assert!(unfalsifiable(&bound(">= 2"), &holding(3)).is_some());
+        assert!(unfalsifiable(&bound(">= 3"), &holding(3)).is_none());
+        assert!(unfalsifiable(&bound("<= 4"), &holding(3)).is_some());
+        assert!(unfalsifiable(&bound("<= 3"), &holding(3)).is_none());
+        assert!(unfalsifiable(&bound(">= 0"), &holding(0)).is_some());
+        assert!(unfalsifiable(&bound("== 3"), &holding(3)).is_none());
+        let keys_only = ledger("    where: {key: [a, b]}\n    expect: {keys: [a, b]}\n");
+        assert!(unfalsifiable(&keys_only, &holding(2)).is_some());
+        let keys_and_tag =
+            ledger("    where: {key: [a, b], category: survey}\n    expect: {keys: [a, b]}\n");
+        assert!(unfalsifiable(&keys_and_tag, &holding(2)).is_none());
+        // A broken claim is `claim-broken`'s to report.
+        let mut broken = holding(1);
+        broken.holds = false;
+        assert!(unfalsifiable(&bound(">= 0"), &broken).is_none());
+    }
+
+    #[test]
     fn claim_lines_are_found_by_id() {
         let text = "claims:\n  - id: a\n    statement: x\n  - id: \"b\"\n";
         assert_eq!(claim_line(text, "b"), Some(4));
