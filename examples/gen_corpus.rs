@@ -120,7 +120,11 @@ fn main() {
         } else {
             "[]"
         };
-        let strict = credit != "NA" && rng.next().is_multiple_of(3);
+        let strict = if credit != "NA" && rng.next().is_multiple_of(3) {
+            "strict"
+        } else {
+            "\"no\""
+        };
         let text = format!(
             "# yaml-language-server: $schema=../entry.schema.json\n\
              key: {key}\n\

@@ -6,8 +6,7 @@
 use crate::commands::{
     agreement, check, claims, completions, diff, discover, export, fmt, import, init, links, list,
     new, publish, release, schema, screen, site, stats, survey, trace, verify, watch, Audience,
-    Context,
-    Outcome,
+    Context, Outcome,
 };
 use clap::{Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};

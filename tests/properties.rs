@@ -564,7 +564,7 @@ const WHERE: [&str; 14] = [
     "{subdecisions: '[]'}",
     "{subdecisions: '![]'}",
     "{subdecisions: o1_spawn}",
-    "{strict_credit: true}",
+    "{strict_credit: strict}",
     "{year: 2025}",
     "{nope: x}",
     "{stage: abstract_screen}",
@@ -778,7 +778,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         pick("is_core"),
         pick("verified"),
         proptest::option::of(proptest::sample::subsequence(subs.clone(), 0..=subs.len())),
-        proptest::option::of(any::<bool>()),
+        proptest::option::of(pick("strict_credit")),
         proptest::option::of("20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])"),
     );
     // The project's judged tags and their sources, drawn independently so
@@ -968,7 +968,7 @@ fn make_valid(mut e: Entry, i: usize) -> Entry {
         }
     }
     if e.credit_granularity == "NA" {
-        e.strict_credit = e.strict_credit.map(|_| false);
+        e.strict_credit = e.strict_credit.map(|_| "no".to_string());
     }
     // A judged tag names its source, and a source names a judged tag.
     let judged = |j: bool, src: Vec<String>| if j { src } else { Vec::new() };
@@ -1085,7 +1085,7 @@ fn counted_entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             tag(tax, "verified"),
             // Repeats allowed: a list item is counted each time it appears.
             proptest::option::of(proptest::collection::vec(tag(tax, "subdecisions"), 0..4)),
-            proptest::option::of(any::<bool>()),
+            proptest::option::of(tag(tax, "strict_credit")),
             proptest::option::of(proptest::collection::vec(
                 tag(tax, "additional_credit_units"),
                 0..3,
@@ -1164,12 +1164,6 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
                 "subdecisions_source"
                 | "additional_credit_units_source"
                 | "strict_credit_source" => 0,
-                // Counts only the entries with an explicit credit estimator,
-                // by their credit unit.
-                "strict_credit" => entries
-                    .iter()
-                    .filter(|e| e.strict_credit == Some(true))
-                    .count() as u64,
                 // Every single-valued field (and the reward families, one per
                 // entry, NA included; and `added_in`, every entry being of a
                 // round, the first when it names none) sums to the number
@@ -1178,11 +1172,7 @@ fn every_count_and_crosstab_sums_to_the_number_of_entries() {
             };
             prop_assert_eq!(t.total(), want, "count `{}`: {:?}", t.name, t.rows);
             // Every taxonomy value has a row, zeros included.
-            let field = if t.name == "strict_credit" {
-                "credit_granularity"
-            } else {
-                t.name.as_str()
-            };
+            let field = t.name.as_str();
             if let Some(allowed) = tax.allowed(field) {
                 for v in allowed {
                     prop_assert!(

@@ -68,7 +68,7 @@ fn copy_industry_as(t: &Tree, key: &str) -> String {
 const MODELINE: &str = "# yaml-language-server: $schema=../entry.schema.json";
 
 const LEDGER_HEAD: &str =
-    "claims:\n  - id: pool-size\n    source: this_project\n    statement: The pool holds three entries.\n    where: {}\n";
+    "claims:\n  - id: pool-size\n    source: this_project\n    locator: the fixture's own count\n    statement: The pool holds three entries.\n    where: {}\n";
 const LEDGER_TAIL: &str = "    boundary: Only the fixture.\n";
 
 const SURVEY: &str = "corpus/survey.yaml";
@@ -698,7 +698,7 @@ fn cases() -> Vec<Case> {
             field: Some("credit_granularity"),
             near_miss: |t| {
                 t.set(valid::METHOD, "credit_granularity", "NA");
-                t.set(valid::METHOD, "strict_credit", "false");
+                t.set(valid::METHOD, "strict_credit", "\"no\"");
             },
         },
         Case {
@@ -830,13 +830,34 @@ fn cases() -> Vec<Case> {
             fires: |t| {
                 t.write(
                     "corpus/claims.yaml",
-                    abstract_claim("survey_abstract", ">= 0"),
+                    abstract_claim("survey_abstract", "<= 3"),
                 )
             },
             file: "corpus/claims.yaml",
             field: Some("claims.pool-size"),
             // The same move with a new source named.
-            near_miss: |t| t.write("corpus/claims.yaml", abstract_claim("this_project", ">= 0")),
+            near_miss: |t| t.write("corpus/claims.yaml", abstract_claim("this_project", "<= 3")),
+        },
+        Case {
+            rule: "claim-unfalsifiable",
+            args: &[],
+            base: Tree::valid,
+            // Three entries match: removing one still leaves at least two.
+            fires: |t| {
+                t.write(
+                    "corpus/claims.yaml",
+                    format!("{LEDGER_HEAD}    expect: {{count: \">= 2\"}}\n{LEDGER_TAIL}"),
+                )
+            },
+            file: "corpus/claims.yaml",
+            field: Some("claims.pool-size"),
+            // On its edge, one entry removed breaks it.
+            near_miss: |t| {
+                t.write(
+                    "corpus/claims.yaml",
+                    format!("{LEDGER_HEAD}    expect: {{count: \">= 3\"}}\n{LEDGER_TAIL}"),
+                )
+            },
         },
         Case {
             rule: "claim-broken",

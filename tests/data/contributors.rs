@@ -349,3 +349,45 @@ fn a_failed_import_counts_rows_and_problems_apart_and_names_the_rows() {
         "nothing was written"
     );
 }
+
+/// Text with Markdown escapes and line breaks taken out, for comparing one
+/// sentence across a YAML file, Markdown and YAML comments.
+fn plain_words(text: &str) -> String {
+    text.replace('\\', "")
+        .replace("\n# ", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn each_judged_tag_has_one_criterion_shown_word_for_word_where_it_is_written() {
+    let text = std::fs::read_to_string(manifest().join("corpus/taxonomy.yaml")).unwrap();
+    let tax = corpus_core::model::taxonomy::Taxonomy::from_yaml(&text).unwrap();
+    let readme = plain_words(&std::fs::read_to_string(manifest().join("README.md")).unwrap());
+    let contributing =
+        plain_words(&std::fs::read_to_string(manifest().join("CONTRIBUTING.md")).unwrap());
+    let root = empty_root();
+    corpus(root.root())
+        .args(["new", "judged"])
+        .assert()
+        .success();
+    let scaffold = plain_words(&root.read("corpus/papers/judged.yaml"));
+    for tag in ["subdecisions", "strict_credit"] {
+        let rule = plain_words(&tax.criteria[tag]);
+        assert!(readme.contains(&rule), "README lacks the {tag} criterion");
+        assert!(
+            contributing.contains(&rule),
+            "CONTRIBUTING lacks the {tag} criterion"
+        );
+        assert!(
+            scaffold.contains(&format!("{tag} criterion: {rule}")),
+            "`corpus new` lacks the {tag} criterion:\n{scaffold}"
+        );
+    }
+    // The vocabulary of strict credit keeps the ledger's three readings.
+    assert_eq!(
+        tax.values("strict_credit").unwrap(),
+        ["strict", "near_strict", "no"]
+    );
+}

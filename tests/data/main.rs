@@ -7,10 +7,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod artifact_tables;
 mod check_cases;
 mod check_rules;
 mod claims_and_vocabulary;
 mod contributors;
+mod falsifiable;
 mod fmt;
 mod grown;
 mod hostile_files;

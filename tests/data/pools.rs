@@ -256,8 +256,8 @@ fn a_corpus_grown_after_the_survey_fails_no_survey_claim() {
     // The same count over the living list sees every entry.
     t.replace(
         "corpus/claims.yaml",
-        "    statement: The retained pool holds 84 entries.\n",
-        "    statement: The retained pool holds 84 entries.\n    pool: living\n",
+        "    statement: The retained paper pool holds 84 entries.\n",
+        "    statement: The retained paper pool holds 84 entries.\n    pool: living\n",
     );
     let run = t.check(&[]);
     let broken = run.of("claim-broken");
@@ -277,7 +277,7 @@ fn a_claim_over_the_living_list_is_labelled_so() {
     t.append(
         "corpus/claims.yaml",
         &format!(
-            "\n  - id: living-size\n    source: this_project\n    statement: The living list holds {} entries.\n    pool: living\n    where: {{}}\n    expect: {{count: \"== {}\"}}\n    boundary: Grows with every addition.\n",
+            "\n  - id: living-size\n    source: this_project\n    locator: this project's count\n    statement: The living list holds {} entries.\n    pool: living\n    where: {{}}\n    expect: {{count: \"== {}\"}}\n    boundary: Grows with every addition.\n",
             shipped + 1,
             shipped + 1
         ),
@@ -355,7 +355,7 @@ fn committed() -> Tree {
     t
 }
 
-const RETAINED: &str = "    source: artifact_files\n    statement: The retained pool holds 84 entries.\n    where: {}\n    expect: {count: \"== 84\"}\n";
+const RETAINED: &str = "    source: artifact_files\n    locator: README.md, \"Repository Status\"; docs/STATS.md, \"Headline Counts\"\n    statement: The retained paper pool holds 84 entries.\n    where: {}\n    expect: {count: \"== 84\"}\n";
 
 #[test]
 fn a_survey_claims_expectation_changes_only_with_a_new_source() {
@@ -383,8 +383,8 @@ fn a_survey_claims_expectation_changes_only_with_a_new_source() {
     // Naming a new source with the change is what the rule asks for.
     t.replace(
         "corpus/claims.yaml",
-        "    source: artifact_files\n    statement: The retained pool holds 84 entries.",
-        "    source: this_project\n    statement: The retained pool holds 84 entries.",
+        "    source: artifact_files\n    locator: README.md, \"Repository Status\"; docs/STATS.md, \"Headline Counts\"\n    statement: The retained paper pool",
+        "    source: this_project\n    locator: README.md, \"Repository Status\"; docs/STATS.md, \"Headline Counts\"\n    statement: The retained paper pool",
     );
     let run = t.check(&["--base", "HEAD"]);
     assert!(

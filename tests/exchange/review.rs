@@ -77,17 +77,22 @@ fn statement_source_pool_and_coverage_edits_each_have_a_line() {
     let (old, new) = pair();
     new.replace(
         "corpus/claims.yaml",
-        "    source: artifact_ledger\n    statement: One of them, C3, is strict counterfactual message credit.\n",
-        "    source: this_project\n    statement: C3 is strict.\n    pool: living\n",
+        "    statement: Of the two, only C3 is strict or near-strict; it is counterfactual message credit, while Debate-as-Reward is a message-level reward signal.\n",
+        "    statement: C3 is strict.\n    pool: living\n",
     );
     new.replace(
         "corpus/claims.yaml",
-        "    coverage: {field: strict_credit, among: {credit_granularity: message}}\n    boundary: Strict as judged",
-        "    boundary: Strict as judged",
+        "  - id: message-credit-strict\n    source: artifact_ledger\n",
+        "  - id: message-credit-strict\n    source: this_project\n",
+    );
+    new.replace(
+        "corpus/claims.yaml",
+        "    coverage: {field: strict_credit, among: {credit_granularity: message}}\n    boundary: Strict as the ledger",
+        "    boundary: Strict as the ledger",
     );
     let text = diff(&old, &new, "text");
     for line in [
-        "claim message-credit-strict: statement changed: One of them, C3, is strict counterfactual message credit. → C3 is strict.",
+        "claim message-credit-strict: statement changed: Of the two, only C3 is strict or near-strict; it is counterfactual message credit, while Debate-as-Reward is a message-level reward signal. → C3 is strict.",
         "claim message-credit-strict: source changed: artifact_ledger → this_project",
         "claim message-credit-strict: pool changed: survey → living",
         "claim message-credit-strict: coverage changed: strict_credit among credit_granularity=message → –",
@@ -202,7 +207,7 @@ fn values_from_the_change_are_escaped_in_markdown() {
     let (old, new) = pair();
     new.replace(
         "corpus/claims.yaml",
-        "statement: The exclusion log holds 32 screened records.",
+        "statement: The exclusion log holds 32 screened-but-excluded records.",
         "statement: \"The log | <b>holds</b> `32`\"",
     );
     let md = diff(&old, &new, "markdown");

@@ -256,6 +256,7 @@ fn unbalanced_braces_export_to_valid_bibtex() {
 const LEDGER: &str = "claims:
   - id: stop-decisions
     source: this_project
+    locator: the fixture's own data
     statement: Some entries learn when to stop.
     where: {subdecisions: o5_stp}
     expect: {count: \"== 0\"}

@@ -213,8 +213,8 @@ fn an_edited_template_taxonomy_claim_or_survey_is_rebuilt() {
     after(&base, |t| {
         t.replace(
             "corpus/claims.yaml",
-            "statement: The taxonomy has eight reward families, R1 to R8.",
-            "statement: The taxonomy has eight reward families (R1-R8).",
+            "statement: One entry makes the delegate decision (O2).",
+            "statement: One entry makes the delegate decision, O2.",
         )
     });
     after(&base, |t| t.append("corpus/survey.yaml", "# a comment\n"));

@@ -117,6 +117,7 @@ registry! {
     StaleGenerated = "stale-generated", Data, Error, "A generated file differs from what `corpus build` writes.";
     ClaimInvalid = "claim-invalid", Data, Error, "A claim of the ledger that is malformed.";
     ClaimBroken = "claim-broken", Data, Error, "A claim of the ledger that does not hold on the data.";
+    ClaimUnfalsifiable = "claim-unfalsifiable", Data, Error, "A claim that no single-entry edit could make fail: a bound with slack, or a filter on keys alone.";
     ClaimExpectationRewritten = "claim-expectation-rewritten", Data, Error, "A claim from the survey or its artifact whose expectation changed against the base without a new source.";
     SchemaModeline = "schema-modeline", Data, Warning, "An entry file without the schema modeline on its first line.";
     JudgementUnsourced = "judgement-unsourced", Data, Error, "A judged tag without its source, or a source without its tag.";

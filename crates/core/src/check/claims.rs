@@ -59,6 +59,36 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
     out
 }
 
+/// `claim-unfalsifiable` diagnostics: every holding claim whose form no
+/// single-entry edit could break (see [`crate::model::claims::unfalsifiable`]).
+/// Decided from the claim and its verdict alone, so `check` stays as fast as
+/// counting; the search over edits runs in the test suite.
+pub(super) fn unfalsifiable_claims(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((ledger, text)) = &corpus.claims else {
+        return Vec::new();
+    };
+    let severity = corpus.taxonomy.severity_of(Rule::ClaimUnfalsifiable);
+    ledger
+        .claims
+        .iter()
+        .zip(corpus.verdicts())
+        .filter_map(|(c, v)| {
+            let why = crate::model::claims::unfalsifiable(c, v)?;
+            Some(
+                Diagnostic::new(
+                    Rule::ClaimUnfalsifiable,
+                    severity,
+                    Layout::CLAIMS,
+                    format!("claim `{}` cannot fail: {why}", c.id),
+                )
+                .at_line(crate::model::claims::claim_line(text, &c.id))
+                .field(format!("claims.{}", c.id))
+                .help("state the source's figure exactly (`== N` or the set of keys) and filter on the tags the sentence is about"),
+            )
+        })
+        .collect()
+}
+
 /// `claim-expectation-rewritten` diagnostics: every claim whose source is the
 /// survey or its artifact (the survey file's `published_sources`, on either
 /// side) and whose expectation differs from the base's while its source

@@ -112,6 +112,11 @@ fn check_key(sink: &mut Sink, file: &SourceFile, e: &Entry) {
 fn check_tags(sink: &mut Sink, vocab: &Vocab, file: &SourceFile, e: &Entry) {
     for field in fields::entry_tags() {
         let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
+        // A judged tag nobody judged reads `not_judged` to filters; the file
+        // holds no value to check.
+        if !e.is_judged(field) && crate::model::JUDGED_TAGS.iter().any(|(t, _)| *t == field) {
+            continue;
+        }
         match e.field(field) {
             Some(FieldValue::Many(list)) => {
                 let mut seen = BTreeSet::new();

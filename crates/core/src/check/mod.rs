@@ -4,6 +4,7 @@
 //! built-in ones are implemented here, the data-driven ones (`when`/`require`)
 //! are evaluated generically. Checks return diagnostics and never print.
 
+pub mod artifact_tables;
 pub mod locators;
 pub mod status;
 pub mod style;
@@ -24,7 +25,7 @@ mod waivers;
 
 use crate::model::corpus::Corpus;
 use crate::model::dates::parse_date;
-use claims::broken_claims;
+use claims::{broken_claims, unfalsifiable_claims};
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::check_across;
 use entry::check_entry;
@@ -128,8 +129,10 @@ pub fn check(corpus: &Corpus) -> Findings {
     // load would otherwise show up as a dangling key.
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
         sink.out.extend(broken_claims(corpus));
+        sink.out.extend(unfalsifiable_claims(corpus));
         sink.out.extend(crate::check::survey::problems(corpus));
         sink.out.extend(crate::check::locators::problems(corpus));
+        sink.out.extend(artifact_tables::problems(corpus));
     }
     let style = crate::check::style::check(corpus, &sink.out);
     sink.out.extend(style);

@@ -19,13 +19,9 @@ pub fn waivers_cell(e: &Entry) -> String {
         .join("\n")
 }
 
-/// One field of a record as a CSV cell: lists joined by the separator, a
-/// set flag as `yes`.
+/// One field of a record as a CSV cell: lists joined by the separator.
 fn csv_cell(field: &Field, record: &dyn Fields) -> String {
     match (field.kind, record.field(field.name)) {
-        (ValueKind::Flag, Some(FieldValue::One(v))) => {
-            if v == "true" { "yes" } else { "" }.to_string()
-        }
         (_, Some(FieldValue::One(v))) => v.into_owned(),
         (_, Some(FieldValue::Many(list))) => list.join(LIST_SEPARATOR),
         (_, None) => String::new(),
@@ -67,12 +63,7 @@ pub fn papers_csv(entries: &[&Entry]) -> String {
                 (_, fields::ADDITIONAL_CREDIT_UNITS) => {
                     judged_list_cell(e.additional_credit_units.as_deref())
                 }
-                (_, fields::STRICT_CREDIT) => match e.strict_credit {
-                    Some(true) => "yes",
-                    Some(false) => "no",
-                    None => "",
-                }
-                .to_string(),
+                (_, fields::STRICT_CREDIT) => e.strict_credit.clone().unwrap_or_default(),
                 _ => csv_cell(f, *e),
             })
             .collect()

@@ -213,13 +213,12 @@ fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
         .unwrap_or("")
 }
 
-/// A papers.csv row to read an entry from. Its year, strict_credit and
+/// A papers.csv row to read an entry from. Its year and
 /// waivers were parsed when the row was checked (a bad one skips the row),
 /// so they are given here rather than parsed from the cells again.
 struct PaperRow<'a> {
     cells: &'a [(String, String)],
     year: i64,
-    strict_credit: Option<bool>,
     waivers: BTreeMap<String, String>,
 }
 
@@ -246,10 +245,6 @@ impl EntrySource for PaperRow<'_> {
 
     fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
         parse_judged_list(&self.value(field))
-    }
-
-    fn judged_flag(&mut self, _: &str) -> Option<bool> {
-        self.strict_credit
     }
 
     fn waivers(&mut self, _: &str) -> BTreeMap<String, String> {
@@ -321,20 +316,6 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 ));
             }
         }
-        let strict = match c(fields::STRICT_CREDIT).to_lowercase().as_str() {
-            "" => None,
-            "no" | "false" => Some(false),
-            "yes" | "true" => Some(true),
-            other => {
-                diags.push(row_diag(
-                    file,
-                    line,
-                    fields::STRICT_CREDIT,
-                    format!("row {line}: strict_credit `{other}` is not yes or no"),
-                ));
-                continue;
-            }
-        };
         let mut waivers = BTreeMap::new();
         let mut bad_waiver = false;
         for w in c(fields::WAIVERS).lines().filter(|l| !l.trim().is_empty()) {
@@ -362,7 +343,6 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         out.push(Entry::read_from(&mut PaperRow {
             cells: &row,
             year,
-            strict_credit: strict,
             waivers,
         }));
     }

@@ -47,6 +47,11 @@ pub fn scaffold(
         } else {
             f.help.to_string()
         };
+        // A judged tag is decided by one criterion, stated in the taxonomy:
+        // the contributor reads it where they write the tag.
+        if let Some(rule) = tax.criteria.get(field) {
+            out.push_str(&comment_lines(&format!("{field} criterion: {rule}")));
+        }
         let value = match field {
             fields::KEY => key.to_string(),
             fields::TITLE => fetched.map(|r| yaml_text(&r.title)).unwrap_or_default(),
@@ -113,6 +118,24 @@ pub fn scaffold(
         out,
         crate::model::format::FileKind::Entry,
     ))
+}
+
+/// Text as `# ` comment lines of at most 78 characters.
+fn comment_lines(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() + 1 + word.len() > 78 && line.len() > 1 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// A string as one YAML scalar, quoted only when YAML needs it.

@@ -178,23 +178,6 @@ impl<'a> Converter<'a> {
         }
     }
 
-    fn boolean(&mut self, field: &str) -> Option<bool> {
-        match self.get(field)? {
-            Value::Bool(b) => Some(*b),
-            other => {
-                let d = self
-                    .diag(
-                        Rule::FieldType,
-                        field,
-                        format!("`{field}` must be true or false, found {}", describe(other)),
-                    )
-                    .help(format!("write `{field}: true` or leave the field out"));
-                self.out.push(d);
-                None
-            }
-        }
-    }
-
     fn list(&mut self, field: &str) -> Option<Vec<String>> {
         match self.get(field)? {
             Value::Sequence(items) => {
@@ -343,10 +326,6 @@ impl EntrySource for Converter<'_> {
 
     fn judged_values(&mut self, field: &str) -> Option<Vec<String>> {
         self.list(field)
-    }
-
-    fn judged_flag(&mut self, field: &str) -> Option<bool> {
-        self.boolean(field)
     }
 
     fn waivers(&mut self, field: &str) -> BTreeMap<String, String> {

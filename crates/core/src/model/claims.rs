@@ -5,7 +5,6 @@
 use crate::layout::Layout;
 use crate::model::fields;
 use crate::model::filter::{Fields, Filter};
-use crate::model::taxonomy::Taxonomy;
 use crate::model::{Entry, Exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -23,12 +22,6 @@ pub enum Over {
     Exclusions,
     /// Entries and records together (the audited pool).
     Audited,
-    /// The taxonomy's reward families.
-    RewardFamilies,
-    /// The taxonomy's credit units.
-    CreditUnits,
-    /// The taxonomy's orchestration sub-decisions.
-    Subdecisions,
 }
 
 /// Which list a claim counts.
@@ -96,7 +89,10 @@ pub struct Claim {
     pub id: String,
     /// Where the claim comes from (an id of the taxonomy's claim_sources).
     pub source: String,
-    /// The sentence, worded as its source words it.
+    /// Where in the source it is stated: a file and a place in it (a
+    /// section, a table row, a sentence).
+    pub locator: String,
+    /// The sentence, in the project's words, keeping the source's limits.
     pub statement: String,
     /// What is counted.
     #[serde(default)]
@@ -164,6 +160,8 @@ pub struct Verdict {
     pub id: String,
     /// Where the claim comes from.
     pub source: String,
+    /// Where in the source it is stated.
+    pub locator: String,
     /// The statement.
     pub statement: String,
     /// The list it was counted over.
@@ -274,12 +272,18 @@ pub fn validate(
         let fields: Vec<&str> = match c.over {
             Over::Entries => crate::model::fields::entry_filter_fields().collect(),
             Over::Exclusions => crate::model::fields::record_filter_fields().collect(),
-            _ => Vec::new(),
+            Over::Audited => Vec::new(),
         };
         let items = match c.over {
             Over::Exclusions => "exclusion records",
             _ => "entries",
         };
+        if c.locator.trim().is_empty() {
+            problems.push(format!(
+                "claim `{}` gives no locator: name the file and the place in `{}` that states it",
+                c.id, c.source
+            ));
+        }
         for cond in &c.filter.conditions {
             if !fields.contains(&cond.field.as_str()) {
                 let hint = crate::text::closest::closest(&cond.field, fields.iter().copied())
@@ -323,13 +327,8 @@ pub fn validate(
     out
 }
 
-/// Evaluates one claim on the taxonomy, entries and records of a corpus.
-pub fn evaluate(
-    claim: &Claim,
-    tax: &Taxonomy,
-    entries: &[&Entry],
-    records: &[&Exclusion],
-) -> Verdict {
+/// Evaluates one claim on the entries and records of a corpus.
+pub fn evaluate(claim: &Claim, entries: &[&Entry], records: &[&Exclusion]) -> Verdict {
     let mut matching: Vec<String> = match claim.over {
         Over::Entries => entries
             .iter()
@@ -346,9 +345,6 @@ pub fn evaluate(
             .map(|e| e.key.clone())
             .chain(records.iter().map(|x| x.record_id.clone()))
             .collect(),
-        Over::RewardFamilies => tax.reward_families.iter().map(|f| f.id.clone()).collect(),
-        Over::CreditUnits => tax.values(fields::CREDIT_GRANULARITY).unwrap_or_default(),
-        Over::Subdecisions => tax.values(fields::SUBDECISIONS).unwrap_or_default(),
     };
     matching.sort();
     let coverage = claim.coverage.as_ref().map(|cov| {
@@ -387,6 +383,7 @@ pub fn evaluate(
     Verdict {
         id: claim.id.clone(),
         source: claim.source.clone(),
+        locator: claim.locator.clone(),
         statement: claim.statement.clone(),
         pool: claim.pool,
         expected,
@@ -398,6 +395,44 @@ pub fn evaluate(
         coverage,
         boundary: claim.boundary.clone(),
         note: claim.note.clone(),
+    }
+}
+
+/// Why no single-entry edit can make a holding claim fail, judged from its
+/// form alone (None: an edit can). One entry or record added, removed or
+/// retagged moves a count by at most one, so a bound with slack cannot fail;
+/// a filter on keys alone says nothing about tags, and holds while those
+/// entries exist. The test `every_claim_has_a_falsifying_edit` searches the
+/// edits themselves, against every other rule, on the shipped corpus.
+pub fn unfalsifiable(claim: &Claim, verdict: &Verdict) -> Option<String> {
+    if !verdict.holds {
+        return None;
+    }
+    let only_keys = claim.over == Over::Entries
+        && !claim.filter.conditions.is_empty()
+        && claim
+            .filter
+            .conditions
+            .iter()
+            .all(|c| c.field == fields::KEY);
+    if only_keys {
+        return Some(
+            "it filters on keys alone, so it holds while those entries exist whatever their tags"
+                .to_string(),
+        );
+    }
+    let bound = claim.expect.count.as_deref().and_then(parse_count);
+    match bound {
+        Some((Op::Ge, 0)) => Some("it expects at least 0, which every count is".to_string()),
+        Some((Op::Ge, n)) if verdict.actual > n => Some(format!(
+            "it expects at least {n} and {} match, so no single edit brings the count below {n}",
+            verdict.actual
+        )),
+        Some((Op::Le, n)) if verdict.actual < n => Some(format!(
+            "it expects at most {n} and {} match, so no single edit brings the count above {n}",
+            verdict.actual
+        )),
+        _ => None,
     }
 }
 
@@ -465,6 +500,54 @@ mod tests {
         assert_eq!(parse_count(">= 1"), Some((Op::Ge, 1)));
         assert_eq!(parse_count("7"), Some((Op::Eq, 7)));
         assert_eq!(parse_count("~ 7"), None);
+    }
+
+    #[test]
+    fn a_claim_that_no_single_edit_can_break_is_named_by_its_form() {
+        let ledger = |rest: &str| {
+            parse(&format!(
+                "claims:\n  - id: c\n    source: s\n    locator: l\n    statement: x\n{rest}    boundary: b\n"
+            ))
+            .unwrap()
+            .claims
+            .remove(0)
+        };
+        let holding = |actual: u64| Verdict {
+            id: "c".into(),
+            source: "s".into(),
+            locator: "l".into(),
+            statement: "x".into(),
+            pool: Pool::Survey,
+            expected: String::new(),
+            actual,
+            holds: true,
+            matching: Vec::new(),
+            missing: Vec::new(),
+            unexpected: Vec::new(),
+            coverage: None,
+            boundary: "b".into(),
+            note: None,
+        };
+        let bound = |n: &str| {
+            ledger(&format!(
+                "    where: {{category: survey}}\n    expect: {{count: \"{n}\"}}\n"
+            ))
+        };
+        assert!(unfalsifiable(&bound(">= 2"), &holding(3)).is_some());
+        assert!(unfalsifiable(&bound(">= 3"), &holding(3)).is_none());
+        assert!(unfalsifiable(&bound("<= 4"), &holding(3)).is_some());
+        assert!(unfalsifiable(&bound("<= 3"), &holding(3)).is_none());
+        assert!(unfalsifiable(&bound(">= 0"), &holding(0)).is_some());
+        assert!(unfalsifiable(&bound("== 3"), &holding(3)).is_none());
+        let keys_only = ledger("    where: {key: [a, b]}\n    expect: {keys: [a, b]}\n");
+        assert!(unfalsifiable(&keys_only, &holding(2)).is_some());
+        let keys_and_tag =
+            ledger("    where: {key: [a, b], category: survey}\n    expect: {keys: [a, b]}\n");
+        assert!(unfalsifiable(&keys_and_tag, &holding(2)).is_none());
+        // A broken claim is `claim-broken`'s to report.
+        let mut broken = holding(1);
+        broken.holds = false;
+        assert!(unfalsifiable(&bound(">= 0"), &broken).is_none());
     }
 
     #[test]

@@ -138,7 +138,7 @@ impl Corpus {
                             crate::model::claims::Pool::Survey => &survey,
                             crate::model::claims::Pool::Living => &living,
                         };
-                        crate::model::claims::evaluate(c, &self.taxonomy, entries, records)
+                        crate::model::claims::evaluate(c, entries, records)
                     })
                     .collect()
             }

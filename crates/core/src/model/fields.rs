@@ -102,8 +102,6 @@ pub enum ValueKind {
     Tags,
     /// A list of links.
     Links,
-    /// true or false.
-    Flag,
     /// A mapping of rule id to reason.
     Waivers,
 }
@@ -181,7 +179,7 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
 }
 
 use Column::{Extra, Reference as Col};
-use ValueKind::{Flag, Links, Tags, Text, Waivers, Year};
+use ValueKind::{Links, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
 pub const ENTRY: [Field; 27] = [
@@ -288,7 +286,7 @@ pub const ENTRY: [Field; 27] = [
         Tags,
         true,
         Extra,
-        "Orchestration sub-decisions the entry trains or designs; [] = judged: none; leave out when not judged.",
+        "Orchestration sub-decisions the entry makes by a trained policy or a designed mechanism (criteria.subdecisions in corpus/taxonomy.yaml); [] = judged: none; leave out when not judged.",
     ),
     field(
         SUBDECISIONS_SOURCE,
@@ -301,10 +299,10 @@ pub const ENTRY: [Field; 27] = [
     field(
         STRICT_CREDIT,
         false,
-        Flag,
+        ValueKind::Tag { na: false },
         true,
         Extra,
-        "true / false: whether the credit is strict (an explicit estimator); leave out when not judged.",
+        "strict, near_strict or no: how directly the credit reaches its unit (criteria.strict_credit in corpus/taxonomy.yaml); leave out when not judged.",
     ),
     field(
         STRICT_CREDIT_SOURCE,
@@ -545,6 +543,7 @@ mod tests {
                 "additional_credit_units_source",
                 "subdecisions",
                 "subdecisions_source",
+                "strict_credit",
                 "strict_credit_source",
                 "added_in"
             ]

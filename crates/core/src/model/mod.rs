@@ -5,6 +5,7 @@
 //!
 //! Field names follow the reference CSV so that import and export round-trip.
 
+pub mod artifact_tables;
 pub mod candidate;
 pub mod claims;
 pub mod corpus;
@@ -74,9 +75,10 @@ pub struct Entry {
     /// Who judged `subdecisions`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subdecisions_source: Vec<String>,
-    /// Whether the credit is strict (an explicit estimator); None = not judged.
+    /// How directly the credit reaches its unit (strict, near_strict or
+    /// no: the taxonomy's `strict_credit` values); None = not judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict_credit: Option<bool>,
+    pub strict_credit: Option<String>,
     /// Who judged `strict_credit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict_credit_source: Option<String>,
@@ -122,6 +124,11 @@ pub struct Exclusion {
 /// How a filter sees a judged tag nobody has judged (`strict_credit=not_judged`).
 pub const NOT_JUDGED: &str = "not_judged";
 
+/// The `strict_credit` value of an explicit estimator of each unit's contribution.
+pub const STRICT: &str = "strict";
+/// The `strict_credit` value of a trained signal aimed at the unit, short of an estimator.
+pub const NEAR_STRICT: &str = "near_strict";
+
 /// Tags the project adds beyond the reference CSV, each with the field that
 /// names who judged it: (tag, source field).
 pub const JUDGED_TAGS: [(&str, &str); 3] = [
@@ -150,8 +157,6 @@ pub trait EntrySource {
     fn values(&mut self, field: &str) -> Vec<String>;
     /// A judged list: None when not judged, empty when judged: none.
     fn judged_values(&mut self, field: &str) -> Option<Vec<String>>;
-    /// A judged true or false: None when not judged.
-    fn judged_flag(&mut self, field: &str) -> Option<bool>;
     /// Waivers: rule id -> reason.
     fn waivers(&mut self, field: &str) -> BTreeMap<String, String>;
 }
@@ -185,7 +190,7 @@ impl Entry {
             additional_credit_units_source: src.values(fields::ADDITIONAL_CREDIT_UNITS_SOURCE),
             subdecisions: src.judged_values(fields::SUBDECISIONS),
             subdecisions_source: src.values(fields::SUBDECISIONS_SOURCE),
-            strict_credit: src.judged_flag(fields::STRICT_CREDIT),
+            strict_credit: src.optional_value(fields::STRICT_CREDIT),
             strict_credit_source: src.optional_value(fields::STRICT_CREDIT_SOURCE),
             added_in: src.optional_value(fields::ADDED_IN),
             notes: src.optional_value(fields::NOTES),
@@ -211,6 +216,12 @@ impl Entry {
             fields::STRICT_CREDIT => self.strict_credit.is_some(),
             _ => false,
         }
+    }
+
+    /// Whether the entry's credit is strict or near-strict (the spot-check's
+    /// "yes", which the claim ledger splits into the two).
+    pub fn strict_or_near(&self) -> bool {
+        matches!(self.strict_credit.as_deref(), Some(STRICT | NEAR_STRICT))
     }
 
     /// Whether the entry assigns credit at this unit, as its primary or an additional unit.
@@ -261,11 +272,7 @@ impl Fields for Entry {
                 self.subdecisions.as_deref().unwrap_or(&[]),
             )),
             fields::SUBDECISIONS_SOURCE => Some(FieldValue::Many(&self.subdecisions_source)),
-            fields::STRICT_CREDIT => one(match self.strict_credit {
-                Some(true) => "true",
-                Some(false) => "false",
-                None => NOT_JUDGED,
-            }),
+            fields::STRICT_CREDIT => one(self.strict_credit.as_deref().unwrap_or(NOT_JUDGED)),
             // An absent optional value holds nothing (rather than ""), so it
             // is not counted and matches no value.
             fields::STRICT_CREDIT_SOURCE => Some(optional(&self.strict_credit_source)),

@@ -218,15 +218,44 @@ pub struct Survey {
     /// Short names for entries whose title has none before a colon.
     #[serde(default)]
     pub names: Vec<Name>,
-    /// Representative entries per orchestration form and reward family.
+    /// Representative entries per orchestration form and reward family,
+    /// chosen by this project among entries carrying the value.
     #[serde(default)]
     pub representatives: Vec<Representatives>,
+    /// The representatives the survey's own README tables name.
+    #[serde(default)]
+    pub survey_representatives: Vec<crate::model::artifact_tables::SurveyRepresentatives>,
+    /// The claim ledger's per-row readings of the sparse credit cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_ledger: Option<crate::model::artifact_tables::LedgerTable>,
+    /// The coverage stress test's near-miss exclusions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_misses: Option<crate::model::artifact_tables::NearMissTable>,
+    /// The artifact protocol's evidence levels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_levels: Option<crate::model::artifact_tables::EvidenceLevels>,
+    /// The artifact's independent spot-check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spotcheck: Option<crate::model::artifact_tables::SpotCheck>,
 }
 
 impl Survey {
     /// The figure whose levels are values of `field`.
     pub fn figure(&self, field: FigureField) -> Option<&Figure> {
         self.figures.iter().find(|f| f.field == field)
+    }
+
+    /// The survey's own representatives for a value of a field.
+    pub fn survey_representatives(
+        &self,
+        field: &str,
+        value: &str,
+    ) -> &[crate::model::artifact_tables::Named] {
+        self.survey_representatives
+            .iter()
+            .find(|r| r.field == field && r.value == value)
+            .map(|r| r.entries.as_slice())
+            .unwrap_or(&[])
     }
 
     /// The representative entries chosen for a value of a field.

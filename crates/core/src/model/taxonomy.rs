@@ -160,6 +160,13 @@ pub struct Taxonomy {
     pub subdecisions: Vec<Value>,
     /// Scenarios.
     pub scenario: Vec<Value>,
+    /// Values of `strict_credit`, from the strictest reading down.
+    #[serde(default)]
+    pub strict_credit: Vec<Value>,
+    /// The one criterion each judged tag is decided by (tag -> sentence):
+    /// the README, CONTRIBUTING and `corpus new` show it as written here.
+    #[serde(default)]
+    pub criteria: std::collections::BTreeMap<String, String>,
     /// Screening vocabulary and cutoff.
     pub screening: Screening,
     /// The rounds entries and records joined in, oldest first; a file
@@ -206,9 +213,7 @@ impl Taxonomy {
             fields::QUERY_FAMILY => self.screening.query_families.clone(),
             fields::ADDED_IN => self.rounds.iter().map(|r| r.id.clone()).collect(),
             "claim_source" => ids(&self.claim_sources),
-            fields::STRICT_CREDIT => ["true", "false", crate::model::NOT_JUDGED]
-                .map(String::from)
-                .to_vec(),
+            fields::STRICT_CREDIT => ids(&self.strict_credit),
             fields::ADDITIONAL_CREDIT_UNITS => ids(&self.credit_units),
             fields::SUBDECISIONS_SOURCE
             | fields::ADDITIONAL_CREDIT_UNITS_SOURCE
@@ -306,8 +311,8 @@ impl Taxonomy {
     /// each with a did-you-mean where one is close. A filter on a value
     /// outside the vocabulary matches nothing, so a claim or rule using it
     /// would hold (or never fire) vacuously. Fields without a vocabulary
-    /// (titles, keys, …) accept any text; `year` takes a number and
-    /// `strict_credit` true or false.
+    /// (titles, keys, …) accept any text and `year` takes a number; a judged
+    /// tag also accepts `not_judged`.
     pub fn filter_problems(&self, filter: &Filter) -> Vec<String> {
         let mut out = Vec::new();
         for c in &filter.conditions {
@@ -322,7 +327,11 @@ impl Taxonomy {
                 continue;
             }
             let allowed: Vec<String> = match c.field.as_str() {
-                fields::STRICT_CREDIT => vec!["true".into(), "false".into()],
+                fields::STRICT_CREDIT => {
+                    let mut a = self.values(fields::STRICT_CREDIT).unwrap_or_default();
+                    a.push(crate::model::NOT_JUDGED.to_string());
+                    a
+                }
                 fields::YEAR => {
                     // A year no entry can have (`check` refuses it) also matches nothing.
                     let first = crate::model::fields::MIN_YEAR;

@@ -244,6 +244,7 @@ pub fn generate_counted(
         );
     }
     ctx.insert("prisma", &crate::publish::prisma::view(corpus));
+    crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx).map_err(|e| {

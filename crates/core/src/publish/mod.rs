@@ -1,9 +1,10 @@
 //! Everything `corpus build` writes: the generated files and the build
-//! fingerprint, the README context and its provenance views, the JSON
-//! Schema of entries, the changelog, the browsable site and its feeds of
-//! changes, the citation files of a release, and where the project is
-//! published.
+//! fingerprint, the README context with its provenance views and the
+//! artifact's own tables, the JSON Schema of entries, the changelog, the
+//! browsable site and its feeds of changes, the citation files of a release,
+//! and where the project is published.
 
+pub mod artifact_views;
 pub mod changes;
 pub mod citation;
 pub mod feeds;

@@ -105,7 +105,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
     let survey = corpus.survey.as_ref().map(|(s, _)| s);
     let na = tax.na.as_str();
 
-    // Credit: primary and additional units, strict yes / no / not judged.
+    // Credit: primary and additional units; strict, near-strict, no, not judged.
     let with_unit: Vec<&Entry> = entries
         .iter()
         .copied()
@@ -123,14 +123,20 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                 .iter()
                 .filter(|e| e.additional_units().contains(&u.id))
                 .count();
-            let strict = |v: Option<bool>| primary.iter().filter(|e| e.strict_credit == v).count();
+            let strict = |v: Option<&str>| {
+                primary
+                    .iter()
+                    .filter(|e| e.strict_credit.as_deref() == v)
+                    .count()
+            };
             let lv = level(survey, FigureField::CreditUnit, &u.id);
             json!({
                 "id": code_span(&u.id),
                 "primary": primary.len(),
                 "additional": additional,
-                "strict_yes": strict(Some(true)),
-                "strict_no": strict(Some(false)),
+                "strict": strict(Some(crate::model::STRICT)),
+                "near_strict": strict(Some(crate::model::NEAR_STRICT)),
+                "strict_no": strict(Some("no")),
                 "strict_not_judged": strict(None),
                 "figure": lv.map(|l| figure_names(survey, &entries, &l.entries)).unwrap_or_default(),
                 "figure_note": lv.and_then(|l| l.note.as_deref()).map(escape_markdown).unwrap_or_default(),
@@ -195,8 +201,8 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
         "spotcheck",
         &json!({
             "rows": spot.len(),
-            "yes": spot.iter().filter(|e| e.strict_credit == Some(true)).count(),
-            "no": spot.iter().filter(|e| e.strict_credit == Some(false)).count(),
+            "yes": spot.iter().filter(|e| e.strict_or_near()).count(),
+            "no": spot.iter().filter(|e| e.strict_credit.as_deref() == Some("no")).count(),
         }),
     );
 
@@ -254,6 +260,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                     json!({
                         "id": code_span(&v.id),
                         "statement": escape_markdown(&v.statement),
+                        "locator": escape_markdown(&v.locator),
                         // A claim over the living list says so: it is not the survey's figure.
                         "living": v.pool == crate::model::claims::Pool::Living,
                         "expected": code_span(&v.expected),

@@ -38,7 +38,6 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
             fields::STRICT_CREDIT_SOURCE | fields::ADDED_IN => {
                 json!({"enum": tax.values(field).unwrap_or_default()})
             }
-            fields::STRICT_CREDIT => json!({"type": "boolean"}),
             fields::ARXIV_VERIFIED_ON => {
                 json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"})
             }

@@ -262,11 +262,6 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
             counts.push(c.finish("reward_family"));
         }
     }
-    let mut strict = Counter::new(tax.allowed(fields::CREDIT_GRANULARITY).unwrap_or_default());
-    for e in entries.iter().filter(|e| e.strict_credit == Some(true)) {
-        strict.add(&e.credit_granularity);
-    }
-    counts.push(strict.finish(fields::STRICT_CREDIT));
     // The project's judged tags: what was judged, by whom, and what was not.
     for (tag, _) in crate::model::JUDGED_TAGS {
         let mut c = Counter::new(vec![JUDGED.to_string(), NOT_JUDGED.to_string()]);
@@ -343,7 +338,7 @@ pub fn of_corpus(c: &Corpus) -> Stats {
 }
 
 impl Stats {
-    /// The one-way count of an entry field (or `reward_family`, `strict_credit`).
+    /// The one-way count of an entry field (or `reward_family`).
     pub fn count(&self, name: &str) -> Option<&Tally> {
         self.counts.iter().find(|t| t.name == name)
     }
