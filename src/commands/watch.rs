@@ -70,7 +70,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         ctx.writing_root()?
     };
     let corpus = load_corpus(root, ctx.load, Some(args.format.into()))?;
-    command(root, &corpus, args).map_err(|e| Outcome::fail(2, e))
+    command(root, &corpus, args, &ctx.progress).map_err(|e| Outcome::fail(2, e))
 }
 
 fn seconds(v: f64, name: &str) -> std::result::Result<Duration, String> {
@@ -92,7 +92,12 @@ fn read_own(path: &Path, shown: &str) -> std::result::Result<Option<String>, Str
     }
 }
 
-fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcome, String> {
+fn command(
+    root: &Path,
+    corpus: &Corpus,
+    a: &Args,
+    progress: &dyn corpus_core::network::progress::Progress,
+) -> std::result::Result<Outcome, String> {
     let timeout = seconds(a.timeout, "--timeout")?;
     if timeout.is_zero() {
         return Err("--timeout must be more than 0 seconds".into());
@@ -164,6 +169,7 @@ fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcom
             contact: a.contact.as_deref(),
             max_age,
             now: corpus_core::model::dates::unix_now(),
+            progress,
         };
         asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)?;
         let items = [(

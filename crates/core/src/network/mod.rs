@@ -7,5 +7,6 @@ pub mod arxiv;
 pub mod http;
 pub mod links;
 pub mod openalex;
+pub mod progress;
 pub mod verify;
 pub mod watch;

@@ -141,6 +141,7 @@ pub fn fetch(
     contact: Option<&str>,
     pause: Duration,
     sleep: &dyn Fn(Duration),
+    progress: &dyn crate::network::progress::Progress,
 ) -> Result<Vec<Work>, String> {
     let mut all = Vec::new();
     for (i, batch) in dois.chunks(BATCH).enumerate() {
@@ -160,6 +161,7 @@ pub fn fetch(
         }
         let works =
             parse_works(&String::from_utf8_lossy(&resp.body)).map_err(|e| format!("{api}: {e}"))?;
+        progress.step(batch.len() as u64);
         all.extend(works);
     }
     Ok(all)

@@ -112,6 +112,8 @@ pub struct Services<'a> {
     pub max_age: Option<Duration>,
     /// Now, in Unix seconds.
     pub now: u64,
+    /// Hears each paper answered, arXiv's then OpenAlex's.
+    pub progress: &'a dyn crate::network::progress::Progress,
 }
 
 /// Asks arXiv, then OpenAlex, about what the cache lacks or holds too long,
@@ -135,7 +137,17 @@ pub fn refresh(
         .collect();
     let ids: Vec<&str> = ids.into_iter().collect();
     if !ids.is_empty() {
-        let feed = arxiv::fetch(svc.client, svc.arxiv.0, &ids, svc.arxiv.1, sleep)?;
+        svc.progress.start(ids.len() as u64, "arXiv records");
+        let feed = arxiv::fetch(
+            svc.client,
+            svc.arxiv.0,
+            &ids,
+            svc.arxiv.1,
+            sleep,
+            svc.progress,
+        );
+        svc.progress.finish();
+        let feed = feed?;
         for id in &ids {
             cache.arxiv.insert(
                 id.to_string(),
@@ -154,6 +166,7 @@ pub fn refresh(
         .collect();
     let dois: Vec<&str> = dois.iter().map(String::as_str).collect();
     if !dois.is_empty() {
+        svc.progress.start(dois.len() as u64, "OpenAlex works");
         let works = openalex::fetch(
             svc.client,
             svc.openalex.0,
@@ -161,7 +174,10 @@ pub fn refresh(
             svc.contact,
             svc.openalex.1,
             sleep,
-        )?;
+            svc.progress,
+        );
+        svc.progress.finish();
+        let works = works?;
         let by_doi: BTreeMap<&str, &Work> = works.iter().map(|w| (w.doi.as_str(), w)).collect();
         for d in &dois {
             cache.openalex.insert(
