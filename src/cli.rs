@@ -40,13 +40,21 @@ pub struct Cli {
     /// Neither read nor write this user's build record: every run checks and renders in full (always so under CI=true).
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
-    /// Results only: standard output as always, and on standard error (where reports go) no progress, notes or warnings; a failed run still says why.
+    /// Results only: no progress, notes or warnings on standard error.
+    ///
+    /// Every command writes its results (data, tables, check's diagnostics, what a writing
+    /// command wrote) to standard output and its reports (progress, notes, warnings, errors) to
+    /// standard error. --quiet drops the reports of a run that succeeds; a failed run still says why.
     #[arg(long, short, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
     pub quiet: bool,
-    /// Say more: the corpus root used and the time taken on standard error, and more detail where a command has it (claims: the keys behind each claim).
+    /// Say more: the corpus root used and the time taken, on standard error.
+    ///
+    /// Commands with more detail to give add it too (claims: the keys behind each claim).
     #[arg(long, short, global = true, help_heading = GLOBAL)]
     pub verbose: bool,
-    /// Colour of human reports: auto colours a stream that is a terminal unless NO_COLOR is set and not empty.
+    /// Colour of human reports (diagnostics, errors, warnings).
+    ///
+    /// auto colours a stream that is a terminal, unless NO_COLOR is set and not empty.
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, help_heading = GLOBAL)]
     pub color: ColorChoice,
     /// What to do.

@@ -118,7 +118,8 @@ impl Args {
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
-    command(root, &ctx.cwd, &corpus, &args.options(), &ctx.progress).map_err(|e| Outcome::fail(2, e))
+    command(root, &ctx.cwd, &corpus, &args.options(), &ctx.progress)
+        .map_err(|e| Outcome::fail(2, e))
 }
 
 /// `corpus links`: checks, renders, saves the cache; Err says why it could

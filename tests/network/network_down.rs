@@ -213,7 +213,11 @@ fn links_stop_after_the_first_few_unanswered_requests() {
     assert_eq!(down.needed, LINKS);
     assert!(down.first.contains("failed to lookup"), "{}", down.first);
     assert!(run.cache.is_none(), "nothing is recorded against the links");
-    assert_eq!(sleeps.load(Ordering::SeqCst), 0, "no retries were waited for");
+    assert_eq!(
+        sleeps.load(Ordering::SeqCst),
+        0,
+        "no retries were waited for"
+    );
 }
 
 #[test]
