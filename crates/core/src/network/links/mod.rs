@@ -19,7 +19,7 @@ pub use extract::{anchors, arxiv_id_of_url, collect, markdown_links, slug};
 pub use hosts::{parse_age, HostRule, HostsConfig};
 pub use pool::{check_all, unanswered, Checks, DOWN_AFTER};
 pub use probe::{check_url, Checked};
-pub use report::{diagnostics, json_lines, markdown, render, summary};
+pub use report::{diagnostics, grouped, json_lines, kind, markdown, render, summary};
 
 use crate::layout::Layout;
 use crate::network::http::{self, Client, Policy};
