@@ -7,7 +7,7 @@ use crate::commands::{
     agreement, check, claims, completions, diff, export, fmt, import, init, links, list, new,
     publish, schema, site, stats, survey, trace, verify, watch, Audience, Context, Outcome,
 };
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
 use std::path::{Path, PathBuf};
 
@@ -279,7 +279,7 @@ fn human_stdout(command: &Command) -> bool {
 fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
     match command {
         Command::Check(a) => check::run(ctx, a),
-        Command::Build(a) => publish::build(ctx, a),
+        Command::Build(a) => publish::build(ctx, a, completions::man_page(Cli::command())),
         Command::Stats(a) => stats::run(ctx, a),
         Command::Render(a) => publish::render(ctx, a),
         Command::Claims(a) => claims::run(ctx, a),
@@ -298,6 +298,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Links(a) => links::run(ctx, a),
         Command::Verify(a) => verify::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
-        Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
+        Command::Completions(a) => completions::run(Cli::command(), a),
     }
 }
