@@ -97,11 +97,15 @@ fn unlimited() -> clap::Arg {
 pub enum Command {
     /// Check every entry and record; report all problems.
     Check(check::Args),
-    /// Check, then regenerate stats/ and README.md from the data.
+    /// Check, then regenerate every generated file: README.md, stats/, the entry schema, the man page.
+    ///
+    /// The one command that writes them all. `render` (README.md) and `stats --write` (stats/) are
+    /// its parts, for when only one is wanted; only `build` records the build for the next run.
+    /// The man page, docs/corpus.1, is written where the root has a docs/ folder.
     Build(publish::Args),
-    /// Print the statistics (or, with --write, regenerate stats/ only).
+    /// Print the statistics (with --write, regenerate stats/ only: that part of `build`).
     Stats(stats::Args),
-    /// Regenerate README.md only.
+    /// Regenerate README.md only: that part of `build`, leaving stats/ and the schema as they are.
     Render(publish::Args),
     /// Print the claims ledger: each claim, expected and actual, and whether it holds.
     Claims(claims::Args),
