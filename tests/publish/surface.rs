@@ -154,7 +154,9 @@ const FLAGS: &[&str] = &[
     "openalex-pause",
     "contact",
     "fetch",
-    // Entries, imports and traces.
+    // Entries, imports, the survey's artifact and traces.
+    "artifact",
+    "rev",
     "arxiv",
     "category",
     "papers",
