@@ -171,7 +171,8 @@ fn command(
             now: corpus_core::model::dates::unix_now(),
             progress,
         };
-        asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)?;
+        asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)
+            .map_err(no_network)?;
         let items = [(
             cache_path.clone(),
             cache_rel.clone(),
@@ -259,4 +260,18 @@ fn command(
         stdout: report::render(&diags, a.format.into(), &sources(corpus), Some(&summary)),
         stderr,
     })
+}
+
+/// Why watch could not ask; when a request got no answer at all, the
+/// network looks down, which is said once with what works without it.
+fn no_network(u: arxiv::Unusable) -> String {
+    if u.unanswered {
+        format!(
+            "{}; no answer came, so the network looks down and nothing was recorded. \
+Check the connection, or run `corpus watch --offline` to judge what the status file already holds",
+            u.message
+        )
+    } else {
+        u.message
+    }
 }

@@ -65,6 +65,11 @@ fn links_with_every_connection_refused_says_the_network_is_down_once() {
         assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
         assert!(run.stderr.contains("network looks down"), "{}", run.stderr);
         assert!(run.stderr.contains("--offline"), "{}", run.stderr);
+        assert!(
+            !run.stderr.contains(['\r', '\x1b']),
+            "no progress bar into a pipe: {:?}",
+            run.stderr
+        );
     }
     assert!(
         !t.path(".cache/corpus-links.json").exists(),
@@ -254,4 +259,34 @@ fn verify_with_the_api_unreachable_says_the_network_is_down_once() {
     assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
     assert!(run.stderr.contains("network looks down"), "{}", run.stderr);
     assert!(run.stderr.contains("--offline"), "{}", run.stderr);
+}
+
+#[test]
+fn watch_with_the_services_unreachable_says_the_network_is_down_once() {
+    let server = Server::start(ok);
+    let (arxiv_api, openalex_api) = (server.url("/api/query"), server.url(""));
+    drop(server);
+    let t = Tree::valid();
+    t.set(valid::METHOD, "arxiv_id", "\"2204.08348\"");
+    let run = t.corpus(&[
+        "watch",
+        "--arxiv-api",
+        &arxiv_api,
+        "--openalex-api",
+        &openalex_api,
+        "--arxiv-pause",
+        "0",
+        "--timeout",
+        "2",
+        "--write",
+    ]);
+    run.assert_code(2);
+    assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("network looks down"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("corpus watch --offline"),
+        "{}",
+        run.stderr
+    );
+    assert!(!t.path("corpus/status.yaml").exists(), "nothing recorded");
 }

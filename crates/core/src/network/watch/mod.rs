@@ -118,14 +118,15 @@ pub struct Services<'a> {
 
 /// Asks arXiv, then OpenAlex, about what the cache lacks or holds too long,
 /// and stores the answers in the cache. Returns how many requests of each
-/// were needed, or why a service could not be used.
+/// were needed, or why a service could not be used (and whether its request
+/// got no answer at all: then the network may be down).
 pub fn refresh(
     subjects: &[Subject],
     status: &Status,
     cache: &mut Cache,
     svc: &Services,
     sleep: &dyn Fn(Duration),
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), arxiv::Unusable> {
     let stale = |fetched: u64| match svc.max_age {
         Some(age) => svc.now.saturating_sub(fetched) > age.as_secs(),
         None => true,
