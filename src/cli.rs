@@ -8,7 +8,7 @@ use crate::commands::{
     new, publish, release, schema, screen, site, stats, survey, trace, verify, watch, Audience,
     Context, Outcome,
 };
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use corpus_core::load::{self, LoadOptions};
 use std::path::{Path, PathBuf};
 
@@ -41,9 +41,56 @@ pub struct Cli {
     /// Neither read nor write this user's build record: every run checks and renders in full (always so under CI=true).
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
+    /// Results only: no progress, notes or warnings on standard error.
+    ///
+    /// Every command writes its results (data, tables, check's diagnostics, what a writing
+    /// command wrote) to standard output and its reports (progress, notes, warnings, errors) to
+    /// standard error. --quiet drops the reports of a run that succeeds; a failed run still says why.
+    #[arg(long, short, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
+    pub quiet: bool,
+    /// Say more: the corpus root used and the time taken, on standard error.
+    ///
+    /// Commands with more detail to give add it too (claims: the keys behind each claim).
+    #[arg(long, short, global = true, help_heading = GLOBAL)]
+    pub verbose: bool,
+    /// Colour of human reports (diagnostics, errors, warnings).
+    ///
+    /// auto colours a stream that is a terminal, unless NO_COLOR is set and not empty.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, help_heading = GLOBAL)]
+    pub color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// When human reports are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set (and not empty) or TERM is `dumb`.
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Which of the standard streams are a terminal (`main` looks; tests have none).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Terminal {
+    /// Standard output is a terminal.
+    pub stdout: bool,
+    /// Standard error is a terminal.
+    pub stderr: bool,
+}
+
+/// `--max-file-size` of a command that reads no corpus data file: accepted
+/// but not shown, so that only the commands it limits list it.
+fn unlimited() -> clap::Arg {
+    clap::Arg::new("max_file_size")
+        .long("max-file-size")
+        .value_name("BYTES")
+        .value_parser(clap::value_parser!(u64))
+        .hide(true)
 }
 
 /// The subcommands.
@@ -51,11 +98,15 @@ pub struct Cli {
 pub enum Command {
     /// Check every entry and record; report all problems.
     Check(check::Args),
-    /// Check, then regenerate stats/ and README.md from the data.
+    /// Check, then regenerate every generated file: README.md, stats/, the entry schema, the man page.
+    ///
+    /// The one command that writes them all. `render` (README.md) and `stats --write` (stats/) are
+    /// its parts, for when only one is wanted; only `build` records the build for the next run.
+    /// The man page, docs/corpus.1, is written where the root has a docs/ folder.
     Build(publish::Args),
-    /// Print the statistics (or, with --write, regenerate stats/ only).
+    /// Print the statistics (with --write, regenerate stats/ only: that part of `build`).
     Stats(stats::Args),
-    /// Regenerate README.md only.
+    /// Regenerate README.md only: that part of `build`, leaving stats/ and the schema as they are.
     Render(publish::Args),
     /// Print the claims ledger: each claim, expected and actual, and whether it holds.
     Claims(claims::Args),
@@ -68,6 +119,7 @@ pub enum Command {
     /// Write the scaffold of a new entry, corpus/papers/KEY.yaml.
     New(new::Args),
     /// Start a new list in an empty folder: taxonomy, templates, empty data folders.
+    #[command(arg = unlimited())]
     Init(init::Args),
     /// Format entry and record files: field order, quoting every YAML reader agrees on.
     Fmt(fmt::Args),
@@ -80,7 +132,7 @@ pub enum Command {
     /// Write the browsable, filterable page of the corpus: one self-contained HTML file.
     Site(site::Args),
     /// Validate orchestration traces, or replay one into metrics.
-    #[command(subcommand)]
+    #[command(subcommand, arg = unlimited())]
     Trace(trace::TraceCommand),
     /// Read the survey's figure memberships from its artifact's figure files (check or write).
     #[command(subcommand)]
@@ -98,35 +150,80 @@ pub enum Command {
     /// Move candidates into the pool (--include) or the exclusion log (--exclude --stage --reason).
     Screen(screen::Args),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(arg = unlimited())]
     Completions(completions::Args),
 }
 
 /// Runs a parsed command line from the given working directory, keeping
 /// build records in this user's cache folder unless `--no-cache` or `CI`
-/// say otherwise.
-pub fn run(cli: &Cli, cwd: &Path) -> Outcome {
+/// say otherwise; `tty` says which streams a person watches.
+pub fn run(cli: &Cli, cwd: &Path, tty: Terminal) -> Outcome {
     let store = if cli.no_cache || in_ci() {
         None
     } else {
         user_cache_dir()
     };
-    run_with_store(cli, cwd, store)
+    run_on(cli, cwd, store, tty)
 }
 
-/// Runs a parsed command line, keeping build records in `store` (None: none).
+/// Runs a parsed command line, keeping build records in `store` (None:
+/// none), with no terminal attached.
 pub fn run_with_store(cli: &Cli, cwd: &Path, store: Option<PathBuf>) -> Outcome {
+    run_on(cli, cwd, store, Terminal::default())
+}
+
+fn run_on(cli: &Cli, cwd: &Path, store: Option<PathBuf>, tty: Terminal) -> Outcome {
+    let started = std::time::Instant::now();
     let load = LoadOptions {
         max_file_bytes: cli.max_file_size,
     };
-    let ctx = Context::new(cli.root.clone(), load, cwd).with_store(store);
+    let bar = crate::progress::Bar::new(tty.stderr && !cli.quiet);
+    let ctx = Context::new(cli.root.clone(), load, cwd)
+        .with_store(store)
+        .with_reports(cli.verbose, bar);
     let mut out = dispatch(&cli.command, &ctx).unwrap_or_else(|stopped| stopped);
+    if cli.quiet && out.code == 0 {
+        // Reports only: a clean run's notes and warnings are what --quiet drops.
+        out.stderr.clear();
+    }
+    if cli.verbose {
+        let root = ctx.found_root().map(|r| r.display().to_string());
+        out.stderr.push_str(&format!(
+            "note: corpus root: {}; exit status {}; took {:.2} s\n",
+            root.as_deref().unwrap_or("none used"),
+            out.code,
+            started.elapsed().as_secs_f64()
+        ));
+    }
     // Text from data files must not drive the terminal (see `Audience`):
     // stderr is always read by a person, stdout when the options say so.
     out.stderr = corpus_core::text::visible::visible(&out.stderr).into_owned();
-    if human_stdout(&cli.command) {
+    let human = human_stdout(&cli.command);
+    if human {
         out.stdout = corpus_core::text::visible::visible(&out.stdout).into_owned();
     }
+    // Colour is added after the escaping, so data cannot forge or break it.
+    if colour(cli.color, tty.stderr) {
+        out.stderr = corpus_diagnostics::report::paint(&out.stderr);
+    }
+    if human && colour(cli.color, tty.stdout) {
+        out.stdout = corpus_diagnostics::report::paint(&out.stdout);
+    }
     out
+}
+
+/// Whether a stream gets colour: `--color always`, or `auto` on a terminal
+/// without NO_COLOR (set and not empty, as no-color.org asks) or TERM=dumb.
+fn colour(choice: ColorChoice, terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            terminal
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+        }
+    }
 }
 
 /// Whether this run is a continuous-integration job (`CI` set, as every
@@ -196,7 +293,7 @@ fn human_stdout(command: &Command) -> bool {
 fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
     match command {
         Command::Check(a) => check::run(ctx, a),
-        Command::Build(a) => publish::build(ctx, a),
+        Command::Build(a) => publish::build(ctx, a, completions::man_page(Cli::command())),
         Command::Stats(a) => stats::run(ctx, a),
         Command::Render(a) => publish::render(ctx, a),
         Command::Claims(a) => claims::run(ctx, a),
@@ -218,6 +315,6 @@ fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
         Command::Release(a) => release::run(ctx, a),
         Command::Discover(a) => discover::run(ctx, a),
         Command::Screen(a) => screen::run(ctx, a),
-        Command::Completions(a) => completions::run(<Cli as clap::CommandFactory>::command(), a),
+        Command::Completions(a) => completions::run(Cli::command(), a),
     }
 }

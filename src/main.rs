@@ -1,7 +1,7 @@
 //! The `corpus` binary: parse arguments, run, print, exit.
 
 use clap::Parser;
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -19,7 +19,11 @@ fn main() -> ExitCode {
         }
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let out = corpus::cli::run(&cli, &cwd);
+    let tty = corpus::cli::Terminal {
+        stdout: std::io::stdout().is_terminal(),
+        stderr: std::io::stderr().is_terminal(),
+    };
+    let out = corpus::cli::run(&cli, &cwd, tty);
     emit(&out.stdout, &out.stderr, out.code)
 }
 

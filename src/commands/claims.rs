@@ -9,9 +9,6 @@ use corpus_diagnostics::report;
 /// Options of `corpus claims`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Also list the keys each claim matches.
-    #[arg(long, short)]
-    pub verbose: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Human)]
     pub format: TableFormat,
@@ -23,7 +20,8 @@ impl Audience for Args {
     }
 }
 
-/// Prints each claim with its expected and actual count; fails when one does not hold.
+/// Prints each claim with its expected and actual count (with `--verbose`,
+/// the keys each matches too); fails when one does not hold.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let corpus = load_corpus(ctx.root()?, ctx.load, None)?;
     if corpus.claims.is_none() {
@@ -51,7 +49,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let verdicts = corpus.verdicts();
     let stdout = match args.format {
-        TableFormat::Human => corpus_core::model::claims::table(verdicts, args.verbose),
+        TableFormat::Human => corpus_core::model::claims::table(verdicts, ctx.verbose),
         TableFormat::Json => json_text(verdicts),
     };
     Ok(Outcome::with_code(

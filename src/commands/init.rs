@@ -72,9 +72,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .map_err(|e| Outcome::fail(2, e))?;
     // Built once, so README.md, stats/ and the entry schema exist and a
     // `check` of the new list finds nothing stale.
-    let built = publish::build(
+    // No man page: that is the tool's, not the list's.
+    let built = publish::run_part(
         &Context::new(Some(dir.clone()), ctx.load, &ctx.cwd),
-        &publish::Args { check: false },
+        corpus_core::publish::generate::Part::All,
+        false,
+        None,
     )
     .map_err(|mut o| {
         o.stderr = format!(

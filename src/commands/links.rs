@@ -4,11 +4,12 @@
 use super::{load_corpus, Audience, Context, Outcome, Result};
 use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
-use corpus_core::network::http::Policy;
+use corpus_core::network::http::{Client, Policy};
 use corpus_core::network::links::{
-    anchors, collect, default_cache, parse_age, render, Cache, HostsConfig, LinkFormat, LinkResult,
-    LinksOptions, Local, Settings, Status,
+    anchors, collect, default_cache, parse_age, render, Cache, Down, HostsConfig, LinkFormat,
+    LinksOptions, Local, Net, Settings,
 };
+use corpus_core::network::progress::Progress;
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -117,7 +118,8 @@ impl Args {
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
-    command(root, &ctx.cwd, &corpus, &args.options()).map_err(|e| Outcome::fail(2, e))
+    command(root, &ctx.cwd, &corpus, &args.options(), &ctx.progress)
+        .map_err(|e| Outcome::fail(2, e))
 }
 
 /// `corpus links`: checks, renders, saves the cache; Err says why it could
@@ -127,6 +129,7 @@ fn command(
     cwd: &Path,
     corpus: &Corpus,
     a: &LinksOptions,
+    progress: &dyn Progress,
 ) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=86_400.0).contains(&v) {
@@ -218,20 +221,24 @@ fn command(
         anchors: &readme_anchors,
         hosts: &hosts,
     };
+    let client = Client::new(settings.policy);
+    let net = Net {
+        client: &client,
+        sleep: &std::thread::sleep,
+        progress,
+    };
     let run = corpus_core::network::links::run(
         &links,
         local,
         cache,
         &settings,
         corpus_core::model::dates::unix_now(),
-        &std::thread::sleep,
+        &net,
     );
-    if !a.offline {
-        if let Some(said) = no_network(&run.results) {
-            // Every link would be reported as failing, and the cache would
-            // count a failed run against each: neither is true of the data.
-            return Err(said);
-        }
+    if let Some(down) = &run.network_down {
+        // Every link would be reported as failing, and the cache would
+        // count a failed run against each: neither is true of the data.
+        return Err(no_network(down));
     }
     let diagnostics = corpus_core::network::links::diagnostics(&run.results, &corpus.taxonomy);
     let mut code = i32::from(diagnostics.iter().any(|d| d.fails(false)));
@@ -258,29 +265,20 @@ fn command(
     })
 }
 
-/// Why the run says nothing about the links when no request got an answer
-/// and at least two failed to connect (a host not found, a refused
-/// connection): then the network, not the data, is what failed.
-fn no_network(results: &[LinkResult]) -> Option<String> {
-    let online: Vec<&LinkResult> = results
-        .iter()
-        .filter(|r| r.url.starts_with("http") && r.status != Status::Skipped)
-        .collect();
-    if online.iter().any(|r| r.http_status.is_some()) {
-        return None;
-    }
-    let unreachable: Vec<&&LinkResult> = online
-        .iter()
-        .filter(|r| r.message.starts_with("connection failed"))
-        .collect();
-    if unreachable.len() < 2 || unreachable.len() * 2 < online.len() {
-        return None;
-    }
-    Some(format!(
-        "no link could be reached: {} of {} requests failed to connect ({}) and none got an answer, so the network looks down; \
+/// Why the run says nothing about the links: the network, not the data,
+/// failed. Said once, with what still works without it.
+fn no_network(down: &Down) -> String {
+    let stopped = if down.stopped {
+        format!(
+            "stopped after the first {} of {} requests",
+            down.attempted, down.needed
+        )
+    } else {
+        format!("all {} requests", down.attempted)
+    };
+    format!(
+        "no link could be reached, so the network looks down: {stopped} got no answer ({}); \
 nothing was recorded. Check the connection, or run `corpus links --offline` for the checks that need no network",
-        unreachable.len(),
-        online.len(),
-        unreachable[0].message
-    ))
+        down.first
+    )
 }

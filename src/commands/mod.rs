@@ -175,6 +175,10 @@ pub struct Context {
     pub cwd: PathBuf,
     /// How corpus data files are read (`--max-file-size`).
     pub load: LoadOptions,
+    /// `--verbose`: reports say more (the keys behind each claim, what each run did).
+    pub verbose: bool,
+    /// The progress bar of long work (drawn only on a terminal, never with `--quiet`).
+    pub progress: crate::progress::Bar,
     /// `--root` as given.
     explicit_root: Option<PathBuf>,
     /// The corpus root once looked for: traces need none, so it is looked
@@ -192,11 +196,20 @@ impl Context {
         Context {
             cwd: cwd.to_path_buf(),
             load,
+            verbose: false,
+            progress: crate::progress::Bar::default(),
             explicit_root,
             root: OnceCell::new(),
             store_dir: None,
             store: OnceCell::new(),
         }
+    }
+
+    /// The same context with `--verbose` and the progress bar set.
+    pub fn with_reports(mut self, verbose: bool, progress: crate::progress::Bar) -> Context {
+        self.verbose = verbose;
+        self.progress = progress;
+        self
     }
 
     /// The same context, keeping build records in `dir` (None: keep none).
@@ -220,6 +233,11 @@ impl Context {
         self.store
             .get_or_init(|| Store::open(self.store_dir.as_deref()?).ok())
             .as_ref()
+    }
+
+    /// The corpus root, when a command has looked for one and found it.
+    pub fn found_root(&self) -> Option<&Path> {
+        self.root.get()?.as_deref().ok()
     }
 
     /// The corpus root: `--root`, else the nearest ancestor of the working

@@ -27,19 +27,22 @@ impl Audience for Args {
     }
 }
 
-/// `corpus build`: checks, then regenerates every generated file.
-pub fn build(ctx: &Context, args: &Args) -> Result {
-    run_part(ctx, Part::All, args.check)
+/// `corpus build`: checks, then regenerates every generated file, and the
+/// man page `man` (the command line's, which `cli` hands down) when the
+/// root has a `docs/` folder.
+pub fn build(ctx: &Context, args: &Args, man: std::result::Result<String, String>) -> Result {
+    let man = man.map_err(|e| Outcome::fail(2, e))?;
+    run_part(ctx, Part::All, args.check, Some(man))
 }
 
 /// `corpus render`: checks, then regenerates README.md only.
 pub fn render(ctx: &Context, args: &Args) -> Result {
-    run_part(ctx, Part::Readme, args.check)
+    run_part(ctx, Part::Readme, args.check, None)
 }
 
-/// Checks the corpus, then writes the generated files of `part` (or, with
-/// `check_only`, fails when one of them is stale).
-pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
+/// Checks the corpus, then writes the generated files of `part` and the man
+/// page `man` (or, with `check_only`, fails when one of them is stale).
+pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>) -> Result {
     let root = if check_only {
         ctx.root()?
     } else {
@@ -102,8 +105,16 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
     let mut files = generate::generate_counted(&corpus, &st, templates, &examples, part)
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     let kept = generate::keep_users_changelog(root, &mut files);
+    let mut notes = String::new();
+    match man.map(|page| man_page(root, page)) {
+        Some(Ok(Some(page))) => files.push(page),
+        Some(Err(refused)) => notes = refused,
+        _ => {}
+    }
     if check_only {
-        return Ok(compare(root, &files));
+        let mut out = compare(root, &files);
+        out.stderr = notes;
+        return Ok(out);
     }
     let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
     if let Some((store, key)) = store.zip(key) {
@@ -129,7 +140,35 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool) -> Result {
         w.unchanged,
         w.removed.len()
     ));
-    Ok(Outcome::ok(out))
+    Ok(Outcome {
+        stderr: notes,
+        ..Outcome::ok(out)
+    })
+}
+
+/// The man page as a generated file, when the root has a `docs/` folder;
+/// Err is the warning when a file this tool did not write sits at its path
+/// (it is left alone: nothing the user wrote is overwritten).
+fn man_page(root: &Path, page: String) -> std::result::Result<Option<generate::Generated>, String> {
+    use super::completions::{MAN_MARK, MAN_PAGE};
+    if !root.join("docs").is_dir() {
+        return Ok(None);
+    }
+    let ours =
+        match corpus_io::reader::read_text(&root.join(MAN_PAGE), generate::MAX_GENERATED_BYTES) {
+            Err(corpus_io::reader::ReadError::Missing) => true,
+            Ok(text) => text.starts_with(MAN_MARK),
+            Err(_) => false,
+        };
+    if !ours {
+        return Err(format!(
+            "warning: {MAN_PAGE} was not written by `corpus build`, so it is left alone and the man page is not generated; move it away to have it generated\n"
+        ));
+    }
+    Ok(Some(generate::Generated {
+        path: MAN_PAGE.to_string(),
+        content: page,
+    }))
 }
 
 /// What a build with nothing to write says about its `n` files.

@@ -55,7 +55,7 @@ impl Audience for Args {
 /// Prints the figures of the corpus; warns (but counts) when the data has errors.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     if args.write || args.check {
-        return publish::run_part(ctx, Part::Stats, args.check);
+        return publish::run_part(ctx, Part::Stats, args.check, None);
     }
     let root = ctx.root()?;
     let inputs = Inputs::read(root, ctx.load);

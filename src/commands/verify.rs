@@ -6,6 +6,7 @@ use super::{load_corpus, sources, Audience, Context, Outcome, ReportFormat, Resu
 use corpus_core::load::Corpus;
 use corpus_core::network::arxiv;
 use corpus_core::network::http::{Client, Policy};
+use corpus_core::network::progress::Progress;
 use corpus_core::network::verify::{compare, not_found, with_date, VerifyOptions, FIELD};
 use corpus_diagnostics::report;
 use std::path::Path;
@@ -63,7 +64,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     let a = args.options();
     let corpus = load_corpus(root, ctx.load, Some(a.format))?;
-    command(root, &corpus, &a).map_err(|e| Outcome::fail(2, e))
+    command(root, &corpus, &a, &ctx.progress).map_err(|e| Outcome::fail(2, e))
 }
 
 /// `corpus verify`: compares, renders, records the dates; Err says why it
@@ -72,6 +73,7 @@ fn command(
     root: &Path,
     corpus: &Corpus,
     a: &VerifyOptions,
+    progress: &dyn Progress,
 ) -> std::result::Result<Outcome, String> {
     let secs = |v: f64, name: &str| {
         if v.is_finite() && (0.0..=3600.0).contains(&v) {
@@ -123,7 +125,17 @@ fn command(
     let feed = if ids.is_empty() {
         arxiv::Feed::default()
     } else {
-        arxiv::fetch(&client, &a.arxiv_api, &ids, pause, &std::thread::sleep)?
+        progress.start(ids.len() as u64, "arXiv records");
+        let feed = arxiv::fetch(
+            &client,
+            &a.arxiv_api,
+            &ids,
+            pause,
+            &std::thread::sleep,
+            progress,
+        );
+        progress.finish();
+        feed.map_err(no_network)?
     };
     let mut agreeing: Vec<usize> = Vec::new();
     for le in &chosen {
@@ -189,4 +201,18 @@ fn command(
         stdout: report::render(&diags, a.format, &sources(corpus), Some(&summary)),
         stderr,
     })
+}
+
+/// Why verify could not run; when its first request got no answer at all,
+/// the network looks down, which is said once with what works without it.
+fn no_network(u: arxiv::Unusable) -> String {
+    if u.unanswered {
+        format!(
+            "{}; no answer came, so the network looks down and nothing was verified or recorded. \
+Check the connection; `corpus check` and `corpus links --offline` run without the network",
+            u.message
+        )
+    } else {
+        u.message
+    }
 }

@@ -70,7 +70,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         ctx.writing_root()?
     };
     let corpus = load_corpus(root, ctx.load, Some(args.format.into()))?;
-    command(root, &corpus, args).map_err(|e| Outcome::fail(2, e))
+    command(root, &corpus, args, &ctx.progress).map_err(|e| Outcome::fail(2, e))
 }
 
 /// A number of seconds given on the command line, between 0 and an hour.
@@ -93,7 +93,12 @@ fn read_own(path: &Path, shown: &str) -> std::result::Result<Option<String>, Str
     }
 }
 
-fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcome, String> {
+fn command(
+    root: &Path,
+    corpus: &Corpus,
+    a: &Args,
+    progress: &dyn corpus_core::network::progress::Progress,
+) -> std::result::Result<Outcome, String> {
     let timeout = seconds(a.timeout, "--timeout")?;
     if timeout.is_zero() {
         return Err("--timeout must be more than 0 seconds".into());
@@ -165,8 +170,10 @@ fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcom
             contact: a.contact.as_deref(),
             max_age,
             now: corpus_core::model::dates::unix_now(),
+            progress,
         };
-        asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)?;
+        asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)
+            .map_err(no_network)?;
         let items = [(
             cache_path.clone(),
             cache_rel.clone(),
@@ -254,4 +261,18 @@ fn command(root: &Path, corpus: &Corpus, a: &Args) -> std::result::Result<Outcom
         stdout: report::render(&diags, a.format.into(), &sources(corpus), Some(&summary)),
         stderr,
     })
+}
+
+/// Why watch could not ask; when a request got no answer at all, the
+/// network looks down, which is said once with what works without it.
+fn no_network(u: arxiv::Unusable) -> String {
+    if u.unanswered {
+        format!(
+            "{}; no answer came, so the network looks down and nothing was recorded. \
+Check the connection, or run `corpus watch --offline` to judge what the status file already holds",
+            u.message
+        )
+    } else {
+        u.message
+    }
 }

@@ -389,6 +389,29 @@ async function shippedCorpus(browser) {
   check('no console error on shared addresses', second.log.errors.length === 0, second.log.errors.join(' | '));
   await second.context.close();
 
+  // The address speaks the filter language of `corpus list --where` and
+  // `--search`, in the query or the fragment, with aliases, comparisons and
+  // negation, and the page shows what the binary lists.
+  const addresses = [
+    ['?where=reward=shared&search=agent', ['reward=shared'], 'agent'],
+    ['?where=year%3E%3D2025&where=rl!=no', ['year>=2025', 'rl!=no'], null],
+    ['#where=title~multi&where=category=rl_method,survey', ['title~multi', 'category=rl_method,survey'], null],
+  ];
+  for (const [tail, conds, search] of addresses) {
+    const opened = await openPage(browser, `${url}${tail}`);
+    const args = ['list', '--format', 'keys'];
+    for (const c of conds) args.push('--where', c);
+    if (search) args.push('--search', search);
+    const expected = corpus(args).split('\n').filter(Boolean);
+    sameKeys(`the address ${tail} filters as corpus list does`, await visible(opened.page), expected);
+    const note = await opened.page.$eval('#view-papers .notice', (e) => (e.hidden ? '' : e.textContent));
+    check(`and says which conditions it applies (${tail})`, conds.every((c) => note.includes(c)), note);
+    const where = await opened.page.evaluate(() => [location.search, location.hash]);
+    check(`and keeps them in the fragment (${tail})`, where[0] === '' && where[1].includes('where='), where.join(' '));
+    check(`no console error for ${tail}`, opened.log.errors.length === 0, opened.log.errors.join(' | '));
+    await opened.context.close();
+  }
+
   // A phone's width: nothing wider than the screen.
   const phone = await openPage(browser, url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

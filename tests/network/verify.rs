@@ -347,6 +347,7 @@ fn batches_go_one_at_a_time_with_the_pause_between() {
         &refs,
         Duration::from_millis(1500),
         &sleep,
+        &corpus_core::network::progress::Silent,
     )
     .unwrap();
     assert!(feed.records.is_empty());

@@ -83,6 +83,8 @@ fn the_readme_gives_exactly_the_two_setup_commands() {
         shell_commands(setup),
         ["cargo run --release -- build", "cargo test"]
     );
+    // How to get `corpus` on the PATH, said in words, not as a third command.
+    assert!(setup.contains("`cargo install --path .`"), "{setup}");
     // The rest of the tool's documentation is one link away, not in the README.
     assert!(setup.contains("(docs/tooling.md)"), "{setup}");
     assert!(

@@ -14,6 +14,7 @@ mod cli_docs;
 mod feeds;
 mod fingerprint;
 mod forged_record;
+mod man_page;
 mod prisma;
 mod readme;
 mod releases;

@@ -310,3 +310,30 @@ fn the_pages_workflow_deploys_what_corpus_site_writes_with_least_privilege() {
     let deploys = deploy["steps"][0]["uses"].as_str().unwrap_or_default();
     assert!(deploys.starts_with("actions/deploy-pages@"), "{deploys}");
 }
+
+#[test]
+fn the_page_carries_what_the_address_filters_test() {
+    let t = Tree::valid_with_templates();
+    let data = page_data(&page(&t));
+    let fields: Vec<&str> = data["papers"]["fields"]
+        .as_array()
+        .expect("the fields of --where")
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    for f in ["title", "year", "reward_type", "is_rl", "subdecisions"] {
+        assert!(fields.contains(&f), "{f} not among {fields:?}");
+    }
+    let aliases = data["aliases"].as_array().expect("the aliases");
+    assert!(aliases.contains(&serde_json::json!(["reward", "reward_type"])));
+    let year = fields.iter().position(|f| *f == "year").unwrap();
+    let subs = fields.iter().position(|f| *f == "subdecisions").unwrap();
+    let items = data["papers"]["items"].as_array().unwrap();
+    let relay = items
+        .iter()
+        .find(|i| i["k"] == "relay-credit2025")
+        .expect("the entry's row");
+    assert_eq!(relay["f"][year], "2025", "values as the filter reads them");
+    assert!(relay["f"][subs].is_array(), "list fields stay lists");
+    assert!(data["exclusions"]["fields"].as_array().unwrap().len() > 3);
+}

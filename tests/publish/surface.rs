@@ -3,7 +3,7 @@
 //! queries of `corpus list --where` (aliases, did-you-mean, text search,
 //! comparisons), each run on the binary against a fixture tree.
 
-use crate::common::{run_in, Tree};
+use crate::common::{run_in, valid, Tree};
 use clap::CommandFactory;
 
 /// Every subcommand, nested ones included, with its path of names.
@@ -61,6 +61,10 @@ fn old_format_names_still_work() {
     assert!(human.stdout.contains("3 matching"), "{}", human.stdout);
 }
 
+/// Commands that read no corpus data file, so `--max-file-size` limits
+/// nothing there and their help does not show it.
+const READS_NO_DATA: &[&str] = &["init", "completions", "trace"];
+
 #[test]
 fn global_options_sit_under_one_heading_in_every_subcommand() {
     for (name, mut cmd) in all_commands() {
@@ -68,7 +72,23 @@ fn global_options_sit_under_one_heading_in_every_subcommand() {
         let heading = help
             .find("Global options:")
             .unwrap_or_else(|| panic!("`corpus {name} --help` has no Global options:\n{help}"));
-        for flag in ["--root <DIR>", "--max-file-size <BYTES>", "--no-cache"] {
+        let reads_data = !READS_NO_DATA.contains(&name.split(' ').next().unwrap_or_default());
+        let mut flags = vec![
+            "--root <DIR>",
+            "--no-cache",
+            "--quiet",
+            "--verbose",
+            "--color <WHEN>",
+        ];
+        if reads_data {
+            flags.push("--max-file-size <BYTES>");
+        } else {
+            assert!(
+                !help.contains("--max-file-size"),
+                "`corpus {name}` reads no data file, yet its help shows --max-file-size"
+            );
+        }
+        for flag in flags {
             let at = help
                 .find(flag)
                 .unwrap_or_else(|| panic!("`corpus {name} --help` lacks {flag}"));
@@ -81,7 +101,118 @@ fn global_options_sit_under_one_heading_in_every_subcommand() {
             !help.contains("--max-trace-size") || name.starts_with("trace"),
             "`corpus {name} --help` points at --max-trace-size, which it does not have"
         );
+        for stream in ["standard output", "standard error"] {
+            assert!(
+                help.contains(stream),
+                "`corpus {name} --help` does not say what goes to {stream}"
+            );
+        }
     }
+}
+
+/// The shared vocabulary of long flags: one name for each idea across
+/// every subcommand. A new flag joins this list only when no name here
+/// already says what it does.
+const FLAGS: &[&str] = &[
+    // Global.
+    "root",
+    "max-file-size",
+    "no-cache",
+    "quiet",
+    "verbose",
+    "color",
+    "help",
+    "version",
+    // Output and writing.
+    "format",
+    "out",
+    "out-dir",
+    "write",
+    "check",
+    "force",
+    "strict",
+    // Queries.
+    "where",
+    "search",
+    "exclusions",
+    "base",
+    // Network.
+    "offline",
+    "timeout",
+    "cache",
+    "max-age",
+    "fail-after",
+    "jobs",
+    "per-host",
+    "retries",
+    "max-wait",
+    "backoff",
+    "pause",
+    "arxiv-api",
+    "arxiv-pause",
+    "openalex-api",
+    "openalex-pause",
+    "contact",
+    "fetch",
+    // Entries, imports, the survey's artifact and traces.
+    "artifact",
+    "rev",
+    "arxiv",
+    "category",
+    "papers",
+    "excluded",
+    "explain",
+    "from",
+    "max-trace-size",
+    "orchestrator",
+    "topology",
+    "trace-id",
+];
+
+/// The shared names of output formats.
+const FORMATS: &[&str] = &[
+    "human",
+    "json",
+    "github",
+    "markdown",
+    "keys",
+    "csv",
+    "bibtex",
+    "jsonl",
+    "bash",
+    "zsh",
+    "fish",
+    "elvish",
+    "powershell",
+];
+
+#[test]
+fn every_flag_and_format_in_every_help_belongs_to_the_shared_vocabulary() {
+    let mut seen = 0;
+    for (name, cmd) in all_commands() {
+        for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+            let Some(long) = arg.get_long() else { continue };
+            seen += 1;
+            assert!(
+                FLAGS.contains(&long),
+                "`corpus {name} --{long}` is outside the shared vocabulary of flags"
+            );
+            for value in arg
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+            {
+                let v = value.get_name();
+                if long == "format" {
+                    assert!(
+                        FORMATS.contains(&v),
+                        "`corpus {name} --format {v}` is outside the shared format names"
+                    );
+                }
+            }
+        }
+    }
+    assert!(seen > 100, "only {seen} flags walked");
 }
 
 #[test]
@@ -263,4 +394,82 @@ fn search_finds_text_in_any_of_the_texts_of_an_entry() {
     let run = t.corpus(&["list", "--format", "keys", "--search", "no such words"]);
     run.assert_code(0);
     assert_eq!(run.stdout, "");
+}
+
+/// A valid tree with one misspelt field, which `check` reports as an error.
+fn tree_with_a_typo() -> Tree {
+    let t = Tree::valid();
+    t.replace(valid::INDUSTRY, "reward_type:", "reward_tpe:");
+    t
+}
+
+#[test]
+fn color_always_styles_human_reports_and_never_or_a_pipe_does_not() {
+    let t = tree_with_a_typo();
+    let plain = t.corpus(&["check"]);
+    plain.assert_code(1);
+    assert!(!plain.stdout.contains('\x1b'), "a pipe gets no colour");
+    let always = t.corpus(&["check", "--color", "always"]);
+    always.assert_code(1);
+    assert!(
+        always
+            .stdout
+            .contains("\x1b[1;31merror[unknown-field]:\x1b[0m"),
+        "{}",
+        always.stdout
+    );
+    let never = t.corpus(&["check", "--color", "never"]);
+    assert_eq!(never.stdout, plain.stdout);
+    let json = t.corpus(&["check", "--format", "json", "--color", "always"]);
+    assert!(!json.stdout.contains('\x1b'), "machine formats stay plain");
+}
+
+#[test]
+fn no_color_is_honoured_unless_colour_is_asked_for_by_name() {
+    let t = tree_with_a_typo();
+    let mut cmd = crate::common::corpus_cmd(t.root());
+    let out = cmd
+        .env("NO_COLOR", "1")
+        .args(["check", "--color", "always"])
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+    let mut cmd = crate::common::corpus_cmd(t.root());
+    let out = cmd
+        .env("NO_COLOR", "1")
+        .arg("check")
+        .output()
+        .expect("runs");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+}
+
+#[test]
+fn quiet_keeps_results_and_drops_the_reports_of_a_run_that_succeeds() {
+    let t = Tree::valid();
+    let loud = t.corpus(&["export", "--format", "json", "--out", "all.json"]);
+    loud.assert_code(0);
+    assert!(loud.stderr.contains("wrote"), "{}", loud.stderr);
+    let quiet = t.corpus(&["export", "--format", "json", "--out", "again.json", "-q"]);
+    quiet.assert_code(0);
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(t.read("again.json"), t.read("all.json"));
+    let listed = t.corpus(&["list", "--format", "keys", "--quiet"]);
+    assert_eq!(
+        listed.stdout,
+        t.corpus(&["list", "--format", "keys"]).stdout
+    );
+    let failed = t.corpus(&["list", "--where", "rewrd=shared", "--quiet"]);
+    failed.assert_code(2);
+    assert!(failed.stderr.contains("error"), "a failure still says why");
+    let both = t.corpus(&["list", "--quiet", "--verbose"]);
+    both.assert_code(2);
+}
+
+#[test]
+fn verbose_names_the_root_and_leaves_the_results_alone() {
+    let t = Tree::valid();
+    let run = t.corpus(&["check", "--verbose"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("note: corpus root: "), "{}", run.stderr);
+    assert_eq!(run.stdout, t.corpus(&["check"]).stdout, "results unchanged");
 }

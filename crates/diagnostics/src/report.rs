@@ -44,6 +44,77 @@ pub fn render(
     }
 }
 
+/// ANSI styles of the human format, for a terminal that shows colour.
+mod ansi {
+    pub const RED: &str = "\x1b[1;31m";
+    pub const YELLOW: &str = "\x1b[1;33m";
+    pub const BLUE: &str = "\x1b[1;34m";
+    pub const CYAN: &str = "\x1b[1;36m";
+    pub const BOLD: &str = "\x1b[1m";
+    pub const RESET: &str = "\x1b[0m";
+}
+
+/// Text in the human format (diagnostics, reports, error lines) with the
+/// colours of a terminal: severity labels, locations, gutters, carets and
+/// help. Only the tool's own marks are styled, found by the shape of each
+/// line; the text from data files is left as it is. Call it on text whose
+/// control characters were already made visible, so data cannot forge a style.
+pub fn paint(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        out.push_str(&paint_line(body));
+        out.push_str(end);
+    }
+    out
+}
+
+fn paint_line(line: &str) -> String {
+    use ansi::*;
+    for (label, colour) in [("error", RED), ("warning", YELLOW)] {
+        let Some(rest) = line.strip_prefix(label) else {
+            continue;
+        };
+        // `error[rule]: message` or `error: message`.
+        let head = if rest.starts_with('[') {
+            rest.find("]:").map(|i| i + 2)
+        } else {
+            rest.starts_with(':').then_some(1)
+        };
+        if let Some(h) = head {
+            let (tag, msg) = rest.split_at(h);
+            return format!("{colour}{label}{tag}{RESET}{BOLD}{msg}{RESET}");
+        }
+    }
+    let indent = line.len() - line.trim_start().len();
+    let (pad, trimmed) = line.split_at(indent);
+    if let Some(rest) = trimmed.strip_prefix("--> ") {
+        return format!("{pad}{BLUE}-->{RESET} {rest}");
+    }
+    if let Some(rest) = trimmed.strip_prefix("= help:") {
+        return format!("{pad}{BLUE}={RESET} {CYAN}help{RESET}:{rest}");
+    }
+    // A gutter: `12 | source`, `   |` or `   | ^^^^` (a table's `| a |` is none).
+    if let Some((num, rest)) = trimmed.split_once('|') {
+        let caret = !rest.trim().is_empty() && rest.trim().chars().all(|c| c == '^' || c == '-');
+        let numbered = !num.trim().is_empty() && num.trim().chars().all(|c| c.is_ascii_digit());
+        if (numbered && rest.starts_with(' '))
+            || (num.trim().is_empty() && (caret || rest.is_empty()))
+        {
+            let rest = if caret {
+                format!("{RED}{rest}{RESET}")
+            } else {
+                rest.to_string()
+            };
+            return format!("{pad}{BLUE}{num}|{RESET}{rest}");
+        }
+    }
+    line.to_string()
+}
+
 /// One diagnostic as a single-line JSON object.
 pub fn json(d: &Diagnostic) -> String {
     serde_json::to_string(d).unwrap_or_default()
@@ -206,6 +277,45 @@ mod tests {
         .at(2, 14)
         .field("reward_type")
         .help("did you mean `shared`?")
+    }
+
+    #[test]
+    fn paint_styles_the_tools_marks_and_leaves_data_alone() {
+        let text = "error[unknown-field]: unknown field `x`\n  --> a.yaml:3:1\n   |\n 3 | x: 1 | error: no\n   | ^\n   = help: did you mean `y`?\nchecked 1 entry\n";
+        let painted = paint(text);
+        assert!(
+            painted.starts_with("\x1b[1;31merror[unknown-field]:\x1b[0m"),
+            "{painted}"
+        );
+        assert!(painted.contains("\x1b[1;31m ^\x1b[0m"), "{painted}");
+        assert!(
+            painted.contains("x: 1 | error: no\n"),
+            "data untouched: {painted}"
+        );
+        assert!(painted.contains("\x1b[1;36mhelp\x1b[0m"), "{painted}");
+        assert!(painted.ends_with("checked 1 entry\n"));
+        let plain = regex_free_strip(&painted);
+        assert_eq!(plain, text, "styles only add escapes");
+        let table = "| key | year |\n";
+        assert_eq!(paint(table), table, "a table is no gutter");
+    }
+
+    /// The text without its ANSI escapes.
+    fn regex_free_strip(s: &str) -> String {
+        let mut out = String::new();
+        let mut it = s.chars();
+        while let Some(c) = it.next() {
+            if c == '\x1b' {
+                for d in it.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! suffix, titles are hard-wrapped, and throttling is a plain-text body
 //! instead of a feed.
 
-use crate::network::http::{Client, Method};
+use crate::network::http::{Client, Failure, Method};
+use crate::network::progress::{Progress, Silent};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -250,14 +251,17 @@ pub fn query_url(api: &str, ids: &[&str]) -> String {
 /// arXiv's message and the rest of the batch is asked again. A 400 that
 /// names no id of the batch is narrowed down by halving the batch. Err only
 /// when the API cannot be used at all (no connection, another status, an
-/// answer that is no feed).
+/// answer that is no feed): the first request that fails ends the fetch,
+/// so a machine without a network learns it from one request. `progress`
+/// hears each id answered.
 pub fn fetch(
     client: &Client,
     api: &str,
     ids: &[&str],
     pause: Duration,
     sleep: &dyn Fn(Duration),
-) -> Result<Feed, String> {
+    progress: &dyn Progress,
+) -> Result<Feed, Unusable> {
     let mut all = Feed::default();
     let mut queue: std::collections::VecDeque<Vec<&str>> =
         ids.chunks(BATCH).map(<[&str]>::to_vec).collect();
@@ -269,7 +273,7 @@ pub fn fetch(
         first = false;
         let url = query_url(api, &batch);
         let (result, attempts) = client.request_with_retries(Method::Get, &url, sleep);
-        let resp = result.map_err(|f| format!("{api}: {}", f.describe()))?;
+        let resp = result.map_err(|f| Unusable::failed(api, &f))?;
         let text = String::from_utf8_lossy(&resp.body);
         if resp.status == 400 {
             let feed = parse_feed(&text).unwrap_or_default();
@@ -283,6 +287,7 @@ pub fn fetch(
                     all.refused
                         .insert(id.to_string(), feed.refused[*id].clone());
                 }
+                progress.step(named.len() as u64);
                 let rest: Vec<&str> = batch
                     .iter()
                     .copied()
@@ -302,6 +307,7 @@ pub fn fetch(
                     .cloned()
                     .unwrap_or_else(|| "the API answered 400 (bad request)".to_string());
                 all.refused.insert(batch[0].to_string(), said);
+                progress.step(1);
             }
             all.errors.extend(feed.errors);
             continue;
@@ -312,14 +318,50 @@ pub fn fetch(
             } else {
                 String::new()
             };
-            return Err(format!("{api}: answered {}{tries}", resp.status));
+            return Err(format!("{api}: answered {}{tries}", resp.status).into());
         }
         let feed = parse_feed(&text).map_err(|e| format!("{api}: {e}"))?;
+        progress.step(batch.len() as u64);
         all.records.extend(feed.records);
         all.errors.extend(feed.errors);
         all.refused.extend(feed.refused);
     }
     Ok(all)
+}
+
+/// Why an API could not be used, and whether its request got no answer at
+/// all (no host, no connection, no reply in time: the network may be down).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unusable {
+    /// What happened, in words, naming the API.
+    pub message: String,
+    /// The request got no answer of any kind.
+    pub unanswered: bool,
+}
+
+impl Unusable {
+    /// A request to `api` that ended in `f`.
+    pub fn failed(api: &str, f: &Failure) -> Unusable {
+        Unusable {
+            message: format!("{api}: {}", f.describe()),
+            unanswered: matches!(f, Failure::Connection(_) | Failure::Timeout(_)),
+        }
+    }
+}
+
+impl From<String> for Unusable {
+    fn from(message: String) -> Unusable {
+        Unusable {
+            message,
+            unanswered: false,
+        }
+    }
+}
+
+impl From<Unusable> for String {
+    fn from(u: Unusable) -> String {
+        u.message
+    }
 }
 
 /// Fetches one record (for `corpus new --fetch`), or says why there is none.
@@ -329,7 +371,14 @@ pub fn fetch_one(api: &str, id: &str) -> Result<Record, String> {
     }
     let client = Client::new(crate::network::http::Policy::default());
     let bare = crate::text::ids::strip_version(id);
-    let feed = fetch(&client, api, &[bare], Duration::ZERO, &std::thread::sleep)?;
+    let feed = fetch(
+        &client,
+        api,
+        &[bare],
+        Duration::ZERO,
+        &std::thread::sleep,
+        &Silent,
+    )?;
     match feed.records.get(bare) {
         Some(r) if r.withdrawn => Err(format!("arXiv {bare} has been withdrawn")),
         Some(r) => Ok(r.clone()),

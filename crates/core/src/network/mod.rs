@@ -8,5 +8,6 @@ pub mod discover;
 pub mod http;
 pub mod links;
 pub mod openalex;
+pub mod progress;
 pub mod verify;
 pub mod watch;

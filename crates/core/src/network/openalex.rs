@@ -141,7 +141,8 @@ pub fn fetch(
     contact: Option<&str>,
     pause: Duration,
     sleep: &dyn Fn(Duration),
-) -> Result<Vec<Work>, String> {
+    progress: &dyn crate::network::progress::Progress,
+) -> Result<Vec<Work>, crate::network::arxiv::Unusable> {
     let mut all = Vec::new();
     for (i, batch) in dois.chunks(BATCH).enumerate() {
         if i > 0 {
@@ -149,17 +150,18 @@ pub fn fetch(
         }
         let url = query_url(api, batch, contact);
         let (result, attempts) = client.request_with_retries(Method::Get, &url, sleep);
-        let resp = result.map_err(|f| format!("{api}: {}", f.describe()))?;
+        let resp = result.map_err(|f| crate::network::arxiv::Unusable::failed(api, &f))?;
         if resp.status != 200 {
             let tries = if attempts > 1 {
                 format!(" after {attempts} attempts")
             } else {
                 String::new()
             };
-            return Err(format!("{api}: answered {}{tries}", resp.status));
+            return Err(format!("{api}: answered {}{tries}", resp.status).into());
         }
         let works =
             parse_works(&String::from_utf8_lossy(&resp.body)).map_err(|e| format!("{api}: {e}"))?;
+        progress.step(batch.len() as u64);
         all.extend(works);
     }
     Ok(all)

@@ -12,6 +12,7 @@ use crate::exchange::export;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
+use crate::model::filter::{FieldValue, Fields};
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
@@ -125,6 +126,9 @@ struct Item {
     v: Vec<Vec<usize>>,
     /// Sort keys, one per column with `data-col` in the template.
     o: Vec<i64>,
+    /// The row's value of each field of [`ViewData::fields`] (text, or a
+    /// list of texts), which the address's `where=` conditions test.
+    f: Vec<serde_json::Value>,
 }
 
 /// What the script needs about one view.
@@ -132,6 +136,8 @@ struct Item {
 struct ViewData {
     /// Facet fields and their value ids, in the order of `Item::v`.
     facets: Vec<(String, Vec<String>)>,
+    /// The fields a `where=` condition may name, as `list --where` knows them.
+    fields: Vec<&'static str>,
     /// Rows in their default order.
     items: Vec<Item>,
     /// Per row, the text "Copy BibTeX" copies (entries only).
@@ -467,8 +473,26 @@ fn chart_caption(name: &str) -> String {
     .to_string()
 }
 
-fn view_data(facets: &[Facet], items: Vec<Item>, bib: Vec<String>) -> ViewData {
+/// A row's values of `names`, as a filter reads them.
+fn filter_values(row: &dyn Fields, names: &[&str]) -> Vec<serde_json::Value> {
+    names
+        .iter()
+        .map(|n| match row.field(n) {
+            Some(FieldValue::One(v)) => serde_json::Value::from(v.as_ref()),
+            Some(FieldValue::Many(list)) => serde_json::Value::from(list.to_vec()),
+            None => serde_json::Value::Null,
+        })
+        .collect()
+}
+
+fn view_data(
+    facets: &[Facet],
+    fields: Vec<&'static str>,
+    items: Vec<Item>,
+    bib: Vec<String>,
+) -> ViewData {
     ViewData {
+        fields,
         facets: facets
             .iter()
             .map(|f| {
@@ -500,12 +524,15 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             .and_then(|v| v.first().copied())
             .map_or(i64::MAX, |i| i as i64)
     };
+    let entry_names: Vec<&'static str> = fields::entry_filter_fields().collect();
+    let record_names: Vec<&'static str> = fields::record_filter_fields().collect();
     let items: Vec<Item> = entries
         .iter()
         .zip(&entry_values)
         .map(|(e, v)| Item {
             k: e.key.clone(),
             v: v.clone(),
+            f: filter_values(*e, &entry_names),
             o: vec![
                 e.year,
                 index_in(&entry_facets, fields::CATEGORY, v),
@@ -517,7 +544,7 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         })
         .collect();
     let bib: Vec<String> = entries.iter().map(|e| export::bibtex(&[e])).collect();
-    let papers = view_data(&entry_facets, items, bib);
+    let papers = view_data(&entry_facets, entry_names, items, bib);
 
     let rspecs = record_fields(tax);
     let (record_facets, record_values) = facets(&rspecs, &records);
@@ -527,13 +554,14 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         .map(|(x, v)| Item {
             k: x.record_id.clone(),
             v: v.clone(),
+            f: filter_values(*x, &record_names),
             o: vec![
                 index_in(&record_facets, fields::STAGE, v),
                 index_in(&record_facets, fields::SOURCE, v),
             ],
         })
         .collect();
-    let log = view_data(&record_facets, ritems, Vec::new());
+    let log = view_data(&record_facets, record_names, ritems, Vec::new());
 
     let charts: Vec<Chart> = generate::charts(corpus, &st)
         .into_iter()
@@ -609,7 +637,11 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("charts", &charts);
     ctx.insert(
         "data_json",
-        &script_json(&serde_json::json!({"papers": papers, "exclusions": log})),
+        &script_json(&serde_json::json!({
+            "papers": papers,
+            "exclusions": log,
+            "aliases": crate::model::filter::FIELD_ALIASES,
+        })),
     );
     ctx
 }

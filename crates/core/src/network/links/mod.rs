@@ -17,12 +17,13 @@ mod report;
 pub use cache::{Cache, CacheEntry};
 pub use extract::{anchors, arxiv_id_of_url, collect, markdown_links, slug};
 pub use hosts::{parse_age, HostRule, HostsConfig};
-pub use pool::check_all;
+pub use pool::{check_all, unanswered, Checks, DOWN_AFTER};
 pub use probe::{check_url, Checked};
-pub use report::{diagnostics, json_lines, markdown, render, summary};
+pub use report::{diagnostics, grouped, json_lines, kind, markdown, render, summary};
 
 use crate::layout::Layout;
 use crate::network::http::{self, Client, Policy};
+use crate::network::progress::Progress;
 use offline::{is_relative, offline_problem};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -171,6 +172,33 @@ pub struct Run {
     pub results: Vec<LinkResult>,
     /// The cache to write back (None when offline).
     pub cache: Option<Cache>,
+    /// Set when no request got an answer and enough got none that the
+    /// network, not the links, is what failed (then the results say nothing
+    /// about the links, and the cache is not to be written).
+    pub network_down: Option<Down>,
+}
+
+/// Why a run takes the network to be down.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Down {
+    /// Requests made (each got no answer).
+    pub attempted: usize,
+    /// Links that needed a request.
+    pub needed: usize,
+    /// The first failure, in words.
+    pub first: String,
+    /// Whether the run stopped before requesting every link.
+    pub stopped: bool,
+}
+
+/// How a run reaches the network and whom it tells how far it got.
+pub struct Net<'a> {
+    /// The one HTTP client (tests give it a stub resolver).
+    pub client: &'a Client,
+    /// Does the waiting between retries (tests pass a recorder).
+    pub sleep: &'a (dyn Fn(Duration) + Sync),
+    /// Hears each finished link.
+    pub progress: &'a dyn Progress,
 }
 
 /// The settings of a run, resolved from the arguments.
@@ -209,7 +237,7 @@ pub fn run(
     mut cache: Cache,
     settings: &Settings,
     now: u64,
-    sleep: &(dyn Fn(Duration) + Sync),
+    net: &Net,
 ) -> Run {
     let mut results: Vec<LinkResult> = Vec::new();
     let mut to_check: Vec<(usize, String)> = Vec::new();
@@ -270,18 +298,34 @@ pub fn run(
         return Run {
             results,
             cache: None,
+            network_down: None,
         };
     }
-    let client = Client::new(settings.policy);
     let urls: Vec<String> = to_check.iter().map(|(_, u)| u.clone()).collect();
-    let checked = check_all(
-        &client,
+    let checks = check_all(
+        net.client,
         &urls,
         local.hosts,
-        settings.jobs,
-        settings.per_host,
-        sleep,
+        (settings.jobs, settings.per_host),
+        net.sleep,
+        net.progress,
     );
+    if let Some(down) = network_down(&checks) {
+        return Run {
+            results,
+            cache: None,
+            network_down: Some(down),
+        };
+    }
+    let checked = checks.checked.into_iter().map(|c| {
+        c.unwrap_or(Checked {
+            status: Status::Error,
+            http_status: None,
+            location: None,
+            permanent: false,
+            message: "not checked".into(),
+        })
+    });
     for ((idx, url), c) in to_check.into_iter().zip(checked) {
         let entry = cache.urls.entry(url).or_default();
         entry.last_checked = now;
@@ -313,7 +357,29 @@ pub fn run(
     Run {
         results,
         cache: Some(cache),
+        network_down: None,
     }
+}
+
+/// Whether the network, not the links, failed: the pool stopped early, or
+/// every request finished and none got an answer while at least two (and
+/// half of them) got none at all.
+fn network_down(checks: &Checks) -> Option<Down> {
+    let done: Vec<&Checked> = checks.checked.iter().flatten().collect();
+    if done.iter().any(|c| c.http_status.is_some()) {
+        return None;
+    }
+    let silent: Vec<&&Checked> = done.iter().filter(|c| unanswered(c)).collect();
+    let down = checks.network_down || (silent.len() >= 2 && silent.len() * 2 >= done.len());
+    down.then(|| Down {
+        attempted: done.len(),
+        needed: checks.checked.len(),
+        first: silent
+            .first()
+            .map(|c| c.message.clone())
+            .unwrap_or_default(),
+        stopped: done.len() < checks.checked.len(),
+    })
 }
 
 fn human_age(secs: u64) -> String {

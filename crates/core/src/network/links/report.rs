@@ -67,6 +67,50 @@ pub fn summary(results: &[LinkResult]) -> String {
     )
 }
 
+/// The kind of a failure, the same for every link that failed the same way:
+/// the HTTP status an answer gave, else the first words of what happened
+/// ("connection failed", "timed out", "TLS error", "redirect loop").
+pub fn kind(r: &LinkResult) -> String {
+    let head = r
+        .message
+        .split([':', '('])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    match r.http_status {
+        Some(code) if r.status == Status::Broken => format!("{}: HTTP {code}", r.status.as_str()),
+        _ => format!("{}: {head}", r.status.as_str()),
+    }
+}
+
+/// Most URLs a group names before "and N more".
+const GROUP_NAMES: usize = 3;
+
+/// The failing links grouped by [`kind`], largest group first: one line a
+/// kind, with its count and the first few URLs. Empty when nothing failed.
+pub fn grouped(results: &[LinkResult]) -> String {
+    let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.status.is_failure()) {
+        groups.entry(kind(r)).or_default().push(&r.url);
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut groups: Vec<(String, Vec<&str>)> = groups.into_iter().collect();
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    let mut out = String::from("failures by kind:\n");
+    for (k, urls) in groups {
+        let mut named = urls[..urls.len().min(GROUP_NAMES)].join(", ");
+        if urls.len() > GROUP_NAMES {
+            named.push_str(&format!(" and {} more", urls.len() - GROUP_NAMES));
+        }
+        let n = urls.len();
+        let links = if n == 1 { "link" } else { "links" };
+        out.push_str(&format!("  {k} ({n} {links}): {named}\n"));
+    }
+    out
+}
+
 /// The JSON format: one object per URL, one per line.
 pub fn json_lines(results: &[LinkResult]) -> String {
     results
@@ -95,6 +139,14 @@ pub fn markdown(results: &[LinkResult]) -> String {
     let mut out = String::from("## Link check\n\n");
     out.push_str(&summary(results));
     out.push_str("\n\n");
+    let groups = grouped(results);
+    if !groups.is_empty() {
+        // Each line a list item, its text escaped as every data cell is.
+        for line in groups.lines().skip(1) {
+            out.push_str(&format!("- {}\n", md_cell(line.trim())));
+        }
+        out.push('\n');
+    }
     let shown: Vec<&LinkResult> = results
         .iter()
         .filter(|r| !matches!(r.status, Status::Ok | Status::Skipped) || r.fails)
@@ -156,11 +208,12 @@ pub fn render(
             if let Some(t) = readme {
                 sources.insert(Layout::README, t);
             }
+            let summary = format!("{}{}", grouped(results), summary(results));
             corpus_diagnostics::report::render(
                 diagnostics,
                 corpus_diagnostics::report::Format::Human,
                 &sources,
-                Some(&summary(results)),
+                Some(&summary),
             )
         }
     }
@@ -202,6 +255,59 @@ mod tests {
             ok.contains("| [https://a.org/p\\_(1)](https://a.org/p_%281%29) |"),
             "{ok}"
         );
+    }
+
+    #[test]
+    fn failures_of_one_kind_are_grouped_with_their_count() {
+        let failed = |url: &str, status: Status, http: Option<u16>, message: &str| LinkResult {
+            url: url.into(),
+            status,
+            http_status: http,
+            message: message.into(),
+            ..markdown_probe()
+        };
+        let results = [
+            failed(
+                "https://a.org",
+                Status::Error,
+                None,
+                "connection failed: host not found",
+            ),
+            failed(
+                "https://b.org",
+                Status::Error,
+                None,
+                "connection failed: refused",
+            ),
+            failed("https://c.org", Status::Broken, Some(404), "answered 404"),
+            failed(
+                "https://d.org",
+                Status::Error,
+                None,
+                "connection failed: host not found",
+            ),
+            failed(
+                "https://e.org",
+                Status::Error,
+                None,
+                "connection failed: reset",
+            ),
+            failed(
+                "https://f.org",
+                Status::Error,
+                None,
+                "connection failed: x (at y)",
+            ),
+            LinkResult {
+                status: Status::Ok,
+                ..failed("https://g.org", Status::Ok, Some(200), "answered 200")
+            },
+        ];
+        assert_eq!(
+            grouped(&results),
+            "failures by kind:\n  error: connection failed (5 links): https://a.org, https://b.org, https://d.org and 2 more\n  broken: HTTP 404 (1 link): https://c.org\n"
+        );
+        assert_eq!(grouped(&results[6..]), "");
     }
 
     fn markdown_probe() -> LinkResult {

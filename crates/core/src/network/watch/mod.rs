@@ -112,18 +112,21 @@ pub struct Services<'a> {
     pub max_age: Option<Duration>,
     /// Now, in Unix seconds.
     pub now: u64,
+    /// Hears each paper answered, arXiv's then OpenAlex's.
+    pub progress: &'a dyn crate::network::progress::Progress,
 }
 
 /// Asks arXiv, then OpenAlex, about what the cache lacks or holds too long,
 /// and stores the answers in the cache. Returns how many requests of each
-/// were needed, or why a service could not be used.
+/// were needed, or why a service could not be used (and whether its request
+/// got no answer at all: then the network may be down).
 pub fn refresh(
     subjects: &[Subject],
     status: &Status,
     cache: &mut Cache,
     svc: &Services,
     sleep: &dyn Fn(Duration),
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), arxiv::Unusable> {
     let stale = |fetched: u64| match svc.max_age {
         Some(age) => svc.now.saturating_sub(fetched) > age.as_secs(),
         None => true,
@@ -135,7 +138,17 @@ pub fn refresh(
         .collect();
     let ids: Vec<&str> = ids.into_iter().collect();
     if !ids.is_empty() {
-        let feed = arxiv::fetch(svc.client, svc.arxiv.0, &ids, svc.arxiv.1, sleep)?;
+        svc.progress.start(ids.len() as u64, "arXiv records");
+        let feed = arxiv::fetch(
+            svc.client,
+            svc.arxiv.0,
+            &ids,
+            svc.arxiv.1,
+            sleep,
+            svc.progress,
+        );
+        svc.progress.finish();
+        let feed = feed?;
         for id in &ids {
             cache.arxiv.insert(
                 id.to_string(),
@@ -154,6 +167,7 @@ pub fn refresh(
         .collect();
     let dois: Vec<&str> = dois.iter().map(String::as_str).collect();
     if !dois.is_empty() {
+        svc.progress.start(dois.len() as u64, "OpenAlex works");
         let works = openalex::fetch(
             svc.client,
             svc.openalex.0,
@@ -161,7 +175,10 @@ pub fn refresh(
             svc.contact,
             svc.openalex.1,
             sleep,
-        )?;
+            svc.progress,
+        );
+        svc.progress.finish();
+        let works = works?;
         let by_doi: BTreeMap<&str, &Work> = works.iter().map(|w| (w.doi.as_str(), w)).collect();
         for d in &dois {
             cache.openalex.insert(
