@@ -82,13 +82,14 @@ pub fn read_queue(root: &Path) -> std::result::Result<Vec<(PathBuf, Candidate)>,
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
     let corpus = load_corpus(root, ctx.load, None)?;
-    command(root, &corpus, args).map_err(|e| Outcome::fail(2, e))
+    command(root, &corpus, args, &ctx.progress).map_err(|e| Outcome::fail(2, e))
 }
 
 fn command(
     root: &Path,
     corpus: &corpus_core::load::Corpus,
     a: &Args,
+    progress: &dyn corpus_core::network::progress::Progress,
 ) -> std::result::Result<Outcome, String> {
     let search = corpus.search.as_ref().ok_or_else(|| {
         format!("{} is missing or has problems (`corpus check` lists them); it holds the queries to run", Layout::SEARCH)
@@ -176,6 +177,7 @@ fn command(
         now: corpus_core::model::dates::unix_now(),
         offline: a.offline,
         max_results: a.max_results,
+        progress,
     };
     let searched = discover::search(
         &queries,

@@ -167,6 +167,21 @@ const FLAGS: &[&str] = &[
     "orchestrator",
     "topology",
     "trace-id",
+    // Agreement among annotators.
+    "alpha",
+    "no-corpus",
+    "resamples",
+    "seed",
+    // Discovery, screening and releases.
+    "to",
+    "query",
+    "key",
+    "max-results",
+    "include",
+    "exclude",
+    "stage",
+    "reason",
+    "date",
 ];
 
 /// The shared names of output formats.

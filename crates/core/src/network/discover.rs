@@ -139,6 +139,8 @@ pub struct Settings<'a> {
     pub offline: bool,
     /// The most results per query.
     pub max_results: usize,
+    /// Hears one step per query family asked.
+    pub progress: &'a dyn crate::network::progress::Progress,
 }
 
 /// What a search gave.
@@ -161,7 +163,23 @@ pub fn search(
     sleep: &dyn Fn(Duration),
 ) -> Result<Searched, String> {
     let mut out = Searched::default();
+    s.progress.start(queries.len() as u64, "query families");
+    let result = search_each(queries, (from, to), s, cache, sleep, &mut out);
+    s.progress.finish();
+    result.map(|()| out)
+}
+
+/// The loop of `search`, so that progress ends however it stops.
+fn search_each(
+    queries: &[Query],
+    (from, to): (&str, &str),
+    s: &Settings,
+    cache: &mut Cache,
+    sleep: &dyn Fn(Duration),
+    out: &mut Searched,
+) -> Result<(), String> {
     for q in queries {
+        s.progress.step(1);
         let mut start = 0;
         while start < s.max_results {
             let url = search_url(s.api, q, from, to, start);
@@ -224,7 +242,7 @@ pub fn search(
             start += PAGE;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// What the pool, the exclusion log and the queue already hold.
