@@ -18,6 +18,7 @@ use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
 use crate::publish::render;
 use crate::stats;
+use crate::text::embed::{inline_svg, script_json};
 use crate::text::ids::is_http_url;
 use serde::Serialize;
 
@@ -425,30 +426,6 @@ fn default_order<'a>(tax: &Taxonomy, entries: &[&'a Entry]) -> Vec<&'a Entry> {
     v
 }
 
-/// JSON text safe inside a `<script>` element: no `<`, `>` or `&` can end it.
-pub fn script_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_else(|_| "null".to_string())
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
-}
-
-/// A standalone SVG made ready to sit inside HTML: without an XML prolog.
-fn inline_svg(svg: &str) -> String {
-    let s = svg.trim_start();
-    match s.strip_prefix("<?xml") {
-        Some(rest) => rest
-            .split_once("?>")
-            .map(|(_, r)| r.trim_start())
-            .unwrap_or("")
-            .to_string(),
-        None => s.to_string(),
-    }
-}
-
 /// A chart for the page: its caption and inline SVG.
 #[derive(Debug, Clone, Serialize)]
 struct Chart {
@@ -667,14 +644,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn script_json_cannot_close_its_element() {
-        let s = script_json(&serde_json::json!({"t": "</script><!-- & \u{2028}"}));
-        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
-        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(back["t"], "</script><!-- & \u{2028}");
-    }
-
-    #[test]
     fn facets_count_list_values_once_and_keep_unknown_values() {
         let specs = vec![FieldSpec {
             field: "subdecisions",
@@ -696,14 +665,5 @@ mod tests {
             .collect();
         assert_eq!(counts, [("a", 1), ("b", 1), ("zz", 1)]);
         assert_eq!(per_row, [vec![vec![0, 1]], vec![vec![]], vec![vec![2]]]);
-    }
-
-    #[test]
-    fn svg_prolog_is_dropped() {
-        assert_eq!(
-            inline_svg("<?xml version=\"1.0\"?>\n<svg/>"),
-            "<svg/>".to_string()
-        );
-        assert_eq!(inline_svg("<svg/>"), "<svg/>");
     }
 }
