@@ -7,6 +7,7 @@
 mod common;
 
 mod agreement;
+mod bibliography;
 mod diff;
 mod formats;
 mod review;

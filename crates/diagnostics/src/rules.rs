@@ -179,6 +179,7 @@ registry! {
     ArxivWithdrawn = "arxiv-withdrawn", Verify, Error, "An entry resting on a withdrawn arXiv record.";
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";
     ArxivAuthorMismatch = "arxiv-author-mismatch", Verify, Error, "A first author whose family name differs from the arXiv record's.";
+    ArxivAuthorsMismatch = "arxiv-authors-mismatch", Verify, Warning, "An author list that differs from the arXiv record's: a name it lacks or out of order, or another count of names.";
     ArxivYearMismatch = "arxiv-year-mismatch", Verify, Error, "A year that the arXiv record's first version does not allow.";
     StatusFile = "status-file", Watch, Error, "A status file (corpus/status.yaml) that cannot be read as one.";
     StatusWithdrawn = "status-withdrawn", Watch, Error, "An entry whose arXiv record was withdrawn, as `corpus watch` recorded, with no later version.";
