@@ -422,7 +422,11 @@ fn cases() -> Vec<Case> {
             base: Tree::valid,
             fires: |t| {
                 t.set(valid::CLASSICAL, "first_author", r#"M\"{u}ller, Ada"#);
-                t.replace(valid::CLASSICAL, "  - Lindqvist, Per", r#"  - M\"{u}ller, Ada"#);
+                t.replace(
+                    valid::CLASSICAL,
+                    "  - Lindqvist, Per",
+                    r#"  - M\"{u}ller, Ada"#,
+                );
             },
             file: valid::CLASSICAL,
             field: Some("first_author"),

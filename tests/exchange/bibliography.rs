@@ -73,8 +73,10 @@ fn names(field: &str) -> Vec<String> {
 #[test]
 fn every_artifact_key_is_exported_with_its_type_year_and_authors() {
     let text = export();
-    let exported: BTreeMap<String, Record> =
-        records(&text).into_iter().map(|r| (r.key.clone(), r)).collect();
+    let exported: BTreeMap<String, Record> = records(&text)
+        .into_iter()
+        .map(|r| (r.key.clone(), r))
+        .collect();
     let rows = artifact();
     assert_eq!(rows.len(), 84, "the artifact's bibliography has 84 entries");
     assert_eq!(exported.len(), rows.len(), "one record per entry");
@@ -123,9 +125,7 @@ fn no_venue_field_repeats_the_year() {
         let year = &r.fields["year"];
         for field in ["journal", "booktitle", "note"] {
             if let Some(v) = r.fields.get(field) {
-                let words: Vec<&str> = v
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .collect();
+                let words: Vec<&str> = v.split(|c: char| !c.is_ascii_alphanumeric()).collect();
                 assert!(!words.contains(&year.as_str()), "{}: {field} = {v}", r.key);
             }
         }

@@ -495,21 +495,17 @@ fn check_knows_the_verification_date_and_refuses_an_impossible_one() {
 
 #[test]
 fn the_author_list_is_cross_checked_with_arxiv() {
-    let three = |names: &[&str]| {
-        one(entry(
-            &format!("{ID}v2"),
-            TITLE,
-            names,
-            "2025-03-03",
-            "",
-        ))
-    };
+    let three = |names: &[&str]| one(entry(&format!("{ID}v2"), TITLE, names, "2025-03-03", ""));
     let t = Tree::valid();
     // The fixture lists Okafor and Quist, as the matching record does.
     let server = api(one(matching()));
     let run = verify(&t, &server, &["--format", "json"]);
     run.assert_code(0);
-    assert!(run.of("arxiv-authors-mismatch").is_empty(), "{}", run.stdout);
+    assert!(
+        run.of("arxiv-authors-mismatch").is_empty(),
+        "{}",
+        run.stdout
+    );
 
     // arXiv lists a third author: a warning at `authors`, naming arXiv's list.
     let server = api(three(&["Ada Okafor", "Cy Lind", "Ben Quist"]));
@@ -522,14 +518,26 @@ fn the_author_list_is_cross_checked_with_arxiv() {
     assert!(hits[0].message.contains("lists 3"), "{}", hits[0].message);
 
     // A list cut short with `others` agrees when its names come in arXiv's order.
-    t.replace(valid::METHOD, "  - Quist, Ben", "  - Quist, Ben\n  - others");
+    t.replace(
+        valid::METHOD,
+        "  - Quist, Ben",
+        "  - Quist, Ben\n  - others",
+    );
     let run = verify(&t, &server, &["--format", "json"]);
-    assert!(run.of("arxiv-authors-mismatch").is_empty(), "{}", run.stdout);
+    assert!(
+        run.of("arxiv-authors-mismatch").is_empty(),
+        "{}",
+        run.stdout
+    );
 
     // A name arXiv does not list is one.
     t.replace(valid::METHOD, "  - Quist, Ben", "  - Brandt, Jonas");
     let run = verify(&t, &server, &["--format", "json"]);
     let hits = run.of("arxiv-authors-mismatch");
     assert_eq!(hits.len(), 1, "{}", run.stdout);
-    assert!(hits[0].message.contains("Brandt, Jonas"), "{}", hits[0].message);
+    assert!(
+        hits[0].message.contains("Brandt, Jonas"),
+        "{}",
+        hits[0].message
+    );
 }

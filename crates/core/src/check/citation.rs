@@ -2,13 +2,13 @@
 //! cite key, the BibTeX entry type and the year a citation prints.
 
 use super::sink::Sink;
-use crate::model::fields::{self, BIB_TYPES, MORE_AUTHORS};
 use crate::model::corpus::Corpus;
+use crate::model::fields::{self, BIB_TYPES, MORE_AUTHORS};
 use crate::model::Entry;
 use crate::text::ids::valid_cite_key;
-use std::collections::HashMap;
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::rules::Rule;
+use std::collections::HashMap;
 
 /// Every citation check of one entry.
 pub(super) fn check_citation(sink: &mut Sink, file: &SourceFile, e: &Entry) {
@@ -99,7 +99,9 @@ fn check_authors(sink: &mut Sink, file: &SourceFile, e: &Entry) {
             };
             let d = sink
                 .at(Rule::AuthorsOthers, file, &format!("authors[{i}]"), what)
-                .help(format!("list the names, then `{MORE_AUTHORS}` only when the source lists no more"));
+                .help(format!(
+                    "list the names, then `{MORE_AUTHORS}` only when the source lists no more"
+                ));
             sink.push(d);
         }
     }

@@ -311,7 +311,9 @@ pub fn venue_without_year(venue: &str, year: i64) -> String {
     let mut out: Vec<String> = Vec::new();
     for w in venue.split(' ') {
         let rest = w.replacen(&year, "", 1);
-        let closing = rest.chars().all(|c| matches!(c, ')' | ']' | ',' | ';' | '.'));
+        let closing = rest
+            .chars()
+            .all(|c| matches!(c, ')' | ']' | ',' | ';' | '.'));
         match out.last_mut() {
             _ if w == year => {}
             // "(ICLR 2026)": the bracket closes on the word before.
@@ -344,7 +346,10 @@ pub fn bibtex(entries: &[&Entry], protected: &[String]) -> String {
         let year = e.cite_year.unwrap_or(e.year);
         let venue = latex_escape(&venue_without_year(&e.venue, year));
         let mut fields: Vec<(&str, String)> = vec![
-            ("title", format!("{{{}}}", bibtex_title(&e.title, protected))),
+            (
+                "title",
+                format!("{{{}}}", bibtex_title(&e.title, protected)),
+            ),
             ("author", format!("{{{}}}", bibtex_author(e))),
         ];
         let arxiv_venue = e.venue.to_lowercase().starts_with("arxiv");
@@ -362,10 +367,7 @@ pub fn bibtex(entries: &[&Entry], protected: &[String]) -> String {
             ("inproceedings", _) => fields.push(("booktitle", format!("{{{venue}}}"))),
             _ => {
                 if let Some(u) = e.urls.first() {
-                    fields.push((
-                        "howpublished",
-                        format!("{{\\url{{{}}}}}", bibtex_url(u)),
-                    ));
+                    fields.push(("howpublished", format!("{{\\url{{{}}}}}", bibtex_url(u))));
                 }
                 fields.push(("note", format!("{{{venue}}}")));
             }

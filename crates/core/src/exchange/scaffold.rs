@@ -59,7 +59,12 @@ pub fn scaffold(
                 .map(|r| {
                     r.authors
                         .iter()
-                        .map(|a| format!("\n  - {}", yaml_text(&crate::network::arxiv::family_first(a))))
+                        .map(|a| {
+                            format!(
+                                "\n  - {}",
+                                yaml_text(&crate::network::arxiv::family_first(a))
+                            )
+                        })
                         .collect::<String>()
                 })
                 .unwrap_or_default(),

@@ -77,9 +77,7 @@ fn authors_differ(file: &SourceFile, e: &Entry, r: &Record) -> Option<Diagnostic
     let cut = e.authors.last().is_some_and(|a| a == fields::MORE_AUTHORS);
     let named = &e.authors[..e.authors.len() - usize::from(cut)];
     let mut theirs = r.authors.iter();
-    let missing = named
-        .iter()
-        .find(|a| !theirs.any(|t| same_author(a, t)));
+    let missing = named.iter().find(|a| !theirs.any(|t| same_author(a, t)));
     let count_fits = if cut {
         named.len() < r.authors.len()
     } else {
