@@ -4,9 +4,10 @@
 //! OUT_DIR gets a copy of the shipped tree (corpus, exclusions, templates,
 //! traces) and then copies of the shipped entries until it holds N entries.
 //! Each copy gets a new key, title, arXiv id (where the original has one),
-//! URLs and year, keeps everything else (sub-decisions, judgement sources,
-//! notes, links, waivers; its judgements get locator rows of their own)
-//! and is stamped `added_in: after_publication`, a
+//! URLs and year, drops the survey's cite key and citation year, keeps
+//! everything else (sub-decisions, judgement sources, notes, links,
+//! waivers; its judgements get locator rows of their own) and is stamped
+//! `added_in: after_publication`, a
 //! round outside the survey's pool, so the survey's claims still hold. The
 //! exclusion log grows in the shipped proportion the same way. Entries in
 //! real use look like these, so the costs measured on them are the ones
@@ -120,7 +121,12 @@ fn grow_file(text: &str, key_field: &str, new_key: &str, copy: usize, g: &mut Gr
             format!("url: {}", grown_url(u, old_id.as_deref(), &new_id, copy))
         } else if let (true, Some(u)) = (in_urls, line.strip_prefix("  - ")) {
             format!("  - {}", grown_url(u, old_id.as_deref(), &new_id, copy))
-        } else if line.starts_with("added_in: ") {
+        } else if line.starts_with("added_in: ")
+            || line.starts_with("cite_key: ")
+            || line.starts_with("cite_year: ")
+        {
+            // The survey cites the original, never a copy (which has a
+            // year of its own).
             continue;
         } else {
             line.to_string()

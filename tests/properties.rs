@@ -109,7 +109,7 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
     let _ = corpus_core::exchange::export::papers_csv(&entries);
     let _ = corpus_core::exchange::export::exclusions_csv(&records);
     let _ = corpus_core::exchange::export::json(&entries, &records);
-    let _ = corpus_core::exchange::export::bibtex(&entries);
+    let _ = corpus_core::exchange::export::bibtex(&entries, &corpus.taxonomy.protected_words);
     let _ = generate::charts(&corpus, &st);
     // Rendering the templates costs several times the rest (~20 ms in a
     // debug build): one loaded case in four keeps the file fast.
@@ -792,6 +792,23 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         proptest::option::of(proptest::sample::select(sources)),
         proptest::option::of(pick("added_in")),
     );
+    // Citation fields: names as written in the data (no list separator),
+    // keys and types BibTeX takes.
+    let cited = (
+        proptest::collection::vec(
+            prop_oneof![
+                4 => "[A-Z][a-z\u{e0}-\u{ff}'-]{0,10}( [A-Z][a-z]{1,8})?, [A-Z][a-z.]{0,8}",
+                1 => "[A-Z][A-Za-z]{1,8}( [A-Z][a-z]{1,8})?",
+                1 => Just("others".to_string()),
+            ],
+            0..4,
+        ),
+        proptest::option::of("[A-Za-z0-9_:.+/-]{1,16}"),
+        proptest::option::of(1900i64..=2026),
+        proptest::option::of(proptest::sample::select(
+            corpus_core::model::fields::BIB_TYPES.to_vec(),
+        )),
+    );
     let texts = (
         key(),
         text(40, true),
@@ -805,7 +822,7 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
         proptest::option::of(text(40, true)),
         proptest::collection::btree_map(proptest::sample::select(warnings), text(30, false), 0..3),
     );
-    (texts, tags, judged).prop_map(
+    (texts, tags, judged, cited).prop_map(
         |(
             (
                 key,
@@ -834,10 +851,15 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
                 arxiv_verified_on,
             ),
             (additional, additional_source, subdecisions_source, strict_source, added_in),
+            (authors, cite_key, cite_year, bib_type),
         )| Entry {
             key,
             title,
             first_author,
+            authors,
+            cite_key,
+            cite_year,
+            bib_type: bib_type.map(str::to_string),
             affiliation,
             year,
             arxiv_id,
@@ -1000,6 +1022,16 @@ fn make_valid(mut e: Entry, i: usize) -> Entry {
         .map(|j| format!("https://example.org/{i}/{j}"))
         .collect();
     e.arxiv_id = e.arxiv_id.map(|_| format!("2501.{:05}", i));
+    // The citation rules: the author list starts with the first author and
+    // ends, if anywhere, in `others`; cite keys are distinct from every
+    // entry key; a cite year comes after the year.
+    e.authors.retain(|a| a != "others");
+    if !e.authors.is_empty() {
+        e.authors.insert(0, e.first_author.clone());
+        e.authors.dedup();
+    }
+    e.cite_key = e.cite_key.map(|k| format!("cited:{i}:{k}"));
+    e.cite_year = e.cite_year.map(|_| e.year + 1);
     e
 }
 

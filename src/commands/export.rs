@@ -55,7 +55,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         (ExportFormat::Csv, false) => corpus_core::exchange::export::papers_csv(&entries),
         (ExportFormat::Csv, true) => corpus_core::exchange::export::exclusions_csv(&records),
         (ExportFormat::Json, _) => corpus_core::exchange::export::json(&entries, &records),
-        (ExportFormat::Bibtex, false) => corpus_core::exchange::export::bibtex(&entries),
+        (ExportFormat::Bibtex, false) => {
+            corpus_core::exchange::export::bibtex(&entries, &corpus.taxonomy.protected_words)
+        }
         (ExportFormat::Bibtex, true) => {
             return Err(Outcome::fail(2, "--exclusions goes with --format csv"))
         }

@@ -545,6 +545,10 @@ fn split_field(text: &str, field: &str, rel: &str) -> (String, String) {
 
 /// `field: value` as `corpus fmt` lays it out: a non-empty flow list in block style.
 fn field_text(field: &str, value: &str) -> String {
+    // A value on the lines below (`"\n  - a"`) follows the colon directly.
+    if value.starts_with('\n') {
+        return format!("{field}:{value}\n");
+    }
     let v = value.trim();
     if let Some(inner) = v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
         if !inner.trim().is_empty() && !inner.contains(['[', '{', '"', '\'']) {

@@ -339,14 +339,108 @@ fn cases() -> Vec<Case> {
             field: Some("verified"),
             near_miss: |t| t.set(valid::METHOD, "verified", "\"yes\""),
         },
+        // Citation
+        Case {
+            rule: "authors-missing",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| t.delete_field(valid::METHOD, "authors"),
+            file: valid::METHOD,
+            field: Some("first_author"),
+            // A sole author is a whole list.
+            near_miss: |t| t.replace(valid::METHOD, "  - Quist, Ben\n", ""),
+        },
+        Case {
+            rule: "authors-first-author",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| {
+                t.replace(
+                    valid::CLASSICAL,
+                    "  - Lindqvist, Per\n  - Moreau, Claire",
+                    "  - Moreau, Claire\n  - Lindqvist, Per",
+                )
+            },
+            file: valid::CLASSICAL,
+            field: Some("authors"),
+            near_miss: |t| t.replace(valid::CLASSICAL, "  - Moreau, Claire", "  - Moreau, Anne"),
+        },
+        Case {
+            rule: "authors-others",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| {
+                t.replace(
+                    valid::METHOD,
+                    "  - Quist, Ben",
+                    "  - others\n  - Quist, Ben",
+                )
+            },
+            file: valid::METHOD,
+            field: Some("authors"),
+            near_miss: |t| {
+                t.replace(
+                    valid::CLASSICAL,
+                    "  - Moreau, Claire",
+                    "  - Moreau, Claire\n  - others",
+                )
+            },
+        },
+        Case {
+            rule: "cite-key-format",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| t.insert_after(valid::METHOD, "urls", "cite_key", "\"relay credit, 2025\""),
+            file: valid::METHOD,
+            field: Some("cite_key"),
+            near_miss: |t| t.insert_after(valid::METHOD, "urls", "cite_key", "okafor:2025.relay"),
+        },
+        Case {
+            rule: "duplicate-cite-key",
+            args: &[],
+            base: Tree::valid,
+            // Cited by the key the classical entry is cited by.
+            fires: |t| t.insert_after(valid::METHOD, "urls", "cite_key", "grid-foraging1999"),
+            file: valid::METHOD,
+            field: Some("cite_key"),
+            near_miss: |t| t.insert_after(valid::METHOD, "urls", "cite_key", "grid-foraging2025"),
+        },
+        Case {
+            rule: "bib-type",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| t.insert_after(valid::INDUSTRY, "urls", "bib_type", "blogpost"),
+            file: valid::INDUSTRY,
+            field: Some("bib_type"),
+            near_miss: |t| t.insert_after(valid::INDUSTRY, "urls", "bib_type", "techreport"),
+        },
+        Case {
+            rule: "cite-year-order",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| t.insert_after(valid::METHOD, "urls", "cite_year", "2025"),
+            file: valid::METHOD,
+            field: Some("cite_year"),
+            near_miss: |t| t.insert_after(valid::METHOD, "urls", "cite_year", "2026"),
+        },
         Case {
             rule: "latex-escape",
             args: &[],
             base: Tree::valid,
-            fires: |t| t.set(valid::CLASSICAL, "first_author", r#"M\"{u}ller, Ada"#),
+            fires: |t| {
+                t.set(valid::CLASSICAL, "first_author", r#"M\"{u}ller, Ada"#);
+                t.replace(
+                    valid::CLASSICAL,
+                    "  - Lindqvist, Per",
+                    r#"  - M\"{u}ller, Ada"#,
+                );
+            },
             file: valid::CLASSICAL,
             field: Some("first_author"),
-            near_miss: |t| t.set(valid::CLASSICAL, "first_author", "Müller, Ada"),
+            near_miss: |t| {
+                t.set(valid::CLASSICAL, "first_author", "Müller, Ada");
+                t.replace(valid::CLASSICAL, "  - Lindqvist, Per", "  - Müller, Ada");
+            },
         },
         Case {
             rule: "arxiv-unquoted",
@@ -1030,8 +1124,9 @@ fn errors_fail_a_check_without_strict() {
 // Waivers
 
 /// Warning rules that fire on an entry and so can be waived in it.
-const ENTRY_WARNINGS: [&str; 10] = [
+const ENTRY_WARNINGS: [&str; 11] = [
     "schema-modeline",
+    "authors-missing",
     "subdecisions-not-judged",
     "not-formatted",
     "yaml-ambiguous-scalar",

@@ -73,6 +73,7 @@ fn a_filled_in_scaffold_passes_check() {
     let fill = [
         ("title", "A Filled In Paper"),
         ("first_author", "Doe, Jane"),
+        ("authors", "\n  - Doe, Jane"),
         ("affiliation", "Example University"),
         ("venue", "arXiv"),
         ("category", "rl_method"),
@@ -255,11 +256,11 @@ fn bibtex_export_parses_with_a_real_bibtex_parser() {
     let text = String::from_utf8(out.stdout).unwrap();
     let bib = biblatex::Bibliography::parse(&text).expect("the export parses as BibTeX");
     assert_eq!(bib.len(), common::yaml_files("corpus/papers"));
-    let magrpo = bib.get("magrpo").unwrap();
+    let magrpo = bib.get("magrpo2025").unwrap();
     assert_eq!(magrpo.entry_type, biblatex::EntryType::Article);
-    let puppeteer = bib.get("puppeteer").unwrap();
+    let puppeteer = bib.get("puppeteer2025").unwrap();
     assert_eq!(puppeteer.entry_type, biblatex::EntryType::InProceedings);
-    let blog = bib.get("anthropic-c-compiler").unwrap();
+    let blog = bib.get("anthropic-c-compiler2026").unwrap();
     assert_eq!(blog.entry_type, biblatex::EntryType::Misc);
     assert!(text.contains("journal       = {arXiv preprint arXiv:2508.04652}"));
     assert!(text.contains("{LLM} Collaboration"));

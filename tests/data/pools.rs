@@ -51,6 +51,8 @@ fn fill(scaffold: &str) -> String {
         let value = FILLED.iter().find(|(f, _)| *f == name).map(|(_, v)| *v);
         match (name, value) {
             (_, Some(v)) => out.push_str(&format!("{name}: {v}\n")),
+            // The first author, and the others this test does not name.
+            ("authors", _) => out.push_str("authors:\n  - Chen, Yiqun\n  - others\n"),
             ("subdecisions", _) => out.push_str("subdecisions: []\n"),
             ("subdecisions_source", _) => out.push_str("subdecisions_source: [project_reading]\n"),
             _ => {
@@ -184,8 +186,9 @@ fn stale_outputs_are_one_diagnostic_that_names_the_command() {
 }
 
 /// Fields a grown entry does not copy: its identity, and the judgements
-/// and waivers that belong to the entry it was grown from.
-const NOT_COPIED: [&str; 13] = [
+/// and waivers that belong to the entry it was grown from, and the
+/// survey's citation of it.
+const NOT_COPIED: [&str; 15] = [
     "key",
     "title",
     "urls",
@@ -199,10 +202,13 @@ const NOT_COPIED: [&str; 13] = [
     "subdecisions_source",
     "strict_credit",
     "strict_credit_source",
+    "cite_key",
+    "cite_year",
 ];
 
 /// Writes `n` entries grown from the shipped ones: new keys, titles and
-/// URLs, no arXiv id, no judged tags, all in the open round.
+/// URLs, no arXiv id, no judged tags, not cited by the survey, all in the
+/// open round.
 fn grow(t: &Tree, n: usize) {
     let round = open_round();
     let dir = repo().join("corpus/papers");

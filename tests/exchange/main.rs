@@ -8,6 +8,7 @@ mod common;
 
 mod agreement;
 mod alpha;
+mod bibliography;
 mod diff;
 mod formats;
 mod review;

@@ -215,6 +215,7 @@ fn unbalanced_braces_export_to_valid_bibtex() {
     let t = Tree::valid();
     t.set(valid::METHOD, "title", "'Set {A} size { test'");
     t.set(valid::INDUSTRY, "first_author", "'Harbor } Labs'");
+    t.set(valid::INDUSTRY, "authors", "\n  - 'Harbor } Labs'");
     t.set(valid::CLASSICAL, "venue", "'Journal of {{Agents'");
     // Braces and backslashes are no URL characters (RFC 3986): `check`
     // refuses them raw, and the percent-encoded link exports as written.

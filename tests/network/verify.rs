@@ -141,7 +141,7 @@ fn each_mismatch_is_a_diagnostic_at_the_entry_line() {
             entry(
                 ID,
                 "Relay Credit Revisited",
-                &["Ada Okafor"],
+                &["Ada Okafor", "Ben Quist"],
                 "2025-03-03",
                 "",
             ),
@@ -156,7 +156,7 @@ fn each_mismatch_is_a_diagnostic_at_the_entry_line() {
         (
             "arxiv-year-mismatch",
             "year",
-            entry(ID, TITLE, &["Ada Okafor"], "2023-12-30", ""),
+            entry(ID, TITLE, &["Ada Okafor", "Ben Quist"], "2023-12-30", ""),
             "2023-12-30",
         ),
         (
@@ -165,7 +165,7 @@ fn each_mismatch_is_a_diagnostic_at_the_entry_line() {
             entry(
                 ID,
                 TITLE,
-                &["Ada Okafor"],
+                &["Ada Okafor", "Ben Quist"],
                 "2025-03-03",
                 "    <arxiv:comment>This paper has been withdrawn by the authors</arxiv:comment>\n",
             ),
@@ -307,7 +307,7 @@ fn ids_are_batched_into_one_request_and_keys_select_entries() {
         entry(
             "2504.00007v1",
             "Relay Two: Turn-Level Advantages for Cooperating Language Agents",
-            &["Ada Okafor"],
+            &["Ada Okafor", "Ben Quist"],
             "2025-04-01",
             "",
         ),
@@ -392,6 +392,11 @@ fn new_fetch_fills_title_author_year_and_link_and_check_accepts_it() {
         "{text}"
     );
     assert!(text.contains("first_author: Liu, Shuo"), "{text}");
+    // Every author arXiv lists, first author first, as `check` wants them.
+    assert!(
+        text.contains("\n  - Liu, Shuo\n  - Amato, Christopher\n"),
+        "{text}"
+    );
     assert!(text.contains("year: 2025"), "{text}");
     assert!(
         text.contains("  - https://arxiv.org/abs/2508.04652"),
@@ -487,4 +492,53 @@ fn check_knows_the_verification_date_and_refuses_an_impossible_one() {
     ]);
     listed.assert_code(0);
     assert_eq!(listed.stdout, "relay-credit2025\n");
+}
+
+#[test]
+fn the_author_list_is_cross_checked_with_arxiv() {
+    let three = |names: &[&str]| one(entry(&format!("{ID}v2"), TITLE, names, "2025-03-03", ""));
+    let t = Tree::valid();
+    // The fixture lists Okafor and Quist, as the matching record does.
+    let server = api(one(matching()));
+    let run = verify(&t, &server, &["--format", "json"]);
+    run.assert_code(0);
+    assert!(
+        run.of("arxiv-authors-mismatch").is_empty(),
+        "{}",
+        run.stdout
+    );
+
+    // arXiv lists a third author: a warning at `authors`, naming arXiv's list.
+    let server = api(three(&["Ada Okafor", "Cy Lind", "Ben Quist"]));
+    let run = verify(&t, &server, &["--format", "json"]);
+    run.assert_code(0);
+    let hits = run.of("arxiv-authors-mismatch");
+    assert_eq!(hits.len(), 1, "{}", run.stdout);
+    assert_eq!(hits[0].severity, "warning");
+    assert_eq!(hits[0].field.as_deref(), Some("authors"));
+    assert!(hits[0].message.contains("lists 3"), "{}", hits[0].message);
+
+    // A list cut short with `others` agrees when its names come in arXiv's order.
+    t.replace(
+        valid::METHOD,
+        "  - Quist, Ben",
+        "  - Quist, Ben\n  - others",
+    );
+    let run = verify(&t, &server, &["--format", "json"]);
+    assert!(
+        run.of("arxiv-authors-mismatch").is_empty(),
+        "{}",
+        run.stdout
+    );
+
+    // A name arXiv does not list is one.
+    t.replace(valid::METHOD, "  - Quist, Ben", "  - Brandt, Jonas");
+    let run = verify(&t, &server, &["--format", "json"]);
+    let hits = run.of("arxiv-authors-mismatch");
+    assert_eq!(hits.len(), 1, "{}", run.stdout);
+    assert!(
+        hits[0].message.contains("Brandt, Jonas"),
+        "{}",
+        hits[0].message
+    );
 }

@@ -19,6 +19,11 @@ fn tree() -> Tree {
         "Heat-bath random walks with Markov bases",
     );
     t.set(valid::METHOD, "first_author", "Stanley, Caprice");
+    t.replace(
+        valid::METHOD,
+        "  - Okafor, Ada\n  - Quist, Ben",
+        "  - Stanley, Caprice\n  - Windisch, Tobias",
+    );
     t.set(valid::METHOD, "year", "2016");
     let second = t
         .read(valid::METHOD)

@@ -151,9 +151,22 @@ fn copy_bibtex_carries_the_exported_records() {
         .map(|(i, b)| (i["k"].as_str().unwrap(), b.as_str().unwrap()))
         .collect();
     by_key.sort();
+    // Each record is cited by the entry's cite key, else its key.
+    let json = t.corpus(&["export", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let cited: std::collections::BTreeMap<&str, &str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let key = e["key"].as_str().unwrap();
+            (key, e["cite_key"].as_str().unwrap_or(key))
+        })
+        .collect();
     for (key, record) in &by_key {
+        let cite = cited[key];
         assert!(
-            record.starts_with('@') && record.contains(&format!("{{{key},\n")),
+            record.starts_with('@') && record.contains(&format!("{{{cite},\n")),
             "{key}: {record}"
         );
     }

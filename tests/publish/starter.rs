@@ -12,6 +12,7 @@ fn fill_scaffold(t: &Tree) {
     for (field, value) in [
         ("title", "A First Paper on Keeping Lists"),
         ("first_author", "Doe, Jane"),
+        ("authors", "\n  - Doe, Jane"),
         ("affiliation", "Example University"),
         ("year", "2025"),
         ("venue", "arXiv"),

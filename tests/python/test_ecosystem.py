@@ -11,7 +11,10 @@ CORPUS_BIN names the built `corpus` binary (default target/debug/corpus).
 - pybtex's plain, alpha and unsrt styles print the protected title words
   with their capitals;
 - so does BibTeX itself with the plain, alpha and ieeetr .bst files (from
-  Debian's texlive-base, which .ci/run installs).
+  Debian's texlive-base, which .ci/run installs);
+- BibTeX with plain and ieeetr resolves every key the survey's artifact
+  cites (tests/fixtures/survey/papers-bib.tsv) with no warning, and prints
+  no "et al." after a sole author.
 """
 
 import json
@@ -127,11 +130,15 @@ class Pandas(unittest.TestCase):
 
 class BibTeX(unittest.TestCase):
     CASES = {
-        # key: words that must print with their capitals
-        "anthropic-c-compiler": ["a C compiler", "Claudes"],
-        "kimi-k2-5": ["Kimi K2.5"],
-        "kimi-k2-6": ["Kimi K2.6"],
-        "claude-code-subagents": ["Sub-Agents ("],
+        # cite key: words that must print with their capitals (rules of
+        # the export, and the taxonomy's protected words)
+        "anthropic-c-compiler2026": ["a C compiler", "Claudes"],
+        "kimi-k2-5-2026": ["Kimi K2.5"],
+        "kimi-k2-6-2026": ["Kimi K2.6"],
+        "claude-code-subagents-2025": ["(Claude Code"],
+        "dec-pomdp2002": ["of Markov"],
+        "agent-lightning2025": ["Agent Lightning"],
+        "mas-zero2025": ["MAS-Zero"],
     }
 
     def test_styles_keep_the_capitals_of_protected_words(self):
@@ -184,6 +191,58 @@ class BibTeX(unittest.TestCase):
             # UTF-8 names pass through; ieeetr prints initials ("G. Mialon").
             name = "G.~Mialon" if style_name == "ieeetr" else "Grégoire Mialon"
             self.assertIn(name, items["gaia2023"], style_name)
+
+
+    def test_bibtex_resolves_every_key_the_survey_cites_without_warning(self):
+        # The survey's \cite commands use the keys of its artifact's
+        # papers.bib (tests/fixtures/survey/papers-bib.tsv): a document
+        # citing each of them must compile with the export and no warning.
+        bibtex = shutil.which("bibtex")
+        self.assertIsNotNone(bibtex, "bibtex is not installed (Debian: texlive-base)")
+        rows = [
+            line.split("\t")
+            for line in (ROOT / "tests/fixtures/survey/papers-bib.tsv")
+            .read_text(encoding="utf-8")
+            .splitlines()
+            if not line.startswith("#")
+        ]
+        self.assertEqual(len(rows), 84)
+        keys = [r[0] for r in rows]
+        sole = {r[0] for r in rows if " and " not in r[3]}
+        self.assertIn("agentspawn2026", sole)
+        export = corpus("export", "--format", "bibtex")
+        for style_name in ("plain", "ieeetr"):
+            with tempfile.TemporaryDirectory() as tmp:
+                tmp = pathlib.Path(tmp)
+                (tmp / "corpus.bib").write_text(export, encoding="utf-8")
+                cites = "".join("\\citation{%s}\n" % k for k in keys)
+                (tmp / "survey.aux").write_text(
+                    cites + "\\bibdata{corpus}\n\\bibstyle{%s}\n" % style_name,
+                    encoding="utf-8",
+                )
+                run = subprocess.run(
+                    [bibtex, "survey"], cwd=tmp, capture_output=True, text=True
+                )
+                log = run.stdout + (tmp / "survey.blg").read_text(errors="replace")
+                # Any warning fails: a missing key, an empty field, a
+                # missing year or author.
+                self.assertEqual(run.returncode, 0, f"{style_name}: {log}")
+                self.assertNotIn("Warning", log, f"{style_name}: {log}")
+                self.assertNotRegex(log, r"There w[a-z]+ \d+ warning", style_name)
+                bbl = (tmp / "survey.bbl").read_text(encoding="utf-8")
+            items = {}
+            for chunk in bbl.split("\\bibitem")[1:]:
+                key = re.match(r"\s*(?:\[[^\]]*\])?\{([^{}]+)\}", chunk).group(1)
+                items[key] = chunk
+            self.assertEqual(sorted(items), sorted(keys), style_name)
+            for key in sole:
+                self.assertNotIn("et~al", items[key], f"{style_name}: {key}")
+            # A @misc shows its link where these styles print it.
+            self.assertIn(
+                "\\url{https://www.kimi.com/blog/kimi-k2-5.html}",
+                items["kimi-k2-5-2026"],
+                style_name,
+            )
 
 
 if __name__ == "__main__":

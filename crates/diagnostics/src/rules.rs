@@ -129,6 +129,13 @@ registry! {
     SearchProtocol = "search-protocol", Data, Error, "A search file (corpus/search.yaml) whose queries or screening rules are malformed.";
     NotFormatted = "not-formatted", Data, Warning, "A data file not in the layout `corpus fmt` writes.";
     YamlAmbiguousScalar = "yaml-ambiguous-scalar", Data, Warning, "Plain text that YAML 1.1 readers take for a boolean, number, date or null.";
+    AuthorsMissing = "authors-missing", Data, Warning, "An entry without its author list, so its citation cannot name every author.";
+    AuthorsFirstAuthor = "authors-first-author", Data, Error, "An author list whose first name is not first_author.";
+    AuthorsOthers = "authors-others", Data, Error, "A blank author, or `others` anywhere but last after at least one name.";
+    CiteKeyFormat = "cite-key-format", Data, Error, "A cite key BibTeX cannot read as one key.";
+    DuplicateCiteKey = "duplicate-cite-key", Data, Error, "Two entries cited by the same key (cite_key, else the entry key).";
+    BibType = "bib-type", Data, Error, "A bib_type that is not an entry type of the standard BibTeX styles.";
+    CiteYearOrder = "cite-year-order", Data, Error, "A cite_year that is not later than year.";
     LatexEscape = "latex-escape", Data, Warning, "A LaTeX escape in a text field that should hold UTF-8 text.";
     TraceEmpty = "trace-empty", Trace, Error, "A trace file that is empty.";
     TraceJson = "trace-json", Trace, Error, "A trace file that is not one JSON document.";
@@ -174,6 +181,7 @@ registry! {
     ArxivWithdrawn = "arxiv-withdrawn", Verify, Error, "An entry resting on a withdrawn arXiv record.";
     ArxivTitleMismatch = "arxiv-title-mismatch", Verify, Error, "A title that differs from the arXiv record's.";
     ArxivAuthorMismatch = "arxiv-author-mismatch", Verify, Error, "A first author whose family name differs from the arXiv record's.";
+    ArxivAuthorsMismatch = "arxiv-authors-mismatch", Verify, Warning, "An author list that differs from the arXiv record's: a name it lacks or out of order, or another count of names.";
     ArxivYearMismatch = "arxiv-year-mismatch", Verify, Error, "A year that the arXiv record's first version does not allow.";
     StatusFile = "status-file", Watch, Error, "A status file (corpus/status.yaml) that cannot be read as one.";
     StatusWithdrawn = "status-withdrawn", Watch, Error, "An entry whose arXiv record was withdrawn, as `corpus watch` recorded, with no later version.";

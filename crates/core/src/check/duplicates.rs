@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Rules that compare files with each other; linear in the corpus size.
 pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
+    super::citation::check_cite_keys(sink, corpus);
     let mut keys: HashMap<&str, &str> = HashMap::new();
     let mut arxiv: HashMap<String, &str> = HashMap::new();
     let mut urls: HashMap<String, &str> = HashMap::new();

@@ -32,6 +32,7 @@ pub(super) fn check_entry(
     check_year(sink, file, e, cutoff);
     check_arxiv(sink, file, e);
     check_urls(sink, file, e);
+    super::citation::check_citation(sink, file, e);
     check_data_rules(sink, file, e);
 }
 

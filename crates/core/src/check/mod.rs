@@ -10,6 +10,7 @@ pub mod status;
 pub mod style;
 pub mod survey;
 
+mod citation;
 mod claims;
 
 pub use claims::rewritten_expectations;

@@ -219,6 +219,7 @@ fn cell<'a>(row: &'a [(String, String)], field: Option<&Field>) -> &'a str {
 struct PaperRow<'a> {
     cells: &'a [(String, String)],
     year: i64,
+    cite_year: Option<i64>,
     waivers: BTreeMap<String, String>,
 }
 
@@ -233,6 +234,10 @@ impl EntrySource for PaperRow<'_> {
 
     fn year(&mut self, _: &str) -> i64 {
         self.year
+    }
+
+    fn optional_year(&mut self, _: &str) -> Option<i64> {
+        self.cite_year
     }
 
     fn arxiv_id(&mut self, field: &str) -> Option<String> {
@@ -300,6 +305,21 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
                 continue;
             }
         };
+        let cite_year = match c(fields::CITE_YEAR) {
+            cell if cell.is_empty() => None,
+            cell => match cell.parse::<i64>() {
+                Ok(y) => Some(y),
+                Err(_) => {
+                    diags.push(row_diag(
+                        file,
+                        line,
+                        fields::CITE_YEAR,
+                        format!("row {line}: cite_year `{cell}` is not a whole number"),
+                    ));
+                    continue;
+                }
+            },
+        };
         for required in [
             fields::TITLE,
             fields::CATEGORY,
@@ -343,6 +363,7 @@ pub fn parse_papers(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic
         out.push(Entry::read_from(&mut PaperRow {
             cells: &row,
             year,
+            cite_year,
             waivers,
         }));
     }

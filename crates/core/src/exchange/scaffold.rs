@@ -59,6 +59,20 @@ pub fn scaffold(
                 .and_then(|r| r.authors.first())
                 .map(|a| yaml_text(&crate::network::arxiv::family_first(a)))
                 .unwrap_or_default(),
+            // Every author arXiv lists, written as the first author is.
+            fields::AUTHORS => fetched
+                .map(|r| {
+                    r.authors
+                        .iter()
+                        .map(|a| {
+                            format!(
+                                "\n  - {}",
+                                yaml_text(&crate::network::arxiv::family_first(a))
+                            )
+                        })
+                        .collect::<String>()
+                })
+                .unwrap_or_default(),
             fields::AFFILIATION => fetched
                 .and_then(|r| r.affiliation.as_deref())
                 .map(yaml_text)
@@ -98,6 +112,9 @@ pub fn scaffold(
             | fields::STRICT_CREDIT
             | fields::STRICT_CREDIT_SOURCE
             | fields::NOTES
+            | fields::CITE_KEY
+            | fields::CITE_YEAR
+            | fields::BIB_TYPE
             | fields::WAIVERS
             | fields::ARXIV_VERIFIED_ON => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));

@@ -316,6 +316,10 @@ impl EntrySource for Converter<'_> {
         self.int(field).unwrap_or(0)
     }
 
+    fn optional_year(&mut self, field: &str) -> Option<i64> {
+        self.int(field)
+    }
+
     fn arxiv_id(&mut self, field: &str) -> Option<String> {
         self.arxiv(field)
     }

@@ -21,6 +21,8 @@ pub const KEY: &str = "key";
 pub const TITLE: &str = "title";
 /// Entry field: the first author.
 pub const FIRST_AUTHOR: &str = "first_author";
+/// Entry field: every author, in the paper's order.
+pub const AUTHORS: &str = "authors";
 /// Entry field: the first author's affiliation.
 pub const AFFILIATION: &str = "affiliation";
 /// Entry field: the publication year.
@@ -31,6 +33,12 @@ pub const ARXIV_ID: &str = "arxiv_id";
 pub const VENUE: &str = "venue";
 /// Entry field: the entry's links.
 pub const URLS: &str = "urls";
+/// Entry field: the key the survey's bibliography cites the entry by.
+pub const CITE_KEY: &str = "cite_key";
+/// Entry field: the year a citation prints, when it is not `year`.
+pub const CITE_YEAR: &str = "cite_year";
+/// Entry field: the BibTeX entry type, when the venue does not tell it.
+pub const BIB_TYPE: &str = "bib_type";
 /// Entry field: the taxonomy category.
 pub const CATEGORY: &str = "category";
 /// Entry field: whether the work uses reinforcement learning.
@@ -86,6 +94,27 @@ pub const STAGE: &str = "stage";
 /// Record field: why the record was excluded.
 pub const REASON: &str = "reason";
 
+/// The last name of an author list the source cut short (BibTeX's word
+/// for the authors not listed).
+pub const MORE_AUTHORS: &str = "others";
+
+/// The entry types of standard BibTeX styles (`plain`, `ieeetr`, …).
+pub const BIB_TYPES: [&str; 13] = [
+    "article",
+    "book",
+    "booklet",
+    "inbook",
+    "incollection",
+    "inproceedings",
+    "manual",
+    "mastersthesis",
+    "misc",
+    "phdthesis",
+    "proceedings",
+    "techreport",
+    "unpublished",
+];
+
 /// What a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueKind {
@@ -102,6 +131,8 @@ pub enum ValueKind {
     Tags,
     /// A list of links.
     Links,
+    /// A list of free text (names).
+    Names,
     /// A mapping of rule id to reason.
     Waivers,
 }
@@ -179,10 +210,10 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
 }
 
 use Column::{Extra, Reference as Col};
-use ValueKind::{Links, Tags, Text, Waivers, Year};
+use ValueKind::{Links, Names, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
-pub const ENTRY: [Field; 27] = [
+pub const ENTRY: [Field; 31] = [
     field(
         KEY,
         true,
@@ -206,6 +237,14 @@ pub const ENTRY: [Field; 27] = [
         true,
         Col(FIRST_AUTHOR, 2),
         "\"Family, Given\", or an organisation.",
+    ),
+    field(
+        AUTHORS,
+        false,
+        Names,
+        true,
+        Extra,
+        "Every author in the paper's order, each \"Family, Given\" or an organisation, the first equal to first_author; end with `others` only when the source lists no more.",
     ),
     field(
         AFFILIATION,
@@ -247,6 +286,30 @@ pub const ENTRY: [Field; 27] = [
         // The reference CSV names its column of links in the singular.
         Col("url", 7),
         "Links, most canonical first (http or https).",
+    ),
+    field(
+        CITE_KEY,
+        false,
+        Text,
+        true,
+        Extra,
+        "The key the survey's bibliography cites the work by (`\\cite{...}`); `corpus export --format bibtex` uses it in place of the entry key.",
+    ),
+    field(
+        CITE_YEAR,
+        false,
+        Year,
+        true,
+        Extra,
+        "The year a citation prints when it is later than `year` (e.g. the venue's year of a paper first posted earlier); leave out otherwise.",
+    ),
+    field(
+        BIB_TYPE,
+        false,
+        Text,
+        true,
+        Extra,
+        "The BibTeX entry type (article, inproceedings, misc, ...) when the survey's bibliography gives another than the venue implies; leave out otherwise.",
     ),
     tag(CATEGORY, false, 8),
     tag(IS_RL, false, 9),
@@ -513,6 +576,10 @@ mod tests {
         assert_eq!(
             extra_columns(&ENTRY),
             [
+                "authors",
+                "cite_key",
+                "cite_year",
+                "bib_type",
                 "arxiv_verified_on",
                 "additional_credit_units",
                 "additional_credit_units_source",

@@ -33,6 +33,10 @@ pub struct Entry {
     pub title: String,
     /// "Family, Given", or an organisation.
     pub first_author: String,
+    /// Every author in the paper's order (`others` last when the list is
+    /// cut short); empty when not given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
     /// First author's affiliation.
     pub affiliation: String,
     /// Publication year.
@@ -44,6 +48,15 @@ pub struct Entry {
     pub venue: String,
     /// Links, most canonical first.
     pub urls: Vec<String>,
+    /// The key the survey's bibliography cites the entry by; None = the entry key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cite_key: Option<String>,
+    /// The year a citation prints; None = `year`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cite_year: Option<i64>,
+    /// The BibTeX entry type; None = the one the venue implies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bib_type: Option<String>,
     /// Taxonomy category.
     pub category: String,
     /// yes / partial / no.
@@ -151,6 +164,8 @@ pub trait EntrySource {
     fn optional_value(&mut self, field: &str) -> Option<String>;
     /// The publication year; 0 when it has none.
     fn year(&mut self, field: &str) -> i64;
+    /// A year that may be left out.
+    fn optional_year(&mut self, field: &str) -> Option<i64>;
     /// The arXiv id, left out when the work has none.
     fn arxiv_id(&mut self, field: &str) -> Option<String>;
     /// A list; empty when it has none.
@@ -171,6 +186,7 @@ impl Entry {
             key: src.value(fields::KEY),
             title: src.value(fields::TITLE),
             first_author: src.value(fields::FIRST_AUTHOR),
+            authors: src.values(fields::AUTHORS),
             affiliation: src.value(fields::AFFILIATION),
             venue: src.value(fields::VENUE),
             category: src.value(fields::CATEGORY),
@@ -186,6 +202,9 @@ impl Entry {
             arxiv_id: src.arxiv_id(fields::ARXIV_ID),
             arxiv_verified_on: src.optional_value(fields::ARXIV_VERIFIED_ON),
             urls: src.values(fields::URLS),
+            cite_key: src.optional_value(fields::CITE_KEY),
+            cite_year: src.optional_year(fields::CITE_YEAR),
+            bib_type: src.optional_value(fields::BIB_TYPE),
             additional_credit_units: src.judged_values(fields::ADDITIONAL_CREDIT_UNITS),
             additional_credit_units_source: src.values(fields::ADDITIONAL_CREDIT_UNITS_SOURCE),
             subdecisions: src.judged_values(fields::SUBDECISIONS),
@@ -224,6 +243,11 @@ impl Entry {
         matches!(self.strict_credit.as_deref(), Some(STRICT | NEAR_STRICT))
     }
 
+    /// The key a citation uses: the survey's cite key, else the entry key.
+    pub fn citation_key(&self) -> &str {
+        self.cite_key.as_deref().unwrap_or(&self.key)
+    }
+
     /// Whether the entry assigns credit at this unit, as its primary or an additional unit.
     pub fn has_credit_unit(&self, unit: &str) -> bool {
         self.credit_granularity == unit || self.additional_units().iter().any(|u| u == unit)
@@ -244,11 +268,18 @@ impl Fields for Entry {
             fields::KEY => Some(FieldValue::One(self.key.as_str().into())),
             fields::TITLE => Some(FieldValue::One(self.title.as_str().into())),
             fields::FIRST_AUTHOR => Some(FieldValue::One(self.first_author.as_str().into())),
+            fields::AUTHORS => Some(FieldValue::Many(&self.authors)),
             fields::AFFILIATION => Some(FieldValue::One(self.affiliation.as_str().into())),
             fields::YEAR => one(&self.year.to_string()),
             fields::ARXIV_ID => one(self.arxiv_id.as_deref().unwrap_or("")),
             fields::VENUE => Some(FieldValue::One(self.venue.as_str().into())),
             fields::URLS => Some(FieldValue::Many(&self.urls)),
+            fields::CITE_KEY => Some(optional(&self.cite_key)),
+            fields::CITE_YEAR => Some(match self.cite_year {
+                Some(y) => FieldValue::One(y.to_string().into()),
+                None => FieldValue::Many(&[]),
+            }),
+            fields::BIB_TYPE => Some(optional(&self.bib_type)),
             fields::CATEGORY => Some(FieldValue::One(self.category.as_str().into())),
             fields::IS_RL => Some(FieldValue::One(self.is_rl.as_str().into())),
             fields::REWARD_TYPE => Some(FieldValue::One(self.reward_type.as_str().into())),

@@ -177,6 +177,10 @@ pub struct Taxonomy {
     pub judgement_sources: Vec<Value>,
     /// Where a claim of the ledger may come from.
     pub claim_sources: Vec<Value>,
+    /// Words and phrases (proper nouns such as "Claude Code") whose capitals
+    /// the BibTeX export keeps in titles, beyond those its rules find.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protected_words: Vec<String>,
     /// Consistency rules.
     pub rules: Vec<Rule>,
 }

@@ -1,5 +1,6 @@
-//! `corpus verify`: each entry's title, first author and year compared with
-//! its arXiv record; every difference is a diagnostic at the entry's line.
+//! `corpus verify`: each entry's title, first author, author list and year
+//! compared with its arXiv record; every difference is a diagnostic at the
+//! entry's line.
 //! With `--write`, entries that agree get the date of this verification in
 //! their `arxiv_verified_on` field, and no other byte of the file changes.
 
@@ -7,7 +8,7 @@ use crate::load::SourceFile;
 use crate::model::fields;
 use crate::model::Entry;
 use crate::network::arxiv::{self, Record};
-use corpus_diagnostics::diag::{Diagnostic, Severity};
+use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::Format;
 use corpus_diagnostics::rules::Rule;
 
@@ -34,7 +35,7 @@ pub struct VerifyOptions {
 }
 
 fn diag(rule: Rule, file: &SourceFile, field: &str, msg: String) -> Diagnostic {
-    let mut d = Diagnostic::new(rule, Severity::Error, &file.rel, msg).field(field);
+    let mut d = Diagnostic::new(rule, rule.default_severity(), &file.rel, msg).field(field);
     if let Some((l, c)) = file.spans().pos(field) {
         d = d.at(l, c);
     }
@@ -58,6 +59,46 @@ pub fn same_author(entry_author: &str, arxiv_author: &str) -> bool {
     let theirs: Vec<&str> = theirs.split(' ').collect();
     let ours = crate::text::ids::normalize_title(family(entry_author));
     !ours.is_empty() && ours.split(' ').all(|w| theirs.contains(&w))
+}
+
+/// The cross-check of an entry's author list with arXiv's: each listed
+/// name (by family name) among arXiv's authors in the same order, and as
+/// many names as arXiv lists, or fewer when the list ends in `others`. A
+/// warning, since a list can follow another version of the paper.
+fn authors_differ(file: &SourceFile, e: &Entry, r: &Record) -> Option<Diagnostic> {
+    // Another first author is `arxiv-author-mismatch`'s to report.
+    let first_agrees = r
+        .authors
+        .first()
+        .is_some_and(|f| same_author(&e.first_author, f));
+    if e.authors.is_empty() || !first_agrees {
+        return None;
+    }
+    let cut = e.authors.last().is_some_and(|a| a == fields::MORE_AUTHORS);
+    let named = &e.authors[..e.authors.len() - usize::from(cut)];
+    let mut theirs = r.authors.iter();
+    let missing = named.iter().find(|a| !theirs.any(|t| same_author(a, t)));
+    let count_fits = if cut {
+        named.len() < r.authors.len()
+    } else {
+        named.len() == r.authors.len()
+    };
+    let id = &r.id;
+    let why = match missing {
+        Some(a) => format!("`{a}` is not among arXiv {id}'s authors in this order"),
+        None if !count_fits => format!(
+            "the list names {}{} authors; arXiv {id} lists {}",
+            named.len(),
+            if cut { " and others as" } else { "" },
+            r.authors.len()
+        ),
+        None => return None,
+    };
+    let listed: Vec<String> = r.authors.iter().map(|a| arxiv::family_first(a)).collect();
+    Some(
+        diag(Rule::ArxivAuthorsMismatch, file, fields::AUTHORS, why)
+            .help(format!("arXiv lists: {}", listed.join("; "))),
+    )
 }
 
 /// Compares one entry with its arXiv record.
@@ -108,6 +149,9 @@ pub fn compare(file: &SourceFile, e: &Entry, r: &Record) -> Vec<Diagnostic> {
             format!("arXiv {id} lists no author"),
         )),
         _ => {}
+    }
+    if let Some(d) = authors_differ(file, e, r) {
+        out.push(d);
     }
     if let Some(v1) = r.year() {
         let preprint = e.venue.eq_ignore_ascii_case("arxiv");

@@ -26,6 +26,16 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
             fields::URLS => {
                 json!({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^https?://[^\\s/]"}})
             }
+            fields::AUTHORS => {
+                json!({"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}})
+            }
+            fields::CITE_KEY => {
+                json!({"type": "string", "pattern": crate::text::ids::CITE_KEY_PATTERN})
+            }
+            fields::CITE_YEAR => {
+                json!({"type": "integer", "minimum": MIN_YEAR, "maximum": cutoff_year})
+            }
+            fields::BIB_TYPE => json!({"enum": fields::BIB_TYPES}),
             fields::SUBDECISIONS => {
                 json!({"type": "array", "uniqueItems": true, "items": {"enum": tax.values(field).unwrap_or_default()}})
             }

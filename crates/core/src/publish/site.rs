@@ -520,7 +520,10 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             ],
         })
         .collect();
-    let bib: Vec<String> = entries.iter().map(|e| export::bibtex(&[e])).collect();
+    let bib: Vec<String> = entries
+        .iter()
+        .map(|e| export::bibtex(&[e], &tax.protected_words))
+        .collect();
     let papers = view_data(&entry_facets, entry_names, items, bib);
 
     let rspecs = record_fields(tax);

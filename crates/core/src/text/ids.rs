@@ -8,6 +8,11 @@ use std::sync::OnceLock;
 /// The pattern of an entry key (the file stem of corpus/papers/KEY.yaml).
 pub const KEY_PATTERN: &str = r"^[a-z0-9]+(-[a-z0-9]+)*$";
 
+/// The pattern of a citation key BibTeX reads as one key: ASCII letters,
+/// digits and `-_:.+/` (no space, comma, brace, quote, `%`, `#` or `\`,
+/// which end or break a key).
+pub const CITE_KEY_PATTERN: &str = r"^[A-Za-z0-9_:.+/-]+$";
+
 /// The pattern of an exclusion record id (the file stem of exclusions/ID.yaml).
 pub const RECORD_ID_PATTERN: &str = r"^E[0-9]{3,}$";
 
@@ -35,6 +40,12 @@ fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 pub fn valid_key(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     k.len() <= MAX_ID_LEN && regex(&R, KEY_PATTERN).is_match(k)
+}
+
+/// Whether BibTeX reads a citation key as one key.
+pub fn valid_cite_key(k: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    regex(&R, CITE_KEY_PATTERN).is_match(k)
 }
 
 /// Whether an exclusion record id has the form E001 and can name a file.
