@@ -365,6 +365,8 @@ fn screen_moves_one_candidate_each_way_and_the_built_corpus_passes_the_strict_ch
         t.set(&entry, field, value);
     }
     let (readme, stages) = (t.read("README.md"), t.read("stats/exclusions_stage.csv"));
+    let prisma_before =
+        std::fs::read_to_string(t.path("stats/chart_prisma_2020.svg")).unwrap_or_default();
     let build = t.corpus(&["build"]);
     build.assert_code(0);
     let kept_id = Candidate::parse(&kept_text).expect("candidate").arxiv_id;
@@ -377,6 +379,15 @@ fn screen_moves_one_candidate_each_way_and_the_built_corpus_passes_the_strict_ch
         t.read("stats/exclusions_stage.csv"),
         stages,
         "the statistics count the new record"
+    );
+    // The PRISMA diagram's new round counts the study screened in and the
+    // two records screened out (its accessible description says so in words).
+    let prisma = t.read("stats/chart_prisma_2020.svg");
+    assert_ne!(prisma, prisma_before, "the PRISMA diagram follows the log");
+    let desc = &prisma[prisma.find("<desc>").unwrap()..prisma.find("</desc>").unwrap()];
+    assert!(
+        desc.contains("records excluded 2") && desc.contains("new studies included 1"),
+        "{desc}"
     );
     t.corpus(&["check", "--strict"]).assert_code(0);
 }
