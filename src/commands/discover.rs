@@ -10,9 +10,8 @@ use corpus_core::model::dates::parse_date;
 use corpus_core::network::arxiv;
 use corpus_core::network::discover::{self, Cache, Known, Settings};
 use corpus_core::network::http::{Client, Policy};
-use corpus_core::network::links::parse_age;
 use corpus_core::rank::{examples, Ranker, DEFAULT_TEXT};
-use corpus_io::reader::{self, ReadError};
+use corpus_io::reader;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -126,41 +125,26 @@ fn command(
     if a.arxiv_api == arxiv::DEFAULT_API {
         pause = pause.max(Duration::from_secs_f64(arxiv::DEFAULT_PAUSE_SECS));
     }
-    let max_age = a
-        .max_age
-        .as_deref()
-        .map(parse_age)
-        .transpose()
-        .map_err(|e| format!("--max-age: {e}"))?;
+    let max_age = super::max_age(a.max_age.as_deref())?;
     // Trained first: a corpus it cannot learn from is said before any request.
     let ranker = Ranker::train(&examples(corpus, DEFAULT_TEXT, None)).ok_or(
         "the ranking learns from the corpus's decisions and needs at least one entry and one exclusion record",
     )?;
     let queue = read_queue(root)?;
 
-    let cache_rel = format!("{}/{}", Layout::CACHE_DIR, Layout::DISCOVER_CACHE);
-    let cache_path = root.join(&cache_rel);
-    let committed = super::committed_cache(
+    let answers = super::answers_cache(
         root,
-        &cache_path,
-        &cache_rel,
-        "answers",
+        Layout::DISCOVER_CACHE,
         "every query is asked afresh",
-    );
-    let mut stderr = committed.clone().unwrap_or_default();
-    let own = match committed {
-        Some(_) => None,
-        None => match reader::read_text(&cache_path, MAX_BYTES) {
-            Ok(t) => Some(t),
-            Err(ReadError::Missing) => None,
-            Err(e) => return Err(format!("{cache_rel}: {e}")),
-        },
-    };
-    let mut cache = match own {
+        MAX_BYTES,
+    )?;
+    let mut stderr = answers.warning.clone();
+    let mut cache = match &answers.text {
         None => Cache::default(),
-        Some(t) => Cache::from_json(&t).unwrap_or_else(|e| {
+        Some(t) => Cache::from_json(t).unwrap_or_else(|e| {
             stderr.push_str(&format!(
-                "warning: {cache_rel}: not a discover cache ({e}); starting a new one\n"
+                "warning: {}: not a discover cache ({e}); starting a new one\n",
+                answers.shown
             ));
             Cache::default()
         }),
@@ -187,7 +171,14 @@ fn command(
         &std::thread::sleep,
     )?;
     if searched.requests > 0 {
-        corpus_io::files::write_all(root, &[(cache_path, cache_rel, cache.to_json().as_bytes())])?;
+        corpus_io::files::write_all(
+            root,
+            &[(
+                answers.path.clone(),
+                answers.shown.clone(),
+                cache.to_json().as_bytes(),
+            )],
+        )?;
     }
     for n in &searched.notes {
         stderr.push_str(&format!("note: {n}\n"));

@@ -6,8 +6,8 @@ use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
 use corpus_core::network::http::{Client, Policy};
 use corpus_core::network::links::{
-    anchors, collect, default_cache, parse_age, render, Cache, Down, HostsConfig, LinkFormat,
-    LinksOptions, Local, Net, Settings,
+    anchors, collect, default_cache, render, Cache, Down, HostsConfig, LinkFormat, LinksOptions,
+    Local, Net, Settings,
 };
 use corpus_core::network::progress::Progress;
 use corpus_io::reader::{self, ReadError};
@@ -152,12 +152,7 @@ fn command(
             backoff: secs(a.backoff, "--backoff")?,
             max_wait: secs(a.max_wait, "--max-wait")?,
         },
-        max_age: a
-            .max_age
-            .as_deref()
-            .map(parse_age)
-            .transpose()
-            .map_err(|e| format!("--max-age: {e}"))?,
+        max_age: super::max_age(a.max_age.as_deref())?,
         fail_after: a.fail_after,
         jobs: a.jobs as usize,
         per_host: a.per_host as usize,

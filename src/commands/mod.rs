@@ -162,6 +162,55 @@ pub fn committed_cache(
     })
 }
 
+/// `--max-age`, read the way `links`, `watch` and `discover` all read it.
+pub fn max_age(given: Option<&str>) -> std::result::Result<Option<std::time::Duration>, String> {
+    given
+        .map(corpus_core::network::links::parse_age)
+        .transpose()
+        .map_err(|e| format!("--max-age: {e}"))
+}
+
+/// An answers cache under the root's cache folder, as `watch` and
+/// `discover` read it: its text only when git does not track it (a committed
+/// cache is a pull request's claim, never believed), else the warning.
+pub struct AnswersCache {
+    /// The cache's path as reports show it (relative to the root).
+    pub shown: String,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its text, when there is one the run may believe.
+    pub text: Option<String>,
+    /// What to tell the user (empty, or the committed-cache warning).
+    pub warning: String,
+}
+
+/// Reads `.cache/FILE` for a network command; `afresh` says what happens
+/// instead when the cache is not trusted ("every paper is asked afresh").
+pub fn answers_cache(
+    root: &Path,
+    file: &str,
+    afresh: &str,
+    max_bytes: u64,
+) -> std::result::Result<AnswersCache, String> {
+    let shown = format!("{}/{}", Layout::CACHE_DIR, file);
+    let path = root.join(&shown);
+    let committed = committed_cache(root, &path, &shown, "answers", afresh);
+    let text = match committed {
+        Some(_) => None,
+        None => match corpus_io::reader::read_text(&path, max_bytes) {
+            Ok(t) => Some(t),
+            Err(corpus_io::reader::ReadError::Missing) => None,
+            Err(e) => return Err(format!("{shown}: {e}")),
+        },
+    };
+    Ok(AnswersCache {
+        shown,
+        path,
+        text,
+        warning: committed.unwrap_or_default(),
+    })
+}
+
 /// Pretty JSON of a value with a final newline.
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"

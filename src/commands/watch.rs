@@ -8,7 +8,6 @@ use corpus_core::layout::Layout;
 use corpus_core::load::Corpus;
 use corpus_core::model::status::Status;
 use corpus_core::network::http::{Client, Policy};
-use corpus_core::network::links::parse_age;
 use corpus_core::network::watch::cache::Cache;
 use corpus_core::network::watch::{self, Services};
 use corpus_core::network::{arxiv, openalex};
@@ -118,39 +117,27 @@ fn command(
             ));
         }
     }
-    let max_age = a
-        .max_age
-        .as_deref()
-        .map(parse_age)
-        .transpose()
-        .map_err(|e| format!("--max-age: {e}"))?;
+    let max_age = super::max_age(a.max_age.as_deref())?;
 
     let status_path = root.join(Layout::STATUS);
     let mut status = match read_own(&status_path, Layout::STATUS)? {
         Some(t) => Status::from_yaml(&t).map_err(|e| format!("{}: {e}", Layout::STATUS))?,
         None => Status::default(),
     };
-    let cache_rel = format!("{}/{}", Layout::CACHE_DIR, Layout::WATCH_CACHE);
-    let cache_path = root.join(&cache_rel);
     // Believing a committed cache could hide a withdrawal or a retraction.
-    let committed = super::committed_cache(
+    let answers = super::answers_cache(
         root,
-        &cache_path,
-        &cache_rel,
-        "answers",
+        Layout::WATCH_CACHE,
         "every paper is asked afresh",
-    );
-    let mut stderr = committed.clone().unwrap_or_default();
-    let own_cache = if committed.is_some() {
-        None
-    } else {
-        read_own(&cache_path, &cache_rel)?
-    };
-    let mut cache = match own_cache {
+        MAX_BYTES,
+    )?;
+    let mut stderr = answers.warning.clone();
+    let mut cache = match &answers.text {
         None => Cache::default(),
-        Some(t) => Cache::from_json(&t).unwrap_or_else(|e| {
+        Some(t) => Cache::from_json(t).unwrap_or_else(|e| {
             stderr.push_str(&format!(
-                "warning: {cache_rel}: not a watch cache ({e}); starting a new one\n"
+                "warning: {}: not a watch cache ({e}); starting a new one\n",
+                answers.shown
             ));
             Cache::default()
         }),
@@ -175,8 +162,8 @@ fn command(
         asked = watch::refresh(&subjects, &status, &mut cache, &svc, &std::thread::sleep)
             .map_err(no_network)?;
         let items = [(
-            cache_path.clone(),
-            cache_rel.clone(),
+            answers.path.clone(),
+            answers.shown.clone(),
             cache.to_json().into_bytes(),
         )];
         let items: Vec<(std::path::PathBuf, String, &[u8])> = items

@@ -302,16 +302,10 @@ pub fn reliability_table(r: &Reliability) -> String {
     if r.fields.iter().any(|f| f.distance == "MASI") {
         out.push_str("MASI distance of tag sets (Passonneau 2006): 0 equal, 1 disjoint\n");
     }
-    let notes: Vec<&FieldReliability> = r.fields.iter().filter(|f| f.note.is_some()).collect();
-    if !notes.is_empty() {
-        out.push_str("\nnotes:\n");
-        for f in notes {
-            out.push_str(&format!(
-                "  {}: {}\n",
-                f.field,
-                f.note.as_deref().unwrap_or("")
-            ));
-        }
-    }
+    out.push_str(&super::table::notes_block(
+        r.fields
+            .iter()
+            .map(|f| (f.field.as_str(), f.note.as_deref())),
+    ));
     out
 }

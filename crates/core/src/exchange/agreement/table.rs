@@ -1,6 +1,6 @@
 //! The text table of an agreement: per-field figures, notes, then each disagreement.
 
-use super::{Agreement, FieldAgreement};
+use super::Agreement;
 
 fn fmt3(x: Option<f64>) -> String {
     x.map_or_else(|| "undefined".to_string(), |v| format!("{v:.3}"))
@@ -47,17 +47,11 @@ pub fn table(r: &Agreement) -> String {
         r.rows
     ));
     out.push_str("kappa = (observed - expected) / (1 - expected)\n");
-    let notes: Vec<&FieldAgreement> = r.fields.iter().filter(|f| f.note.is_some()).collect();
-    if !notes.is_empty() {
-        out.push_str("\nnotes:\n");
-        for f in notes {
-            out.push_str(&format!(
-                "  {}: {}\n",
-                f.field,
-                f.note.as_deref().unwrap_or("")
-            ));
-        }
-    }
+    out.push_str(&notes_block(
+        r.fields
+            .iter()
+            .map(|f| (f.field.as_str(), f.note.as_deref())),
+    ));
     let total: usize = r.fields.iter().map(|f| f.disagreements.len()).sum();
     if total == 0 {
         out.push_str("\nno disagreements\n");
@@ -77,4 +71,17 @@ pub fn table(r: &Agreement) -> String {
     }
     out.push_str(&format!("\ndisagreements ({total}):\n{d}\n"));
     out
+}
+
+/// The "notes:" block under an agreement table: one line per field that has
+/// a note, nothing when none has.
+pub(super) fn notes_block<'a>(fields: impl Iterator<Item = (&'a str, Option<&'a str>)>) -> String {
+    let lines: String = fields
+        .filter_map(|(field, note)| note.map(|n| format!("  {field}: {n}\n")))
+        .collect();
+    if lines.is_empty() {
+        lines
+    } else {
+        format!("\nnotes:\n{lines}")
+    }
 }
