@@ -73,7 +73,7 @@ fn names(field: &str) -> Vec<String> {
 
 /// Entries whose list still ends in `others` because no source reproducing
 /// arXiv's author line was found for them (see the fixtures README).
-const STILL_CUT_SHORT: [(&str, &str); 3] = [
+const STILL_CUT_SHORT: [(&str, &str); 2] = [
     (
         "artifactsbench2025",
         "the stored copies disagree on how many authors arXiv lists (20 or 32)",
@@ -81,10 +81,6 @@ const STILL_CUT_SHORT: [(&str, &str); 3] = [
     (
         "mtu-bench2025",
         "the stored copies split two of arXiv's names differently",
-    ),
-    (
-        "puppeteer2025",
-        "the only stored lists are sorted by name, not in arXiv's order",
     ),
 ];
 
