@@ -5,7 +5,7 @@
 use super::{parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
@@ -48,7 +48,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
     } else {
         ctx.writing_root()?
     };
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
     // only a whole build has a key, and only it can be found fresh.
