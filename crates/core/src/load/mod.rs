@@ -109,6 +109,11 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
 /// Reads every input below `root`; nothing that fails stops the others.
 pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
     let max = opts.max_file_bytes;
+    // The sub-readers first, then the files read here directly.
+    let traces = examples::read_traces(root);
+    let templates = templates::read(root);
+    let folders =
+        [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR].map(|dir| Folder::read(root, dir, max));
     let tax_path = root.join(Layout::TAXONOMY);
     let taxonomy = reader::read_text(&tax_path, max).map_err(|error| Unread {
         error,
@@ -122,16 +127,15 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
         root: root.to_path_buf(),
         opts,
         taxonomy,
-        folders: [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
-            .map(|dir| Folder::read(root, dir, max)),
+        folders,
         claims: optional(Layout::CLAIMS),
         survey: optional(Layout::SURVEY),
         locators: optional(Layout::LOCATORS),
         search: optional(Layout::SEARCH),
         status: optional(Layout::STATUS),
         releases: optional(Layout::RELEASES),
-        traces: examples::read_traces(root),
-        templates: templates::read(root),
+        traces,
+        templates,
     }
 }
 
