@@ -109,7 +109,8 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
 /// Reads every input below `root`; nothing that fails stops the others.
 pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
     let max = opts.max_file_bytes;
-    // The sub-readers first, then the files read here directly.
+    // The reads do not depend on each other, so their order is free: whole
+    // folders (traces, templates, data) first, then the single files.
     let traces = examples::read_traces(root);
     let templates = templates::read(root);
     let folders =
