@@ -5,7 +5,7 @@ use std::time::Instant;
 fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let t = Instant::now();
-    let inputs = corpus_core::load::Inputs::read(&root, Default::default());
+    let inputs = corpus_core::load::read_inputs(&root, Default::default());
     eprintln!("read {:?}", t.elapsed());
     let t = Instant::now();
     let key = inputs.digest(&corpus_io::digest::Key([0; 16]));
@@ -25,7 +25,7 @@ fn main() {
     eprintln!("context {:?}", t.elapsed());
     let t = Instant::now();
     let tpl = inputs.templates.as_ref().unwrap();
-    let examples = corpus_core::load::examples::parse(&inputs.traces, &c.taxonomy);
+    let examples = corpus_core::load::examples::replay(&inputs.traces, &c.taxonomy);
     let files = corpus_core::publish::generate::generate(
         &c,
         tpl,

@@ -3,7 +3,7 @@
 
 use super::{parse_checked, sources, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
-use corpus_core::load::Inputs;
+use corpus_core::load::{self, Inputs};
 use corpus_core::model::corpus::Corpus;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
@@ -89,7 +89,7 @@ fn from_fingerprint(
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.root()?;
     let format = Format::from(args.format);
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     // Leftovers are not among the recorded inputs: with any, the full path
     // reports them. A recorded check knows nothing of a base either.
     let leftovers = corpus_core::load::leftovers::found(root);

@@ -3,7 +3,7 @@
 
 use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use std::path::PathBuf;
 
 /// Export formats.
@@ -44,7 +44,7 @@ impl Audience for Args {
 /// Exports a corpus without errors; `--out` (relative to the working
 /// directory) is written only when it does not exist yet, or with `--force`.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let inputs = Inputs::read(ctx.root()?, ctx.load);
+    let inputs = load::read_inputs(ctx.root()?, ctx.load);
     let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {

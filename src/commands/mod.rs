@@ -382,7 +382,7 @@ pub fn parse_checked(
     report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
     let mut corpus = loaded(load::parse(inputs), report)?;
-    let examples = load::examples::parse(&inputs.traces, &corpus.taxonomy);
+    let examples = load::examples::replay(&inputs.traces, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
     Ok((corpus, examples.metrics))
 }

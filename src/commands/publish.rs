@@ -2,10 +2,11 @@
 //! generate the files of a part and write them (or, with `--check`, only
 //! compare them with the disk).
 
+use super::completions::{MAN_MARK, MAN_PAGE};
 use super::{parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_diagnostics::diag::Diagnostic;
@@ -48,7 +49,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
     } else {
         ctx.writing_root()?
     };
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
     // only a whole build has a key, and only it can be found fresh.
@@ -106,7 +107,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
         .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
     let kept = generate::keep_users_changelog(root, &mut files);
     let mut notes = String::new();
-    match man.map(|page| man_page(root, page)) {
+    match man.map(|page| generate::man_page(root, MAN_PAGE, MAN_MARK, page)) {
         Some(Ok(Some(page))) => files.push(page),
         Some(Err(refused)) => notes = refused,
         _ => {}
@@ -144,31 +145,6 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
         stderr: notes,
         ..Outcome::ok(out)
     })
-}
-
-/// The man page as a generated file, when the root has a `docs/` folder;
-/// Err is the warning when a file this tool did not write sits at its path
-/// (it is left alone: nothing the user wrote is overwritten).
-fn man_page(root: &Path, page: String) -> std::result::Result<Option<generate::Generated>, String> {
-    use super::completions::{MAN_MARK, MAN_PAGE};
-    if !root.join("docs").is_dir() {
-        return Ok(None);
-    }
-    let ours =
-        match corpus_io::reader::read_text(&root.join(MAN_PAGE), generate::MAX_GENERATED_BYTES) {
-            Err(corpus_io::reader::ReadError::Missing) => true,
-            Ok(text) => text.starts_with(MAN_MARK),
-            Err(_) => false,
-        };
-    if !ours {
-        return Err(format!(
-            "warning: {MAN_PAGE} was not written by `corpus build`, so it is left alone and the man page is not generated; move it away to have it generated\n"
-        ));
-    }
-    Ok(Some(generate::Generated {
-        path: MAN_PAGE.to_string(),
-        content: page,
-    }))
 }
 
 /// What a build with nothing to write says about its `n` files.

@@ -9,7 +9,7 @@ use super::{parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::exchange::git;
 use corpus_core::layout::Layout;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use corpus_core::model::{dates, releases};
 use corpus_core::publish::citation::{self, CFF_MARK, ZENODO_MARK};
 use corpus_core::publish::{changes, generate};
@@ -95,7 +95,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             if dirty.len() > 5 { ", …" } else { "" }
         )));
     }
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     let (mut corpus, examples) = parse_checked(&inputs, None)?;
     let mut rep = check::check(&corpus);
     rep.diagnostics.extend(generate::stale_diagnostics(

@@ -6,7 +6,7 @@
 use super::{parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use corpus_core::publish::feeds;
 use corpus_core::publish::repository::pages_url;
 use corpus_core::publish::site::{self, GENERATOR};
@@ -38,7 +38,7 @@ impl Audience for Args {
 /// the page's path is refused, and so is a corpus with errors.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     let (corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {

@@ -4,7 +4,7 @@
 
 use super::{parse_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::check;
-use corpus_core::load::Inputs;
+use corpus_core::load;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::stats::{self, Stats};
 use corpus_diagnostics::diag::Severity;
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return publish::run_part(ctx, Part::Stats, args.check, None);
     }
     let root = ctx.root()?;
-    let inputs = Inputs::read(root, ctx.load);
+    let inputs = load::read_inputs(root, ctx.load);
     // When the build fingerprint proves the inputs those of a recorded
     // error-free build, its figures and check result are this run's.
     let recorded = ctx.store().and_then(|s| {

@@ -9,7 +9,7 @@
 
 use crate::common::repo;
 use corpus_core::check::check;
-use corpus_core::load::{parse, Inputs, LoadOptions};
+use corpus_core::load::{parse, read_inputs, Inputs, LoadOptions};
 use corpus_core::model::claims::{evaluate, Claim, Over, Pool};
 use corpus_core::model::corpus::Corpus;
 use corpus_core::model::fields;
@@ -211,7 +211,7 @@ fn falsifying_edit(inputs: &mut Inputs, base: &BTreeSet<String>, claim: &Claim) 
 
 #[test]
 fn every_claim_has_a_falsifying_edit() {
-    let mut inputs = Inputs::read(&repo(), LoadOptions::default());
+    let mut inputs = read_inputs(&repo(), LoadOptions::default());
     let corpus = parse(&inputs).expect("the shipped corpus loads");
     let base = other_findings(&corpus);
     let (ledger, _) = corpus
@@ -234,7 +234,7 @@ fn every_claim_has_a_falsifying_edit() {
 
 #[test]
 fn a_claim_check_refuses_has_no_falsifying_edit() {
-    let mut inputs = Inputs::read(&repo(), LoadOptions::default());
+    let mut inputs = read_inputs(&repo(), LoadOptions::default());
     let corpus = parse(&inputs).expect("the shipped corpus loads");
     let base = other_findings(&corpus);
     // Sixteen records were excluded at the abstract screen: one edit leaves fifteen.

@@ -318,7 +318,7 @@ fn the_shortcut_is_taken_and_trusts_only_its_record() {
 fn forge_record_for_this_tree(t: &Tree) {
     let key = corpus_core::publish::generate::fingerprint_key(
         &store(),
-        &corpus_core::load::Inputs::read(t.root(), corpus_core::load::LoadOptions::default()),
+        &corpus_core::load::read_inputs(t.root(), corpus_core::load::LoadOptions::default()),
         corpus_core::publish::generate::Part::All,
     )
     .expect("a key");
@@ -391,7 +391,7 @@ fn a_new_stray_or_hidden_file_is_seen() {
 
 /// The digest of the inputs read below a tree's root.
 fn key_of(t: &Tree, opts: corpus_core::load::LoadOptions) -> Option<u128> {
-    corpus_core::load::Inputs::read(t.root(), opts).digest(store().key())
+    corpus_core::load::read_inputs(t.root(), opts).digest(store().key())
 }
 
 #[test]

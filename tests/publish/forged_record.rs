@@ -21,7 +21,7 @@ fn built() -> Tree {
 /// `good`'s record (a clean build's) whose key is that of `t`'s inputs.
 fn forged_record(store: &Store, t: &Tree, good: &str) -> String {
     let inputs =
-        corpus_core::load::Inputs::read(t.root(), corpus_core::load::LoadOptions::default());
+        corpus_core::load::read_inputs(t.root(), corpus_core::load::LoadOptions::default());
     let key = corpus_core::publish::generate::fingerprint_key(
         store,
         &inputs,

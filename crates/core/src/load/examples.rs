@@ -41,7 +41,7 @@ pub struct Traces {
 pub type TraceFiles = Result<Vec<(String, Result<Vec<u8>, Diagnostic>)>, String>;
 
 /// Reads the example traces below `root`.
-pub fn read(root: &Path) -> Traces {
+pub fn read_traces(root: &Path) -> Traces {
     Traces {
         native: read_folder(root, Layout::TRACE_EXAMPLES_DIR),
         otlp: read_folder(root, Layout::OTLP_EXAMPLES_DIR),
@@ -66,7 +66,7 @@ fn read_folder(root: &Path, dir: &str) -> TraceFiles {
 }
 
 /// Validates the example traces read and replays the valid ones.
-pub fn parse(traces: &Traces, tax: &Taxonomy) -> Examples {
+pub fn replay(traces: &Traces, tax: &Taxonomy) -> Examples {
     let mut out = Examples::default();
     let families = tax.channel_families();
     let replay = |out: &mut Examples, rel: String, t: Trace| {

@@ -6,12 +6,11 @@
 //! turned into a diagnostic only by the parser, since its severity is the
 //! taxonomy's to decide.
 
-use super::examples::{self, Traces};
+use super::examples::Traces;
 use super::listing::{is_data_file, Folder};
 use super::parallel::in_parallel;
 use super::read::accepted;
-use super::{templates, LoadOptions};
-use crate::layout::Layout;
+use super::LoadOptions;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
@@ -56,35 +55,6 @@ pub struct Unread {
 }
 
 impl Inputs {
-    /// Reads every input below `root`; nothing that fails stops the others.
-    pub fn read(root: &Path, opts: LoadOptions) -> Inputs {
-        let max = opts.max_file_bytes;
-        let tax_path = root.join(Layout::TAXONOMY);
-        let taxonomy = reader::read_text(&tax_path, max).map_err(|error| Unread {
-            error,
-            is_file: tax_path.is_file(),
-        });
-        let optional = |rel: &str| {
-            let path = root.join(rel);
-            path.exists().then(|| reader::read_text(&path, max))
-        };
-        Inputs {
-            root: root.to_path_buf(),
-            opts,
-            taxonomy,
-            folders: [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR]
-                .map(|dir| Folder::read(root, dir, max)),
-            claims: optional(Layout::CLAIMS),
-            survey: optional(Layout::SURVEY),
-            locators: optional(Layout::LOCATORS),
-            search: optional(Layout::SEARCH),
-            status: optional(Layout::STATUS),
-            releases: optional(Layout::RELEASES),
-            traces: examples::read(root),
-            templates: templates::read(root),
-        }
-    }
-
     /// The text of a data file as the loaded corpus keeps it (read, neither
     /// empty nor nested too deep), for quoting in a report.
     pub fn source_text(&self, rel: &str) -> Option<&str> {
@@ -100,7 +70,7 @@ impl Inputs {
 impl Folder {
     /// Lists `root/dir` and reads its data files, in parallel: on a large
     /// corpus reading them is much of what a run costs.
-    fn read(root: &Path, dir: &'static str, max: u64) -> Folder {
+    pub(super) fn read(root: &Path, dir: &'static str, max: u64) -> Folder {
         let listed = reader::list_dir(&root.join(dir)).map(Option::unwrap_or_default);
         let data: Vec<(String, PathBuf)> = listed
             .as_ref()

@@ -32,6 +32,7 @@ use crate::model::taxonomy::Taxonomy;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
+use corpus_io::reader;
 use data_file::{parse_file, parse_read, Convert, FileLoad};
 use listing::listing_problems;
 use optional::{
@@ -102,7 +103,41 @@ pub fn names_not_utf8(root: &Path) -> Vec<String> {
 
 /// Loads taxonomy, entries and exclusions below `root`.
 pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
-    parse(&Inputs::read(root, opts))
+    parse(&read_inputs(root, opts))
+}
+
+/// Reads every input below `root`; nothing that fails stops the others.
+pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
+    let max = opts.max_file_bytes;
+    // The reads do not depend on each other, so their order is free: whole
+    // folders (traces, templates, data) first, then the single files.
+    let traces = examples::read_traces(root);
+    let templates = templates::read(root);
+    let folders =
+        [Layout::PAPERS_DIR, Layout::EXCLUSIONS_DIR].map(|dir| Folder::read(root, dir, max));
+    let tax_path = root.join(Layout::TAXONOMY);
+    let taxonomy = reader::read_text(&tax_path, max).map_err(|error| Unread {
+        error,
+        is_file: tax_path.is_file(),
+    });
+    let optional = |rel: &str| {
+        let path = root.join(rel);
+        path.exists().then(|| reader::read_text(&path, max))
+    };
+    Inputs {
+        root: root.to_path_buf(),
+        opts,
+        taxonomy,
+        folders,
+        claims: optional(Layout::CLAIMS),
+        survey: optional(Layout::SURVEY),
+        locators: optional(Layout::LOCATORS),
+        search: optional(Layout::SEARCH),
+        status: optional(Layout::STATUS),
+        releases: optional(Layout::RELEASES),
+        traces,
+        templates,
+    }
 }
 
 /// Builds the corpus from the inputs read: the taxonomy (refused whole when

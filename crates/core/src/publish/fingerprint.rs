@@ -111,7 +111,8 @@ const STATS: &str = "stats";
 /// when the full path must decide. (Whether files of an earlier build are
 /// left over is the caller's test.)
 pub fn fresh(store: &Store, root: &Path, key: u128) -> Option<(Vec<String>, Checked)> {
-    let text = reader::read_text(&path(store, root)?, MAX_RECORD_BYTES).ok()?;
+    let record = path(store, root)?;
+    let text = reader::read_text(&record, MAX_RECORD_BYTES).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != format!("key {key:032x}") {
         return None;

@@ -326,6 +326,35 @@ pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<S
     Some(Layout::CHANGELOG.to_string())
 }
 
+/// The command line's man page `page` as the generated file `path`, when
+/// the root has a `docs/` folder; Err is the warning when a file that does
+/// not start with `mark` (so this tool did not write it) sits at `path`: it
+/// is left alone, since nothing the user wrote is overwritten.
+pub fn man_page(
+    root: &Path,
+    path: &str,
+    mark: &str,
+    page: String,
+) -> Result<Option<Generated>, String> {
+    if !root.join("docs").is_dir() {
+        return Ok(None);
+    }
+    let ours = match reader::read_text(&root.join(path), MAX_GENERATED_BYTES) {
+        Err(reader::ReadError::Missing) => true,
+        Ok(text) => text.starts_with(mark),
+        Err(_) => false,
+    };
+    if !ours {
+        return Err(format!(
+            "warning: {path} was not written by `corpus build`, so it is left alone and the man page is not generated; move it away to have it generated\n"
+        ));
+    }
+    Ok(Some(Generated {
+        path: path.to_string(),
+        content: page,
+    }))
+}
+
 /// Whether the root holds a changelog `build` did not write.
 fn users_changelog(root: &Path) -> bool {
     let path = root.join(Layout::CHANGELOG);
