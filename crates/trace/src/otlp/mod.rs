@@ -149,7 +149,11 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
         }
         out.cross_trace_links += built.cross_trace_links;
         out.errors += built.errors;
-        if bad_trace.contains_key(trace) {
+        // A joined trace is as bad as the worst of the traces joined.
+        let bad = |t: &u128| bad_trace.contains_key(t);
+        if bad(trace)
+            || (!joined.is_empty() && members.iter().any(|&g| bad(&spans[g as usize].0.trace)))
+        {
             continue;
         }
         // The same checks as `corpus trace validate`: an import never hands back a trace that fails them.

@@ -8,11 +8,13 @@
 //! deep cannot overflow the call stack.
 //!
 //! The steps, in order: `structure` checks the span tree, `lead` picks the
-//! orchestrator, `walk` emits events and edges, `links` turns span links into
-//! message edges, and `write` orders the result and writes its JSON text.
+//! orchestrator, `walk` emits events and edges (with the A2A and approval
+//! rules of `remote`), `links` turns span links into message edges, and
+//! `write` orders the result and writes its JSON text.
 
 mod lead;
 mod links;
+mod remote;
 mod sequence;
 mod structure;
 mod walk;

@@ -359,3 +359,39 @@ fn every_older_name_reads_like_the_current_one() {
         }
     }
 }
+
+#[test]
+fn a_joined_trace_is_not_written_when_a_trace_it_joins_is_broken() {
+    const SERVER: &str = "0000000000000000000000000000beef";
+    let mut server = a2a_server(3, 3, "weather", 1.5, 2.5);
+    server.as_object_mut().unwrap().remove("parentSpanId");
+    server["traceId"] = json!(SERVER);
+    server["links"] = json!([{"traceId": TRACE, "spanId": format!("{:016x}", 2)}]);
+    let mut broken = tool(4, 3, "forecast", 1.6, 2.0);
+    broken["traceId"] = json!(SERVER);
+    let spans = |broken: Value| {
+        vec![
+            agent(1, None, "planner", 0.0, 5.0),
+            a2a_client(2, 1, "weather", 1.0, 3.0),
+            server.clone(),
+            broken,
+        ]
+    };
+    let run = |spans: Vec<Value>| {
+        let doc = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+        let input = Input {
+            label: "in.json".into(),
+            bytes: serde_json::to_vec(&doc).unwrap(),
+        };
+        import(&[input], &Options::default())
+    };
+    let whole = run(spans(broken.clone()));
+    assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
+    assert_eq!(whole.traces.len(), 1);
+    assert_eq!(whole.traces[0].trace_id, TRACE);
+    assert_eq!(whole.cross_trace_links, 0);
+    broken["endTimeUnixNano"] = json!("soon");
+    let out = run(spans(broken));
+    assert!(out.traces.is_empty());
+    assert!(out.diagnostics.iter().any(|d| d.rule == "otlp-span-time"));
+}
