@@ -8,6 +8,7 @@ mod common;
 
 mod trace_classify;
 mod trace_cli;
+mod trace_edges;
 mod trace_handoff;
 mod trace_import;
 mod trace_properties;

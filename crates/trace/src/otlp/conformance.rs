@@ -526,3 +526,5 @@ fn base64_ids_read_like_hex_ones() {
     }
     assert_eq!(one(spans), hex);
 }
+
+mod edges;

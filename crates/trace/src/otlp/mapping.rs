@@ -75,6 +75,75 @@ pub(crate) mod keys {
     pub const TRANSFER_TARGET_TYPE: &str = "gen_ai.transfer.target.type";
     /// Traceloop (OpenLLMetry): what a span is; not read, only recognised.
     pub const TRACELOOP_KIND: &str = "traceloop.span.kind";
+    /// The A2A operation (`SendMessage`, ...): marks an A2A client or server span.
+    pub const A2A_METHOD: &str = "a2a.method.name";
+    /// Span-name prefix of the A2A client spans older a2a-python releases write (module path, no attributes).
+    pub const A2A_CLIENT_PREFIX: &str = "a2a.client.";
+    /// Span-name prefix of their server spans.
+    pub const A2A_SERVER_PREFIX: &str = "a2a.server.";
+    /// Name of the span event that records a decision about a tool call before it runs.
+    pub const DECISION: &str = "gen_ai.tool.call.decision";
+    /// Its outcome: `allow`, `deny` or `require_approval`.
+    pub const DECISION_OUTCOME: &str = "gen_ai.tool.call.decision.outcome";
+    /// The tool call a decision gates.
+    pub const TOOL_CALL_ID: &str = "gen_ai.tool.call.id";
+}
+
+/// A current attribute name and an older (or alternative) one that
+/// instrumentations on older convention versions still write.
+pub(crate) struct Renamed {
+    /// The name read first.
+    pub current: &'static str,
+    /// The name read when the current one is absent.
+    pub older: &'static str,
+    /// Who still writes the older name.
+    pub written_by: &'static str,
+}
+
+/// Every pair of names read for one value, stated once: the decoder reads
+/// `older` only when `current` is absent, and `--explain` lists the table.
+pub(crate) const RENAMED: &[Renamed] = &[
+    Renamed {
+        current: keys::INPUT_TOKENS,
+        older: keys::PROMPT_TOKENS_OLD,
+        written_by: "GenAI conventions before v1.27.0",
+    },
+    Renamed {
+        current: keys::OUTPUT_TOKENS,
+        older: keys::COMPLETION_TOKENS_OLD,
+        written_by: "GenAI conventions before v1.27.0",
+    },
+    Renamed {
+        current: keys::HANDOFF_FROM,
+        older: keys::HANDOFF_FROM_NAME,
+        written_by: "some OpenAI Agents SDK instrumentations",
+    },
+    Renamed {
+        current: keys::HANDOFF_TO,
+        older: keys::HANDOFF_TO_NAME,
+        written_by: "some OpenAI Agents SDK instrumentations",
+    },
+    Renamed {
+        current: keys::AGENT_NAME,
+        older: keys::WORKFLOW_NAME,
+        written_by: "invoke_workflow spans before semantic-conventions-genai v0.1.0",
+    },
+    Renamed {
+        current: keys::OI_AGENT_NAME,
+        older: keys::OI_NODE_ID,
+        written_by: "OpenInference instrumentations that name only the graph node",
+    },
+    Renamed {
+        current: keys::A2A_METHOD,
+        older: "span name a2a.client.* / a2a.server.*",
+        written_by:
+            "a2a-python's own tracing (trace_class), before the a2a.client / a2a.server spans",
+    },
+];
+
+/// Whether `key` is the older name of a pair in [`RENAMED`].
+pub(crate) fn is_older_name(key: &str) -> bool {
+    RENAMED.iter().any(|r| r.older == key)
 }
 
 /// Bits of [`crate::otlp::decode::GenAi::marks`]: which conventions a span's attributes follow.
@@ -87,6 +156,12 @@ pub(crate) mod marks {
     pub const TRACELOOP: u8 = 4;
     /// `gen_ai.request.model` is set.
     pub const MODEL: u8 = 8;
+    /// `a2a.method.name` is set.
+    pub const A2A: u8 = 16;
+    /// The span kind is CLIENT.
+    pub const CLIENT: u8 = 32;
+    /// The span kind is SERVER.
+    pub const SERVER: u8 = 64;
 }
 
 /// What a span of a given operation becomes.
@@ -108,6 +183,10 @@ pub(crate) enum Role {
     Guardrail,
     /// Control goes to a person: a human intervention.
     Human,
+    /// An A2A request leaves its process: a message to the remote agent.
+    A2aClient,
+    /// An A2A request is served: the remote agent acts and replies.
+    A2aServer,
 }
 
 /// The span conventions an import reads.
@@ -162,8 +241,8 @@ pub(crate) const OPERATIONS: &[Operation] = &[
     Operation {
         name: "invoke_workflow",
         role: Role::Invoke,
-        subject: &[keys::WORKFLOW_NAME],
-        yields: "as invoke_agent, with the workflow (gen_ai.workflow.name) as the agent",
+        subject: &[keys::AGENT_NAME, keys::WORKFLOW_NAME],
+        yields: "as invoke_agent, with the workflow (gen_ai.agent.name, else gen_ai.workflow.name) as the agent",
     },
     Operation {
         name: "create_agent",
@@ -258,6 +337,25 @@ pub(crate) const TRANSFER_HUMAN: Operation = Operation {
     yields: "human_intervention by the person (gen_ai.transfer.target.name, else `human`) at the span's end",
 };
 
+/// An A2A client span: `a2a.method.name` on a CLIENT span, or an older a2a-python span named `a2a.client.*`.
+pub(crate) const A2A_CLIENT: Operation = Operation {
+    name: "a2a.client",
+    role: Role::A2aClient,
+    subject: &[keys::AGENT_NAME],
+    yields: "message by the enclosing agent at the span's start (to = gen_ai.agent.name, the remote agent of the Agent Card); A2A client spans inside it (transport calls) map to nothing",
+};
+
+/// An A2A server span: `a2a.method.name` on a SERVER span, or an older a2a-python span named `a2a.server.*`.
+pub(crate) const A2A_SERVER: Operation = Operation {
+    name: "a2a.server",
+    role: Role::A2aServer,
+    subject: &[keys::AGENT_NAME],
+    yields: "below an A2A client span (through its parent, in the same trace or another resource, or through a span link from a root span of another trace): the remote agent (gen_ai.agent.name, else the client's `to`) acts for everything inside; message edge from the client's message to each first event inside; message by the remote agent at the span's end (the reply, to = the client's agent), fed by the last events inside, or by a message edge from the request when nothing inside maps. With no client span: it only names the acting agent",
+};
+
+/// How a `gen_ai.tool.call.decision` span event maps, for `--explain`.
+pub(crate) const DECISION_RULE: &str = "on any span: an allow or deny decision that follows a require_approval decision for the same call (gen_ai.tool.call.id, else gen_ai.tool.name) is a person's answer: human_intervention by the agent whose call it gates (the span's agent: the calling agent on an execute_tool span) at the event's time (kept within the span), after the span's first event and before its last; decisions without a preceding require_approval (a policy's) and require_approval itself map to no event";
+
 /// `openinference.span.kind` → survey events (with `--from openinference`).
 pub(crate) const OPENINFERENCE: &[Operation] = &[
     Operation {
@@ -310,6 +408,9 @@ pub(crate) const OI_KINDS: &[&str] = &[
 /// What a span becomes under a convention, if anything.
 pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Operation> {
     match convention {
+        Convention::GenAi if span.attrs.operation.is_none() && a2a_side(span).is_some() => {
+            a2a_side(span)
+        }
         Convention::GenAi => match span.attrs.operation.as_deref() {
             Some("execute_tool") if span.attrs.x().transfer_mode.is_some() => {
                 let a = &span.attrs;
@@ -339,6 +440,20 @@ pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Op
     }
 }
 
+/// The A2A role of a span: `a2a.method.name` with span kind CLIENT or SERVER,
+/// or a span name of older a2a-python releases.
+fn a2a_side(span: &Span) -> Option<&'static Operation> {
+    let m = span.attrs.marks;
+    let named = |prefix: &str| span.name.starts_with(prefix);
+    if (m & marks::A2A != 0 && m & marks::CLIENT != 0) || named(keys::A2A_CLIENT_PREFIX) {
+        Some(&A2A_CLIENT)
+    } else if (m & marks::A2A != 0 && m & marks::SERVER != 0) || named(keys::A2A_SERVER_PREFIX) {
+        Some(&A2A_SERVER)
+    } else {
+        None
+    }
+}
+
 /// The row for an operation name, if it maps.
 pub(crate) fn operation(name: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().find(|o| o.name == name)
@@ -360,7 +475,8 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     ("earliest start to latest end", "costs.wall_clock_s"),
     ("spans of one parent that do not overlap in time", "causal edge from the exit event of each span that ended to the entry event of the next one to start (spans that map to nothing are seen through), so only overlapping spans count as parallel"),
     ("tool_result", "acted by the calling agent (tools are not agents), tool = the tool's name"),
-    ("old attribute names", "gen_ai.usage.prompt_tokens and gen_ai.usage.completion_tokens read when the input_tokens / output_tokens names are absent; gen_ai.handoff.*_agent.name as gen_ai.handoff.*_agent"),
+    ("old attribute names", "read when the current name is absent; the table below"),
+    ("a span whose parent sits in another trace (an A2A server span that is a root of its trace and links to an A2A client span of the input)", "imported in the client's trace, as a child of the linked span (the trace id is the client's)"),
     ("ids", "hex (OTLP/JSON) or base64 (protobuf's JSON printer); status codes as integers or enum names"),
     ("error.type, or status code ERROR with its message", "error on the tool_result or return event of the span"),
     ("topology", "--topology VALUE (not inferred)"),
@@ -403,7 +519,13 @@ pub fn explain() -> String {
         };
         out.push_str(&format!("  {}{subject}\n{}", o.name, wrap(o.yields)));
     }
-    for o in [&TRANSFER_RETURN, &TRANSFER_PASS, &TRANSFER_HUMAN] {
+    for o in [
+        &TRANSFER_RETURN,
+        &TRANSFER_PASS,
+        &TRANSFER_HUMAN,
+        &A2A_CLIENT,
+        &A2A_SERVER,
+    ] {
         out.push_str(&format!("  {}\n{}", o.name, wrap(o.yields)));
     }
     out.push_str(&format!(
@@ -411,6 +533,12 @@ pub fn explain() -> String {
         wrap(MODEL_CALL.yields)
     ));
     out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\n");
+    out.push_str(&format!(
+        "Span events:\n  {} [{}]\n{}\n",
+        keys::DECISION,
+        keys::DECISION_OUTCOME,
+        wrap(DECISION_RULE)
+    ));
     out.push_str(
         "With --from openinference, openinference.span.kind instead (OpenInference\n\
          semantic conventions; CHAIN, RETRIEVER, EMBEDDING, RERANKER and EVALUATOR\n\
@@ -422,6 +550,15 @@ pub fn explain() -> String {
     out.push_str("\nEverything else:\n");
     for (from, to) in RULES {
         out.push_str(&format!("  {from}\n{}", wrap(to)));
+    }
+    out.push_str("\nOlder attribute names (read when the current name is absent):\n");
+    for r in RENAMED {
+        out.push_str(&format!(
+            "  {} <- {}\n{}",
+            r.current,
+            r.older,
+            wrap(&format!("still written by {}", r.written_by))
+        ));
     }
     out.push_str(
         "\nDiagnostics: a malformed span id or time, a duplicate span id, a cycle through\n\

@@ -123,11 +123,20 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
         }
     }
 
-    // Group by trace id (a trace may be spread over documents and files).
+    // Group by trace id (a trace may be spread over documents and files);
+    // an A2A server span linking to a client span of another trace joins that trace.
+    let joined = build::joined_traces(&spans, opts.convention);
     let mut groups: BTreeMap<u128, Vec<u32>> = BTreeMap::new();
     for (i, (span, _)) in spans.iter().enumerate() {
         if span.trace != 0 {
-            groups.entry(span.trace).or_default().push(i as u32);
+            let to = joined.get(&span.trace).copied().unwrap_or(span.trace);
+            groups.entry(to).or_default().push(i as u32);
+        }
+    }
+    // The joined trace is named by its client's trace id: its spans come first.
+    for (trace, members) in groups.iter_mut() {
+        if !joined.is_empty() {
+            members.sort_by_key(|&g| spans[g as usize].0.trace != *trace);
         }
     }
     out.trace_ids = groups.len();
@@ -140,7 +149,11 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
         }
         out.cross_trace_links += built.cross_trace_links;
         out.errors += built.errors;
-        if bad_trace.contains_key(trace) {
+        // A joined trace is as bad as the worst of the traces joined.
+        let bad = |t: &u128| bad_trace.contains_key(t);
+        if bad(trace)
+            || (!joined.is_empty() && members.iter().any(|&g| bad(&spans[g as usize].0.trace)))
+        {
             continue;
         }
         // The same checks as `corpus trace validate`: an import never hands back a trace that fails them.

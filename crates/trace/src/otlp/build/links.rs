@@ -35,6 +35,14 @@ pub(super) fn link(
     for i in 0..n {
         let s = span(i);
         for l in &s.links {
+            // The link that made the span a child of another trace's span is the tree's edge now.
+            let p = tree.parent[i];
+            if p != NONE && s.parent.is_none_or(|q| q != span(p as usize).id) {
+                let ps = span(p as usize);
+                if (ps.trace, ps.id) == (l.trace, l.span) {
+                    continue;
+                }
+            }
             if l.trace != s.trace {
                 cross_trace_links += 1;
                 continue;

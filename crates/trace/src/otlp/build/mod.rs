@@ -8,11 +8,13 @@
 //! deep cannot overflow the call stack.
 //!
 //! The steps, in order: `structure` checks the span tree, `lead` picks the
-//! orchestrator, `walk` emits events and edges, `links` turns span links into
-//! message edges, and `write` orders the result and writes its JSON text.
+//! orchestrator, `walk` emits events and edges (with the A2A and approval
+//! rules of `remote`), `links` turns span links into message edges, and
+//! `write` orders the result and writes its JSON text.
 
 mod lead;
 mod links;
+mod remote;
 mod sequence;
 mod structure;
 mod walk;
@@ -105,6 +107,10 @@ fn subject<'a>(span: &'a Span, op: &mapping::Operation) -> Option<&'a str> {
         if let Some(v) = v.filter(|v| !v.trim().is_empty()) {
             return Some(v);
         }
+    }
+    // A2A spans are named after the protocol method or a module path, never the agent.
+    if matches!(op.role, mapping::Role::A2aClient | mapping::Role::A2aServer) {
+        return None;
     }
     span.name
         .strip_prefix(op.name)
@@ -268,6 +274,63 @@ pub(crate) fn build(
         walked,
         cross_trace_links,
     ))
+}
+
+/// Trace ids that join another trace, with the trace they join: an A2A
+/// server span with no parent of its own that links to a span of another
+/// trace in the input (the request crossed processes without its context).
+/// Chains are followed to the trace at their start.
+pub(crate) fn joined_traces(
+    all: &[(Span, Pos)],
+    convention: mapping::Convention,
+) -> HashMap<u128, u128> {
+    let mut joins: HashMap<u128, u128> = HashMap::new();
+    if convention != mapping::Convention::GenAi {
+        return joins;
+    }
+    let candidates: Vec<&Span> = all
+        .iter()
+        .map(|(s, _)| s)
+        .filter(|s| s.links.iter().any(|l| l.trace != s.trace && l.trace != 0))
+        .filter(|s| {
+            mapping::role_of(s, convention).is_some_and(|o| o.role == mapping::Role::A2aServer)
+        })
+        .collect();
+    if candidates.is_empty() {
+        return joins;
+    }
+    let ids: std::collections::HashSet<(u128, u64)> =
+        all.iter().map(|(s, _)| (s.trace, s.id)).collect();
+    let has_parent = |s: &Span| s.parent.is_some_and(|p| ids.contains(&(s.trace, p)));
+    for s in candidates {
+        if has_parent(s) {
+            continue;
+        }
+        let found = s
+            .links
+            .iter()
+            .find(|l| l.trace != s.trace && ids.contains(&(l.trace, l.span)));
+        if let Some(l) = found {
+            joins.entry(s.trace).or_insert(l.trace);
+        }
+    }
+    // Follow chains (a -> b -> c) to their start; traces on a cycle join nothing.
+    let mut out: HashMap<u128, u128> = HashMap::new();
+    for &k in joins.keys() {
+        let mut to = k;
+        let mut steps = 0;
+        while let Some(&next) = joins.get(&to) {
+            to = next;
+            steps += 1;
+            if to == k || steps > joins.len() {
+                break;
+            }
+        }
+        if !joins.contains_key(&to) {
+            out.insert(k, to);
+        }
+    }
+    out
 }
 
 /// The other convention most of a trace's spans follow, when they follow one:

@@ -26,6 +26,9 @@ pub(super) struct Frontier {
     batch: Vec<(u64, u32)>,
     /// How many batches there have been.
     epoch: u32,
+    /// Events placed by their time rather than by the walk (a span's own
+    /// events between its children's), latest first: (time, event).
+    held: Vec<(u64, u32)>,
 }
 
 impl Frontier {
@@ -37,6 +40,29 @@ impl Frontier {
         entry: u32,
         edges: &mut Vec<(u32, u32, EdgeKind)>,
     ) -> u32 {
+        while self.held.last().is_some_and(|&(t, _)| t <= at) {
+            let (t, e) = self.held.pop().unwrap_or_default();
+            let seen = self.step(t, e, edges);
+            self.leave(t, e, seen);
+        }
+        self.step(at, entry, edges)
+    }
+
+    /// Holds an event that takes no time until the sequence reaches its time `t`.
+    pub(super) fn hold(&mut self, t: u64, event: u32) {
+        let at = self.held.partition_point(|&(u, _)| u > t);
+        self.held.insert(at, (t, event));
+    }
+
+    /// Places the events still held, after everything else.
+    pub(super) fn flush(&mut self, edges: &mut Vec<(u32, u32, EdgeKind)>) {
+        while let Some((t, e)) = self.held.pop() {
+            let seen = self.step(t, e, edges);
+            self.leave(t, e, seen);
+        }
+    }
+
+    fn step(&mut self, at: u64, entry: u32, edges: &mut Vec<(u32, u32, EdgeKind)>) -> u32 {
         let mut popped: Vec<(u64, u32)> = Vec::new();
         let mut covers = false;
         while let Some(&Reverse((t, e, seen))) = self.open.peek() {

@@ -92,6 +92,17 @@ pub(super) fn check(
 
     // Children, ordered by start time; a walk from the roots reaches every span
     // unless parent ids run in a cycle.
+    // An A2A server span that is a root of its own trace and links to a span
+    // of another trace in the input (the A2A client's, when the context was
+    // not propagated) is that span's child: the request crossed processes.
+    for (i, slot) in parent.iter_mut().enumerate() {
+        if *slot == NONE {
+            if let Some(j) = adopted_parent(span(i), &by_id) {
+                *slot = j as u32;
+            }
+        }
+    }
+
     let mut child_count = vec![0u32; n + 1];
     for &p in &parent {
         if p != NONE {
@@ -216,4 +227,21 @@ pub(super) fn check(
         children,
         roots,
     })
+}
+
+/// The span an A2A server span is adopted by: the first span of another trace
+/// it links to, when the input holds it and the span has no parent of its own.
+pub(crate) fn adopted_parent(s: &Span, by_id: &HashMap<u64, usize>) -> Option<usize> {
+    if s.parent.is_some_and(|p| by_id.contains_key(&p)) {
+        return None;
+    }
+    if crate::otlp::mapping::role_of(s, crate::otlp::mapping::Convention::GenAi)
+        .is_none_or(|o| o.role != crate::otlp::mapping::Role::A2aServer)
+    {
+        return None;
+    }
+    s.links
+        .iter()
+        .filter(|l| l.trace != s.trace)
+        .find_map(|l| by_id.get(&l.span).copied())
 }

@@ -1,6 +1,7 @@
 //! The walk down the span tree that emits events and edges, following the
 //! table in `mapping`, with an explicit stack.
 
+use super::remote::{answers, edge_into, first_invoked};
 use super::sequence::Frontier;
 use super::structure::Tree;
 use super::{reporter, subject, Ev, Mapped, Names, Problem, NONE};
@@ -25,6 +26,8 @@ struct Ctx {
     scope: u32,
     /// Index (in the frontier stack) of the sequence the span's events join.
     frontier: u32,
+    /// The message of the A2A client span the span is inside (no server span between), or NONE.
+    request: u32,
 }
 
 struct Scope {
@@ -134,6 +137,16 @@ pub(super) fn walk(
     // Sums of 64-bit counts: in 128 bits they cannot wrap (or panic).
     let (mut tokens_in, mut tokens_out) = (0u128, 0u128);
     let mut tool_calls = 0usize;
+    // When each tool call was first put to a person (require_approval), by call.
+    let mut requested: HashMap<&str, u64> = HashMap::new();
+    for i in 0..n {
+        for d in &span(i).attrs.x().decisions {
+            if &*d.outcome == "require_approval" {
+                let t = requested.entry(&d.call).or_insert(d.t);
+                *t = (*t).min(d.t);
+            }
+        }
+    }
 
     fn push(events: &mut Vec<Ev>, ev: Ev) -> u32 {
         events.push(ev);
@@ -164,6 +177,7 @@ pub(super) fn walk(
         rep: NONE,
         scope: 0,
         frontier: 0,
+        request: NONE,
     };
     let mut walk: Vec<Step> = roots.iter().rev().map(|&r| Step::Enter(r, top)).collect();
     while let Some(step) = walk.pop() {
@@ -249,6 +263,7 @@ pub(super) fn walk(
                                         rep: v,
                                         scope: scopes.len() as u32 - 1,
                                         frontier: ctx.frontier,
+                                        request: NONE,
                                     };
                                 } else if op.role == Role::Create {
                                     let mut e =
@@ -281,6 +296,7 @@ pub(super) fn walk(
                                         rep: v,
                                         scope: scopes.len() as u32 - 1,
                                         frontier: ctx.frontier,
+                                        request: NONE,
                                     };
                                 }
                             }
@@ -391,6 +407,54 @@ pub(super) fn walk(
                         me = Mapped { entry: g, exit: g };
                         inner.parent_entry = g;
                     }
+                    // A transport call inside an A2A request stands for the same request.
+                    Some(op) if op.role == Role::A2aClient && ctx.request != NONE => {
+                        label = Some(format!("{} (inside an A2A request)", op.name));
+                    }
+                    Some(op) if op.role == Role::A2aClient => {
+                        let mut m = ev(s, i, "request", s.start, EventKind::Message, ctx.agent);
+                        m.from = Some(ctx.agent);
+                        m.to = subject(s, op).map(|to| names.get(to));
+                        let m = push(&mut events, m);
+                        me = Mapped { entry: m, exit: m };
+                        inner.parent_entry = m;
+                        inner.request = m;
+                    }
+                    Some(op) if op.role == Role::A2aServer && ctx.request != NONE => {
+                        // The request crosses into the serving process: the remote agent acts and replies.
+                        let request = &events[ctx.request as usize];
+                        let (caller, asked) = (request.agent, request.to);
+                        let who = subject(s, op)
+                            .or_else(|| first_invoked(&span, tree, i, convention))
+                            .map(|w| names.get(w))
+                            .or(asked)
+                            .unwrap_or(ctx.agent);
+                        if events[ctx.request as usize].to.is_none() {
+                            events[ctx.request as usize].to = Some(who);
+                        }
+                        let mut r = ev(s, i, "reply", s.end, EventKind::Message, who);
+                        r.from = Some(who);
+                        r.to = Some(caller);
+                        r.error = s.error.clone();
+                        let r = push(&mut events, r);
+                        me = Mapped {
+                            entry: ctx.request,
+                            exit: r,
+                        };
+                        taken_over = true;
+                        inner.agent = who;
+                        inner.parent_entry = ctx.request;
+                        inner.request = NONE;
+                    }
+                    Some(op) if op.role == Role::A2aServer => {
+                        // No client span recorded: it only names the agent acting inside.
+                        if let Some(who) =
+                            subject(s, op).or_else(|| first_invoked(&span, tree, i, convention))
+                        {
+                            inner.agent = names.get(who);
+                        }
+                        label = Some(format!("{} (no client span)", op.name));
+                    }
                     Some(op) => {
                         // A model call: aggregate what has returned, else a step.
                         let scope = &mut scopes[ctx.scope as usize];
@@ -432,7 +496,8 @@ pub(super) fn walk(
                 if me.entry != NONE {
                     if !taken_over {
                         if ctx.parent_entry != NONE {
-                            edges.push((ctx.parent_entry, me.entry, EdgeKind::Causal));
+                            let kind = edge_into(&events, ctx.parent_entry, me.entry);
+                            edges.push((ctx.parent_entry, me.entry, kind));
                         }
                         // What ended before this span began comes before it.
                         let at = events[me.entry as usize].t;
@@ -445,6 +510,32 @@ pub(super) fn walk(
                     inner.rep = v;
                 } else {
                     rep[i] = ctx.rep;
+                }
+                // A person's answer to a tool-call approval request, inside the span.
+                for d in &s.attrs.x().decisions {
+                    if !answers(&requested, d) {
+                        continue;
+                    }
+                    let t = d.t.clamp(s.start, s.end);
+                    let h = ev(
+                        s,
+                        i,
+                        "approval",
+                        t,
+                        EventKind::HumanIntervention,
+                        inner.agent,
+                    );
+                    let h = push(&mut events, h);
+                    if inner.parent_entry != NONE && events[inner.parent_entry as usize].t <= t {
+                        edges.push((inner.parent_entry, h, EdgeKind::Causal));
+                    }
+                    // It takes its place among the children's events by its time.
+                    let seq = if me.entry != NONE {
+                        inner.frontier
+                    } else {
+                        ctx.frontier
+                    };
+                    frontiers[seq as usize].hold(t, h);
                 }
                 walk.push(Step::Leave(v, ctx, inner, seen));
                 for &c in children[kids(i)].iter().rev() {
@@ -466,7 +557,9 @@ pub(super) fn walk(
                 if me.exit == NONE {
                     continue;
                 }
-                let mut sinks = frontiers.pop().unwrap_or_default().into_sinks();
+                let mut closing = frontiers.pop().unwrap_or_default();
+                closing.flush(&mut edges);
+                let mut sinks = closing.into_sinks();
                 let pass = inner.scope != ctx.scope && scopes[inner.scope as usize].pass;
                 if pass {
                     let sc = &scopes[inner.scope as usize];
@@ -504,6 +597,10 @@ pub(super) fn walk(
                             has_inner = true;
                         }
                     }
+                    // An A2A reply with nothing recorded inside answers the request directly.
+                    if !has_inner && events[me.entry as usize].kind == EventKind::Message {
+                        edges.push((me.entry, me.exit, EdgeKind::Message));
+                    }
                 }
                 let seq = &mut frontiers[ctx.frontier as usize];
                 seq.leave(exit_t, me.exit, seen);
@@ -525,6 +622,10 @@ pub(super) fn walk(
                 }
             }
         }
+    }
+    // Events still held at the top level follow everything before them.
+    for f in &mut frontiers {
+        f.flush(&mut edges);
     }
     Walked {
         names,

@@ -40,17 +40,11 @@ impl Attrs {
             keys::OI_KIND => marks::OPENINFERENCE,
             keys::TRACELOOP_KIND => marks::TRACELOOP,
             keys::REQUEST_MODEL => marks::MODEL,
+            keys::A2A_METHOD => marks::A2A,
             _ => 0,
         };
         // Older or alternative spellings fill a slot only when the preferred key has not.
-        let fallback = matches!(
-            kv.key.as_str(),
-            keys::OI_NODE_ID
-                | keys::HANDOFF_FROM_NAME
-                | keys::HANDOFF_TO_NAME
-                | keys::PROMPT_TOKENS_OLD
-                | keys::COMPLETION_TOKENS_OLD
-        );
+        let fallback = crate::otlp::mapping::is_older_name(&kv.key);
         if kv.key == keys::OI_KIND {
             if let Any::Str(kind) = &value {
                 g.oi_kind = crate::otlp::mapping::OI_KINDS
@@ -153,6 +147,49 @@ impl<'de> Deserialize<'de> for Attrs {
             }
             fn visit_unit<E: de::Error>(self) -> Result<Attrs, E> {
                 Ok(Attrs::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A span event's attribute list, reduced to what a tool-call decision carries.
+#[derive(Default)]
+pub(super) struct EventAttrs {
+    /// `gen_ai.tool.call.decision.outcome`.
+    pub(super) outcome: Option<Box<str>>,
+    /// `gen_ai.tool.call.id`.
+    pub(super) call_id: Option<Box<str>>,
+    /// `gen_ai.tool.name`.
+    pub(super) tool: Option<Box<str>>,
+}
+
+impl<'de> Deserialize<'de> for EventAttrs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = EventAttrs;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of {\"key\", \"value\"} attributes")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EventAttrs, A::Error> {
+                let mut out = EventAttrs::default();
+                while let Some(kv) = seq.next_element::<KeyValue>()? {
+                    let slot = match kv.key.as_str() {
+                        keys::DECISION_OUTCOME => &mut out.outcome,
+                        keys::TOOL_CALL_ID => &mut out.call_id,
+                        keys::TOOL_NAME => &mut out.tool,
+                        _ => continue,
+                    };
+                    // Values of other types are not a decision's; the span's own attributes are checked.
+                    if let Some(Any::Str(s)) = kv.value {
+                        *slot = Some(s);
+                    }
+                }
+                Ok(out)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<EventAttrs, E> {
+                Ok(EventAttrs::default())
             }
         }
         d.deserialize_any(V)

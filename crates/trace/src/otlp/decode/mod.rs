@@ -97,6 +97,19 @@ pub(crate) struct Extra {
     pub oi_parent: Option<Box<str>>,
     /// `tool.name` (OpenInference).
     pub oi_tool: Option<Box<str>>,
+    /// The span's `gen_ai.tool.call.decision` events, in input order.
+    pub decisions: Vec<Decision>,
+}
+
+/// A `gen_ai.tool.call.decision` span event: a decision about a tool call before it runs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Decision {
+    /// `timeUnixNano` (0 when missing or malformed).
+    pub t: u64,
+    /// `allow`, `deny` or `require_approval`.
+    pub outcome: Box<str>,
+    /// The call it gates: `gen_ai.tool.call.id`, else `gen_ai.tool.name`, else empty.
+    pub call: Box<str>,
 }
 
 /// What a span without any of the rarer attributes has.
@@ -112,6 +125,7 @@ static NO_EXTRA: Extra = Extra {
     oi_agent: None,
     oi_parent: None,
     oi_tool: None,
+    decisions: Vec::new(),
 };
 
 impl GenAi {

@@ -1,9 +1,12 @@
 //! One OTLP span as serde reads it, and its reduction to a compact [`Span`].
 
 use super::any_value::Scalar;
-use super::attributes::Attrs;
-use super::{Link, Span, SpanProblem};
+use super::attributes::{Attrs, EventAttrs};
+use super::{Decision, Link, Span, SpanProblem};
+use crate::otlp::mapping::{keys, marks};
+use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
+use std::fmt;
 
 /// An unsigned 64-bit integer written as a decimal string (OTLP/JSON) or a number.
 struct U64(Option<u64>);
@@ -47,6 +50,54 @@ struct RawLink {
     span_id: String,
 }
 
+/// One span event, kept only when it is a tool-call decision (`mapping::keys::DECISION`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawEvent {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    time_unix_nano: Option<U64>,
+    #[serde(default)]
+    attributes: EventAttrs,
+}
+
+/// A span's event list, reduced to its tool-call decisions as it streams past.
+#[derive(Default)]
+struct Decisions(Vec<Decision>);
+
+impl<'de> Deserialize<'de> for Decisions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Decisions;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of span events")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Decisions, A::Error> {
+                let mut out = Vec::new();
+                while let Some(e) = seq.next_element::<RawEvent>()? {
+                    if e.name != keys::DECISION {
+                        continue;
+                    }
+                    let a = e.attributes;
+                    let Some(outcome) = a.outcome else { continue };
+                    out.push(Decision {
+                        t: e.time_unix_nano.and_then(|t| t.0).unwrap_or(0),
+                        outcome,
+                        call: a.call_id.or(a.tool).unwrap_or_default(),
+                    });
+                }
+                Ok(Decisions(out))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Decisions, E> {
+                Ok(Decisions::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RawSpan {
@@ -68,6 +119,21 @@ struct RawSpan {
     links: Option<Vec<RawLink>>,
     #[serde(default)]
     status: Option<RawStatus>,
+    #[serde(default)]
+    kind: Option<serde_json::Value>,
+    #[serde(default)]
+    events: Decisions,
+}
+
+/// The `mapping::marks` bit of a span kind: CLIENT (3) or SERVER (2), as integers or enum names.
+fn kind_mark(kind: Option<&serde_json::Value>) -> u8 {
+    match kind {
+        Some(serde_json::Value::Number(n)) if n.as_u64() == Some(3) => marks::CLIENT,
+        Some(serde_json::Value::Number(n)) if n.as_u64() == Some(2) => marks::SERVER,
+        Some(serde_json::Value::String(s)) if s == "SPAN_KIND_CLIENT" => marks::CLIENT,
+        Some(serde_json::Value::String(s)) if s == "SPAN_KIND_SERVER" => marks::SERVER,
+        _ => 0,
+    }
 }
 
 /// Parses an id of `bytes` bytes: hex (2n digits, either case), as OTLP/JSON
@@ -174,6 +240,10 @@ impl From<RawSpan> for Span {
         }
         let mut attrs = raw.attributes;
         problems.append(&mut attrs.problems);
+        attrs.genai.marks |= kind_mark(raw.kind.as_ref());
+        if !raw.events.0.is_empty() {
+            attrs.genai.x_mut().decisions = raw.events.0;
+        }
         let status = raw.status.unwrap_or_default();
         let error = attrs.genai.x().error_type.clone().or_else(|| {
             status.is_error().then(|| {
