@@ -113,8 +113,8 @@ fn base64(s: &str, bytes: usize) -> Option<u128> {
     (taken == bytes && acc == 0).then_some(out)
 }
 
-impl From<RawSpan> for Span {
-    fn from(raw: RawSpan) -> Span {
+impl From<RawSpan> for RawSpanCompact {
+    fn from(raw: RawSpan) -> RawSpanCompact {
         let mut problems = Vec::new();
         let trace = match hex(&raw.trace_id, 16) {
             Some(t) if t != 0 => t,
@@ -175,7 +175,7 @@ impl From<RawSpan> for Span {
         let mut attrs = raw.attributes;
         problems.append(&mut attrs.problems);
         let status = raw.status.unwrap_or_default();
-        let error = attrs.genai.x().error_type.clone().or_else(|| {
+        let error = attrs.genai.x().error_type.as_deref().map(Box::from).or_else(|| {
             status.is_error().then(|| {
                 status
                     .message
@@ -184,31 +184,25 @@ impl From<RawSpan> for Span {
                     .into()
             })
         });
-        Span {
+        let span = Span {
             trace,
             id,
             parent,
             start,
             end,
-            name: raw.name.into(),
+            name: super::atom::atom(&raw.name),
             attrs: attrs.genai,
             links,
             error,
-            problems,
-        }
+        };
+        RawSpanCompact(span, problems)
     }
 }
 
-/// A span converted to its compact form as soon as it is read.
+/// A span converted to its compact form as soon as it is read, with its problems.
 #[derive(Deserialize)]
 #[serde(from = "RawSpan")]
-pub(super) struct RawSpanCompact(pub(super) Span);
-
-impl From<RawSpan> for RawSpanCompact {
-    fn from(raw: RawSpan) -> Self {
-        RawSpanCompact(raw.into())
-    }
-}
+pub(super) struct RawSpanCompact(pub(super) Span, pub(super) Vec<SpanProblem>);
 
 #[cfg(test)]
 mod tests {
