@@ -156,10 +156,7 @@ impl Stream {
     fn over(&self) -> std::io::Error {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!(
-                "it grew past the {}-byte limit while it was read",
-                self.max
-            ),
+            format!("it grew past the {}-byte limit while it was read", self.max),
         )
     }
 }

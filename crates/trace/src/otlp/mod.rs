@@ -161,14 +161,16 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     let decode::Spans {
         spans,
         problems: span_problems,
+        docs,
     } = all;
+    let input_of = |pos: &decode::Pos| docs[pos.doc as usize].input;
     out.spans = spans.len();
 
     // Decoding problems of single spans.
     let mut bad_trace: HashMap<u128, bool> = HashMap::new();
     for (g, p) in &span_problems {
         let (span, pos) = &spans[*g];
-        let label = inputs[pos.input as usize].label();
+        let label = inputs[input_of(pos) as usize].label();
         {
             let (rule, severity, suffix, message, help) = match p {
                 decode::SpanProblem::BadId { field, value } => (
@@ -210,7 +212,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
                 format!("span {:016x}: {message}", span.id)
             };
             pending.push(Pending {
-                input: pos.input,
+                input: input_of(pos),
                 pos: Some(*pos),
                 suffix,
                 diag: Diagnostic::new(rule, severity, label, message).help(help),
@@ -252,13 +254,13 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
                 let pos = spans[first as usize].1;
                 for d in diags.into_iter().take(MAX_PER_RULE) {
                     pending.push(Pending {
-                        input: pos.input,
+                        input: input_of(&pos),
                         pos: None,
                         suffix: String::new(),
                         diag: Diagnostic::new(
                             Rule::OtlpInvalidResult,
                             Severity::Error,
-                            inputs[pos.input as usize].label(),
+                            inputs[input_of(&pos) as usize].label(),
                             format!(
                                 "trace {} would break the trace rules ({}: {}); it was not written",
                                 built.trace_id, d.rule, d.message
@@ -274,7 +276,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
         let (input, pos) = match p.span {
             Some(g) => {
                 let pos = spans[g as usize].1;
-                (pos.input, Some(pos))
+                (input_of(&pos), Some(pos))
             }
             None => (0, None),
         };
@@ -287,7 +289,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
         });
     }
     let (kept, elided) = cap(pending);
-    out.diagnostics = locate(inputs, kept)?;
+    out.diagnostics = locate(inputs, &docs, kept)?;
     out.elided = elided;
     corpus_diagnostics::diag::sort(&mut out.diagnostics);
     Ok(out)

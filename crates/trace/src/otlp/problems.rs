@@ -55,16 +55,23 @@ pub(super) fn cap(pending: Vec<Pending>) -> (Vec<Pending>, Vec<String>) {
 
 /// Gives every span diagnostic its line, column and JSON pointer; fails
 /// only when an input file cannot be read again.
-pub(super) fn locate(inputs: &[Src], pending: Vec<Pending>) -> Result<Vec<Diagnostic>, Diagnostic> {
+pub(super) fn locate(
+    inputs: &[Src],
+    docs: &[decode::Doc],
+    pending: Vec<Pending>,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
     // Group pointers by document so each document is scanned once.
     let mut by_doc: BTreeMap<(u32, usize), Vec<usize>> = BTreeMap::new();
     for (k, p) in pending.iter().enumerate() {
         if let Some(pos) = p.pos {
-            by_doc.entry((p.input, pos.doc_start)).or_default().push(k);
+            by_doc
+                .entry((p.input, docs[pos.doc as usize].start))
+                .or_default()
+                .push(k);
         }
     }
     // The documents are read again, one pass over each input that has some.
-    let mut docs: BTreeMap<(u32, usize), (usize, Vec<u8>)> = BTreeMap::new();
+    let mut texts: BTreeMap<(u32, usize), (usize, Vec<u8>)> = BTreeMap::new();
     let mut starts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for &(input, start) in by_doc.keys() {
         starts.entry(input).or_default().push(start);
@@ -75,14 +82,14 @@ pub(super) fn locate(inputs: &[Src], pending: Vec<Pending>) -> Result<Vec<Diagno
             .map_err(|e| super::read_failure(src.label(), &e))?;
         for (start, doc) in starts.into_iter().zip(found) {
             if let Some(doc) = doc {
-                docs.insert((input, start), doc);
+                texts.insert((input, start), doc);
             }
         }
     }
     let mut places: Vec<Option<(usize, usize)>> = vec![None; pending.len()];
     let mut pointers: Vec<Option<String>> = vec![None; pending.len()];
     for (key, ks) in by_doc {
-        let Some((lead, doc)) = docs.get(&key) else {
+        let Some((lead, doc)) = texts.get(&key) else {
             continue;
         };
         let ptrs: Vec<String> = ks
@@ -97,7 +104,7 @@ pub(super) fn locate(inputs: &[Src], pending: Vec<Pending>) -> Result<Vec<Diagno
         // Index down to the spans arrays: pointers into one large array cost one scan of it.
         let found = crate::locate::locate_indexed(doc, &refs, SPAN_DEPTH);
         for ((&k, place), ptr) in ks.iter().zip(found).zip(ptrs) {
-            let doc_line = pending[k].pos.map_or(1, |p| p.doc_line);
+            let doc_line = pending[k].pos.map_or(1, |p| docs[p.doc as usize].line);
             // The first line of a document may start mid-line.
             places[k] = place.map(|(l, c)| {
                 let col = if l == 1 { c + lead } else { c };
@@ -106,7 +113,7 @@ pub(super) fn locate(inputs: &[Src], pending: Vec<Pending>) -> Result<Vec<Diagno
             pointers[k] = Some(ptr);
         }
     }
-    Ok(    pending
+    Ok(pending
         .into_iter()
         .zip(places.into_iter().zip(pointers))
         .map(|(p, (place, ptr))| {

@@ -260,6 +260,8 @@ pub(crate) fn build(
         return None;
     }
 
+    // The span tree is not needed to write: its memory goes before the text is made.
+    drop(tree);
     Some(write::write(
         all,
         members,

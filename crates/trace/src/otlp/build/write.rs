@@ -69,8 +69,12 @@ pub(super) fn write(
         tokens_in,
         tokens_out,
         tool_calls,
+        mapped,
+        rep,
         ..
     } = walked;
+    // Per-span facts of the walk: gone before the text is made.
+    drop((mapped, rep));
     let (task, root_service) = (lead.task, lead.service);
     let t0 = (0..n).map(|i| span(i).start).min().unwrap_or(0);
     let t_end = (0..n).map(|i| span(i).end).max().unwrap_or(0);
@@ -105,13 +109,11 @@ pub(super) fn write(
     edge_list.sort_by_key(|&(a, b, k)| (a, b, k));
 
     let name = |i: u32| &*names.names[i as usize];
-    let ids: Vec<String> = order
-        .iter()
-        .map(|&e| {
-            let ev = &events[e as usize];
-            format!("{:016x}:{}", ev.span, ev.suffix)
-        })
-        .collect();
+    // Event ids are made where they are written, not kept: a string each costs more than the event.
+    let id = |k: u32| {
+        let ev = &events[order[k as usize] as usize];
+        format!("{:016x}:{}", ev.span, ev.suffix)
+    };
     let secs = |t: u64| (t - t0) as f64 / 1e9;
     let mut text = String::with_capacity(events.len() * 160 + 512);
     let trace_id = format!("{:032x}", span(0).trace);
@@ -136,7 +138,7 @@ pub(super) fn write(
     for (k, &e) in order.iter().enumerate() {
         let ev = &events[e as usize];
         let out = OutEvent {
-            id: ids[k].clone(),
+            id: id(k as u32),
             t: secs(ev.t),
             kind: ev.kind.as_str(),
             agent: name(ev.agent),
@@ -159,9 +161,10 @@ pub(super) fn write(
     }
     text.push_str("  ],\n  \"edges\": [\n");
     for (k, &(a, b, kind)) in edge_list.iter().enumerate() {
+        let (src, dst) = (id(a), id(b));
         let out = OutEdge {
-            src: &ids[a as usize],
-            dst: &ids[b as usize],
+            src: &src,
+            dst: &dst,
             kind: kind.as_str(),
         };
         text.push_str("    ");

@@ -12,8 +12,8 @@
 //! checks each value; this module reads documents and JSON Lines of them.
 
 mod any_value;
-mod attributes;
 mod atom;
+mod attributes;
 mod span;
 mod window;
 
@@ -159,18 +159,25 @@ struct Document {
     resource_spans: Option<Vec<ResourceSpans>>,
 }
 
-/// Where a span sits in the input.
+/// Where a span sits in the input: its document (an index into
+/// [`Spans::docs`], which says where the document is) and its place there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Pos {
-    /// Index of the input file.
-    pub input: u32,
-    /// Byte offset where the span's document starts.
-    pub doc_start: usize,
-    /// 1-based line where the span's document starts.
-    pub doc_line: usize,
+    pub doc: u32,
     pub resource: u32,
     pub scope: u32,
     pub span: u32,
+}
+
+/// Where a document that holds spans starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Doc {
+    /// Index of the input file.
+    pub input: u32,
+    /// Byte offset where the document starts.
+    pub start: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
 }
 
 impl Pos {
@@ -206,6 +213,8 @@ pub(crate) struct Decoded {
 pub(crate) struct Spans {
     pub spans: Vec<(Span, Pos)>,
     pub problems: Vec<(usize, SpanProblem)>,
+    /// The documents that the spans' positions name.
+    pub docs: Vec<Doc>,
 }
 
 /// Decodes one input: a single OTLP JSON document, or several (JSON Lines).
@@ -280,6 +289,12 @@ pub(crate) fn decode_stream<R: std::io::BufRead>(
                     multi = true;
                     continue;
                 };
+                let doc = all.docs.len() as u32;
+                all.docs.push(Doc {
+                    input,
+                    start: doc_start,
+                    line: doc_line,
+                });
                 for (ri, rs) in resources.into_iter().enumerate() {
                     let service = rs.resource.and_then(|r| r.attributes.genai.service);
                     for (si, ss) in rs.scope_spans.into_iter().enumerate() {
@@ -290,9 +305,7 @@ pub(crate) fn decode_stream<R: std::io::BufRead>(
                             all.problems.extend(problems.into_iter().map(|p| (at, p)));
                             span.attrs.service.clone_from(&service);
                             let pos = Pos {
-                                input,
-                                doc_start,
-                                doc_line,
+                                doc,
                                 resource: ri as u32,
                                 scope: si as u32,
                                 span: ki as u32,
@@ -394,6 +407,7 @@ mod tests {
         problems: Vec<DocProblem>,
         spans: Vec<(Span, Pos)>,
         of_span: Vec<Vec<SpanProblem>>,
+        docs: Vec<Doc>,
     }
 
     fn one(json: &str) -> One {
@@ -406,6 +420,7 @@ mod tests {
             problems: d.problems,
             spans: all.spans,
             of_span,
+            docs: all.docs,
         }
     }
 
@@ -416,11 +431,12 @@ mod tests {
         // Spans are kept by the million while a trace is built: the rarer
         // attributes live behind one pointer, allocated only when present.
         assert!(
-            std::mem::size_of::<Span>() <= 304,
+            std::mem::size_of::<Span>() <= 208,
             "{}",
             std::mem::size_of::<Span>()
         );
         assert!(one(SPAN).spans[0].0.attrs.extra.is_none());
+        assert_eq!(std::mem::size_of::<(Span, Pos)>(), 224);
     }
 
     #[test]
@@ -487,7 +503,7 @@ mod tests {
         assert_eq!(d.spans.len(), 2);
         assert_eq!(d.problems.len(), 1);
         assert_eq!(d.problems[0].line, 2);
-        assert_eq!(d.spans[1].1.doc_line, 3);
+        assert_eq!(d.docs[d.spans[1].1.doc as usize].line, 3);
     }
 
     #[test]

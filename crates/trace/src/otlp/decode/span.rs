@@ -175,15 +175,21 @@ impl From<RawSpan> for RawSpanCompact {
         let mut attrs = raw.attributes;
         problems.append(&mut attrs.problems);
         let status = raw.status.unwrap_or_default();
-        let error = attrs.genai.x().error_type.as_deref().map(Box::from).or_else(|| {
-            status.is_error().then(|| {
-                status
-                    .message
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| "error".to_string())
-                    .into()
-            })
-        });
+        let error = attrs
+            .genai
+            .x()
+            .error_type
+            .as_deref()
+            .map(Box::from)
+            .or_else(|| {
+                status.is_error().then(|| {
+                    status
+                        .message
+                        .filter(|m| !m.is_empty())
+                        .unwrap_or_else(|| "error".to_string())
+                        .into()
+                })
+            });
         let span = Span {
             trace,
             id,
