@@ -385,7 +385,10 @@ fn a_file_read_in_pieces_imports_as_the_same_bytes_held_whole() {
         let held_err = String::from_utf8_lossy(&held.stderr).replace("<stdin>", label);
         assert_eq!(held_err, stderr, "{name}");
         if stderr.contains(&format!("{label}:")) && code != 0 {
-            assert!(stderr.contains(" | "), "{name}: a snippet is shown\n{stderr}");
+            assert!(
+                stderr.contains(" | "),
+                "{name}: a snippet is shown\n{stderr}"
+            );
         }
     }
 }

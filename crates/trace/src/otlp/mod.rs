@@ -159,7 +159,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
         }
     }
     let decode::Spans {
-        spans,
+        mut spans,
         problems: span_problems,
         docs,
     } = all;
@@ -229,9 +229,20 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     }
     out.trace_ids = groups.len();
     let mut problems = Vec::new();
+    // The spans go once the last trace id is walked, before its text is
+    // written (one trace per input is the common case): only their
+    // positions are kept, for the problems still to be placed.
+    let mut positions: Vec<decode::Pos> = Vec::new();
+    let last = groups.keys().next_back().copied();
     for (trace, members) in &groups {
-        let built = build::build(&spans, members, opts, &mut problems);
-        let Some(built) = built else { continue };
+        let ready = build::build(&spans, members, opts, &mut problems);
+        if Some(*trace) == last {
+            positions = spans.iter().map(|(_, pos)| *pos).collect();
+            spans = Vec::new();
+        }
+        let Some(built) = ready.map(|r| r.write(opts)) else {
+            continue;
+        };
         for (k, v) in &built.unmapped {
             *out.unmapped.entry(k.clone()).or_insert(0) += v;
         }
@@ -250,8 +261,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
                 edges: built.edges,
             }),
             Err(diags) => {
-                let first = members[0];
-                let pos = spans[first as usize].1;
+                let pos = position(&spans, &positions, members[0]);
                 for d in diags.into_iter().take(MAX_PER_RULE) {
                     pending.push(Pending {
                         input: input_of(&pos),
@@ -275,7 +285,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     for p in problems {
         let (input, pos) = match p.span {
             Some(g) => {
-                let pos = spans[g as usize].1;
+                let pos = position(&spans, &positions, g);
                 (input_of(&pos), Some(pos))
             }
             None => (0, None),
@@ -293,6 +303,17 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     out.elided = elided;
     corpus_diagnostics::diag::sort(&mut out.diagnostics);
     Ok(out)
+}
+
+/// Where span `g` is: from the spans while they are kept, else from the positions kept of them.
+fn position(
+    spans: &[(decode::Span, decode::Pos)],
+    positions: &[decode::Pos],
+    g: u32,
+) -> decode::Pos {
+    spans
+        .get(g as usize)
+        .map_or_else(|| positions[g as usize], |(_, pos)| *pos)
 }
 
 /// The text of each file input with the lines the diagnostics point at (and

@@ -49,17 +49,33 @@ struct OutEdge<'a> {
     kind: &'static str,
 }
 
+/// What the trace's header needs of its spans, taken before they may go.
+pub(crate) struct Head {
+    /// The earliest start and the latest end of its spans.
+    pub(super) t0: u64,
+    pub(super) t_end: u64,
+    pub(super) trace: u128,
+    /// The task (first conversation id) and the system (root service).
+    pub(super) task: Option<String>,
+    pub(super) service: Option<String>,
+}
+
+impl Head {
+    pub(super) fn new(all: &[(Span, Pos)], members: &[u32], lead: &Lead) -> Head {
+        let n = members.len();
+        let span = |i: usize| &all[members[i] as usize].0;
+        Head {
+            t0: (0..n).map(|i| span(i).start).min().unwrap_or(0),
+            t_end: (0..n).map(|i| span(i).end).max().unwrap_or(0),
+            trace: span(0).trace,
+            task: lead.task.map(str::to_string),
+            service: lead.service.map(str::to_string),
+        }
+    }
+}
+
 /// Orders the walk's events and edges and writes the trace's JSON text.
-pub(super) fn write(
-    all: &[(Span, Pos)],
-    members: &[u32],
-    opts: &Options,
-    lead: &Lead,
-    walked: Walked,
-    cross_trace_links: usize,
-) -> Built {
-    let n = members.len();
-    let span = |i: usize| &all[members[i] as usize].0;
+pub(super) fn write(head: Head, opts: &Options, walked: Walked, cross_trace_links: usize) -> Built {
     let Walked {
         names,
         orch,
@@ -75,9 +91,13 @@ pub(super) fn write(
     } = walked;
     // Per-span facts of the walk: gone before the text is made.
     drop((mapped, rep));
-    let (task, root_service) = (lead.task, lead.service);
-    let t0 = (0..n).map(|i| span(i).start).min().unwrap_or(0);
-    let t_end = (0..n).map(|i| span(i).end).max().unwrap_or(0);
+    let Head {
+        t0,
+        t_end,
+        trace,
+        task,
+        service: root_service,
+    } = head;
 
     // Events in time order (stable), edges renumbered, duplicate edges dropped.
     let mut order: Vec<u32> = (0..events.len() as u32).collect();
@@ -116,8 +136,8 @@ pub(super) fn write(
     };
     let secs = |t: u64| (t - t0) as f64 / 1e9;
     let mut text = String::with_capacity(events.len() * 160 + 512);
-    let trace_id = format!("{:032x}", span(0).trace);
-    let task_id = task.map_or_else(|| trace_id.clone(), str::to_string);
+    let trace_id = format!("{trace:032x}");
+    let task_id = task.unwrap_or_else(|| trace_id.clone());
     text.push_str("{\n");
     let field = |text: &mut String, k: &str, v: &str| {
         text.push_str(&format!(
@@ -128,7 +148,7 @@ pub(super) fn write(
     };
     field(&mut text, "trace_id", &trace_id);
     field(&mut text, "task_id", &task_id);
-    if let Some(sys) = root_service {
+    if let Some(sys) = &root_service {
         field(&mut text, "system", sys);
     }
     if let Some(t) = &opts.topology {
