@@ -80,13 +80,13 @@ impl<R: BufRead> Window<R> {
     }
 }
 
+/// A document read again: the characters before it on its first line, and its bytes.
+pub(crate) type Found = (usize, Vec<u8>);
+
 /// The documents that start at the given input offsets (ascending), each
 /// with the number of characters before it on its first line, for placing
 /// problems in them; `None` where no document starts there.
-pub(crate) fn documents_at<R: BufRead>(
-    r: R,
-    starts: &[usize],
-) -> io::Result<Vec<Option<(usize, Vec<u8>)>>> {
+pub(crate) fn documents_at<R: BufRead>(r: R, starts: &[usize]) -> io::Result<Vec<Option<Found>>> {
     let mut w = Window::new(r);
     let mut out = Vec::with_capacity(starts.len());
     for &start in starts {
