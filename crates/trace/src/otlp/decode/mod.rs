@@ -9,7 +9,9 @@
 //! are skipped, as OTLP/JSON receivers must.
 //!
 //! `span` reduces one span, `attributes` its attribute list and `any_value`
-//! checks each value; this module reads documents and JSON Lines of them.
+//! checks each value; `atom` shares the strings spans repeat, `window` reads
+//! an input a line at a time (and finds documents again to place problems);
+//! this module reads documents and JSON Lines of them.
 
 mod any_value;
 mod atom;
