@@ -2,7 +2,9 @@
 # Times `corpus trace import --from otlp` on generated OTLP JSON Lines of
 # 10k, 100k and 1M GenAI spans (examples/gen_otlp.rs; one trace, waves of an
 # orchestrator and 8 parallel workers); prints spans, input size, wall time,
-# spans per second, MB/s (MB = 10^6 bytes) and peak resident memory. The
+# spans per second, MB/s (MB = 10^6 bytes), peak resident memory and that
+# peak as a multiple of the size read (`x size`; the goal for an import is at
+# most 1.5 at 1M spans). The
 # import includes validating its own output with the trace rules; the size
 # of the written trace and a `trace validate` of it are printed too. With GNU
 # time, CPU seconds (user + system) are printed as well: on a shared machine
@@ -11,6 +13,7 @@
 #   bash benches/otlp_bench.sh
 #   OTLP_BENCH_SIZES="10000" bash benches/otlp_bench.sh
 #   OTLP_BENCH_DIR=/tmp/otlp bash benches/otlp_bench.sh   # keep the files
+#   OTLP_BENCH_BIN=/tmp/old/corpus bash benches/otlp_bench.sh   # time another build
 #
 # Peak memory comes from GNU time (/usr/bin/time) when present, else n/a.
 set -euo pipefail
@@ -26,7 +29,7 @@ else
 fi
 
 cargo build --release --quiet --bin corpus --example gen_otlp
-bin="target/release/corpus"
+bin="${OTLP_BENCH_BIN:-target/release/corpus}"
 gen="target/release/examples/gen_otlp"
 gnu_time=""
 if /usr/bin/time -f "%M" -o /dev/null true 2>/dev/null; then
@@ -55,12 +58,13 @@ timed() {
   awk -v l="$label" -v n="$spans" -v b="$bytes" -v ns="$((end - start))" -v kb="$kb" -v cpu="$cpu" 'BEGIN {
     s = ns / 1e9
     peak = kb == "n/a" ? "n/a" : sprintf("%.0f", kb / 1024)
+    ratio = kb == "n/a" ? "n/a" : sprintf("%.2f", kb * 1024 / b)
     per_cpu = (cpu == "n/a" || cpu == 0) ? "n/a" : sprintf("%.0f", n / cpu)
-    printf "%-9s %9d %9.1f %8.2f %11.0f %8.1f %8s %12s %9s\n", l, n, b / 1e6, s, n / s, b / 1e6 / s, cpu, per_cpu, peak
+    printf "%-9s %9d %9.1f %8.2f %11.0f %8.1f %8s %12s %9s %8s\n", l, n, b / 1e6, s, n / s, b / 1e6 / s, cpu, per_cpu, peak, ratio
   }'
 }
 
-printf "%-9s %9s %9s %8s %11s %8s %8s %12s %9s\n" command spans "size MB" "wall s" "spans/s" "MB/s" "cpu s" "spans/cpu-s" "peak MiB"
+printf "%-9s %9s %9s %8s %11s %8s %8s %12s %9s %8s\n" command spans "size MB" "wall s" "spans/s" "MB/s" "cpu s" "spans/cpu-s" "peak MiB" "x size"
 for n in $sizes; do
   in="$dir/otlp-$n.jsonl"
   out="$dir/trace-$n.json"

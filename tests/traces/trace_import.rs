@@ -363,3 +363,35 @@ fn standard_input_is_read_as_dash() {
     let (code, _, stderr) = import(&["-"]);
     assert_eq!(code, 1, "empty standard input: {stderr}");
 }
+
+#[test]
+fn a_file_read_in_pieces_imports_as_the_same_bytes_held_whole() {
+    // Files are streamed and read again only to place problems; standard
+    // input is held whole: both give the same trace and the same problems,
+    // at the same lines and columns.
+    let mut names: Vec<&str> = HOSTILE.iter().map(|h| h.0).collect();
+    names.extend(["broken-lines.jsonl", "debate.jsonl", "bad-attribute.json"]);
+    for name in names {
+        let path = otlp(name);
+        let label = path.to_str().unwrap();
+        let (code, stdout, stderr) = import(&["--format", "json", label]);
+        let held = cargo_bin_cmd!("corpus")
+            .args(["trace", "import", "--from", "otlp", "--format", "json", "-"])
+            .write_stdin(std::fs::read(&path).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(held.status.code(), Some(code), "{name}");
+        assert_eq!(String::from_utf8_lossy(&held.stdout), stdout, "{name}");
+        let held_err = String::from_utf8_lossy(&held.stderr).replace("<stdin>", label);
+        assert_eq!(held_err, stderr, "{name}");
+        // The human report shows the offending line of the file.
+        if stderr.contains("\"line\":") {
+            let (_, _, human) = import(&[label]);
+            assert!(
+                human.lines().any(|l| l.contains(" | ")
+                    && l.trim_start().starts_with(|c: char| c.is_ascii_digit())),
+                "{name}: a snippet is shown\n{human}"
+            );
+        }
+    }
+}

@@ -95,8 +95,8 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
     o.open(path)
 }
 
-/// The bytes of a regular file no larger than `max`.
-pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+/// A regular file no larger than `max`, opened for reading.
+fn open_limited(path: &Path, max: u64) -> Result<std::fs::File, ReadError> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind(meta.file_type())));
@@ -112,13 +112,77 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     if !opened.is_file() {
         return Err(ReadError::NotRegular(kind(opened.file_type())));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(opened.len().min(max)).unwrap_or(0));
+    Ok(file)
+}
+
+/// The bytes of a regular file no larger than `max`.
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    let file = open_limited(path, max)?;
+    let size = file.metadata()?.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(max)).unwrap_or(0));
     // Capped too: a file growing while it is read cannot run away.
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(ReadError::TooLarge { size: None, max });
     }
     Ok(bytes)
+}
+
+/// A regular file no larger than `max`, read a buffer at a time: for inputs
+/// too large to hold whole beside what is made of them. The same checks as
+/// [`read_bytes`] apply when it is opened; a file that grows past `max`
+/// while it is read gives an error of kind `InvalidData` at that point.
+pub fn open_stream(path: &Path, max: u64) -> Result<Stream, ReadError> {
+    let file = open_limited(path, max)?;
+    Ok(Stream {
+        inner: std::io::BufReader::with_capacity(STREAM_BUFFER, file),
+        left: max,
+        max,
+    })
+}
+
+/// Bytes read from a file at once by [`Stream`].
+const STREAM_BUFFER: usize = 1 << 16;
+
+/// A file opened by [`open_stream`]: buffered, and capped at its limit.
+pub struct Stream {
+    inner: std::io::BufReader<std::fs::File>,
+    /// Bytes that may still be read.
+    left: u64,
+    max: u64,
+}
+
+impl Stream {
+    fn over(&self) -> std::io::Error {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it grew past the {}-byte limit while it was read", self.max),
+        )
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::BufRead::fill_buf(self)?.len().min(out.len());
+        out[..n].copy_from_slice(&self.inner.buffer()[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Stream {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        let got = self.inner.fill_buf()?.len() as u64;
+        if got > self.left {
+            return Err(self.over());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.left = self.left.saturating_sub(n as u64);
+        self.inner.consume(n);
+    }
 }
 
 /// Standard input, no more than `max` bytes (for a `-` argument).
@@ -217,6 +281,34 @@ mod tests {
             read_text(&p, 100),
             Err(ReadError::NotUtf8 { line: 2 })
         ));
+    }
+
+    #[test]
+    fn streams_read_the_file_and_stop_at_the_limit() {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.jsonl");
+        std::fs::write(&p, "one\ntwo\n").unwrap();
+        let lines: Vec<String> = open_stream(&p, 100)
+            .unwrap()
+            .lines()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lines, ["one", "two"]);
+        assert!(matches!(
+            open_stream(&p, 3),
+            Err(ReadError::TooLarge { size: Some(8), .. })
+        ));
+        assert!(matches!(
+            open_stream(dir.path(), 100),
+            Err(ReadError::NotRegular("a folder"))
+        ));
+        // A file that grows after it was opened is cut off with an error.
+        let mut s = open_stream(&p, 8).unwrap();
+        std::fs::write(&p, "one\ntwo\nthree\n").unwrap();
+        let mut all = Vec::new();
+        let e = s.read_to_end(&mut all).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
     }
 
     #[cfg(unix)]

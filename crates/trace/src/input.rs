@@ -35,8 +35,22 @@ pub fn read_input(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, D
 /// Reads a whole file unless it is larger than `max_bytes`, through the
 /// one reader (so a FIFO or device is refused rather than waited on).
 pub fn read_limited(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>, Diagnostic> {
+    corpus_io::reader::read_bytes(path, max_bytes).map_err(|e| refused(e, label, max_bytes))
+}
+
+/// Opens a file to read a buffer at a time, with the checks and messages of [`read_limited`].
+pub fn open_input(
+    path: &Path,
+    label: &str,
+    max_bytes: u64,
+) -> Result<corpus_io::reader::Stream, Diagnostic> {
+    corpus_io::reader::open_stream(path, max_bytes).map_err(|e| refused(e, label, max_bytes))
+}
+
+/// Why a file was not read, as a diagnostic.
+fn refused(e: corpus_io::reader::ReadError, label: &str, max_bytes: u64) -> Diagnostic {
     use corpus_io::reader::ReadError;
-    corpus_io::reader::read_bytes(path, max_bytes).map_err(|e| match e {
+    match e {
         ReadError::TooLarge { size, .. } => {
             let size = size.map_or_else(
                 || "larger than it claimed".to_string(),
@@ -57,7 +71,7 @@ pub fn read_limited(path: &Path, label: &str, max_bytes: u64) -> Result<Vec<u8>,
             format!("cannot read the file: {e}"),
         )
         .help("check that the path is a readable file"),
-    })
+    }
 }
 
 /// Expand FILE|DIR arguments into the .json files to check (directories walked recursively with walkdir, sorted).

@@ -83,31 +83,41 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             Some(ImportFrom::Otlp) | None => otlp::Convention::GenAi,
         },
     };
+    // Files are streamed, not held: an import holds what it makes of them.
     let mut inputs = Vec::new();
     for f in &args.files {
-        let label = if f == Path::new(corpus_trace::STDIN) {
-            "<stdin>".to_string()
+        let path = stdin_or(cwd, f);
+        let source = if f == Path::new(corpus_trace::STDIN) {
+            let label = "<stdin>".to_string();
+            let bytes = corpus_trace::read_input(&path, &label, max)
+                .map_err(|d| Outcome::fail(2, format!("{label}: {}", d.message)))?;
+            otlp::Source::Held(otlp::Input { label, bytes })
         } else {
-            f.display().to_string()
+            let label = f.display().to_string();
+            // Opened once here so a file that cannot be read stops the run before any work.
+            corpus_trace::open_input(&path, &label, max)
+                .map_err(|d| Outcome::fail(2, format!("{label}: {}", d.message)))?;
+            otlp::Source::File(otlp::FileInput { label, path, max })
         };
-        let bytes = corpus_trace::read_input(&stdin_or(cwd, f), &label, max)
-            .map_err(|d| Outcome::fail(2, format!("{label}: {}", d.message)))?;
-        inputs.push(otlp::Input { label, bytes });
+        inputs.push(source);
     }
-    let mut imported = otlp::import(&inputs, &options);
+    let unreadable = |d: corpus_diagnostics::diag::Diagnostic| {
+        Outcome::fail(2, format!("{}: {}", d.file, d.message))
+    };
+    let mut imported = otlp::import_sources(&inputs, &options).map_err(unreadable)?;
     if let Some(id) = &args.trace_id {
         imported.select(id).map_err(|e| Outcome::fail(1, e))?;
     }
-    let sources: Sources = inputs
+    let located: Vec<_> = imported
+        .diagnostics
         .iter()
-        .filter(|i| {
-            format == Format::Human
-                && imported
-                    .diagnostics
-                    .iter()
-                    .any(|d| d.file == i.label && d.line.is_some())
-        })
-        .filter_map(|i| Some((i.label.as_str(), std::str::from_utf8(&i.bytes).ok()?)))
+        .filter(|d| format == Format::Human && d.line.is_some())
+        .cloned()
+        .collect();
+    let texts = otlp::snippet_sources(&inputs, &located).map_err(unreadable)?;
+    let sources: Sources = texts
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
     let summary = format!(
         "{}\n{}",

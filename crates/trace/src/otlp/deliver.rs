@@ -29,8 +29,10 @@ impl Imported {
     }
 
     /// Writes the traces to `destination`; returns the text for standard
-    /// output (empty unless that is the destination), or why nothing was written.
-    pub fn deliver(&self, destination: &Destination, force: bool) -> Result<String, String> {
+    /// output (empty unless that is the destination), or why nothing was
+    /// written. The texts are moved out, not copied (a big trace's text is
+    /// the largest thing an import holds); the traces keep their counts.
+    pub fn deliver(&mut self, destination: &Destination, force: bool) -> Result<String, String> {
         let n = self.traces.len();
         let files: Vec<(PathBuf, String)> = match destination {
             Destination::Stdout | Destination::File(_) if n > 1 => {
@@ -49,18 +51,21 @@ impl Imported {
             Destination::Stdout => {
                 return Ok(self
                     .traces
-                    .first()
-                    .map_or(String::new(), |t| t.text.clone()))
+                    .first_mut()
+                    .map_or(String::new(), |t| std::mem::take(&mut t.text)))
             }
             Destination::File(path) => self
                 .traces
-                .iter()
-                .map(|t| (path.clone(), t.text.clone()))
+                .iter_mut()
+                .map(|t| (path.clone(), std::mem::take(&mut t.text)))
                 .collect(),
             Destination::Dir(dir) => self
                 .traces
-                .iter()
-                .map(|t| (dir.join(format!("{}.json", t.trace_id)), t.text.clone()))
+                .iter_mut()
+                .map(|t| {
+                    let file = dir.join(format!("{}.json", t.trace_id));
+                    (file, std::mem::take(&mut t.text))
+                })
                 .collect(),
         };
         // The folder is the user's choice; a link planted in place of a file in it is not.

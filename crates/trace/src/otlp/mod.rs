@@ -27,7 +27,7 @@ use corpus_diagnostics::rules::Rule;
 use problems::{cap, locate, Pending, MAX_PER_RULE};
 use std::collections::{BTreeMap, HashMap};
 
-/// One input: its label for messages and its bytes.
+/// One input held in memory: its label for messages and its bytes.
 pub struct Input {
     /// File name as given, or `<stdin>`.
     pub label: String,
@@ -35,19 +35,110 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
+/// One input file, read a buffer at a time through the one reader and
+/// never held whole (read again only to place the problems shown).
+pub struct FileInput {
+    /// File name as given.
+    pub label: String,
+    /// Where it is.
+    pub path: std::path::PathBuf,
+    /// Size limit in bytes.
+    pub max: u64,
+}
+
+/// An input of [`import_sources`].
+pub enum Source {
+    /// Bytes in memory (standard input).
+    Held(Input),
+    /// A file, streamed.
+    File(FileInput),
+}
+
+impl Source {
+    /// The input's label for messages.
+    pub fn label(&self) -> &str {
+        match self {
+            Source::Held(i) => &i.label,
+            Source::File(f) => &f.label,
+        }
+    }
+}
+
+/// An input as the import reads it.
+#[derive(Clone, Copy)]
+pub(crate) enum Src<'a> {
+    Bytes(&'a str, &'a [u8]),
+    File(&'a FileInput),
+}
+
+impl<'a> Src<'a> {
+    pub(crate) fn label(&self) -> &'a str {
+        match self {
+            Src::Bytes(label, _) => label,
+            Src::File(f) => &f.label,
+        }
+    }
+
+    /// The input from its start.
+    pub(crate) fn open(&self) -> Result<Box<dyn std::io::BufRead + 'a>, Diagnostic> {
+        match self {
+            Src::Bytes(_, b) => Ok(Box::new(*b)),
+            Src::File(f) => Ok(Box::new(crate::input::open_input(
+                &f.path, &f.label, f.max,
+            )?)),
+        }
+    }
+}
+
+/// A failure to read an input while it streams, as a diagnostic of its file.
+pub(crate) fn read_failure(label: &str, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(
+        Rule::TraceUnreadable,
+        Severity::Error,
+        label,
+        format!("cannot read the file: {e}"),
+    )
+}
+
 /// Imports every input; traces are returned sorted by trace id.
 pub fn import(inputs: &[Input], opts: &Options) -> Imported {
+    let srcs: Vec<Src> = inputs
+        .iter()
+        .map(|i| Src::Bytes(&i.label, &i.bytes))
+        .collect();
+    match import_from(&srcs, opts) {
+        Ok(out) => out,
+        Err(d) => unreachable!("reading from memory cannot fail: {}", d.message),
+    }
+}
+
+/// Imports every input, files streamed; fails (with the file's diagnostic)
+/// only when a file cannot be read.
+pub fn import_sources(sources: &[Source], opts: &Options) -> Result<Imported, Diagnostic> {
+    let srcs: Vec<Src> = sources
+        .iter()
+        .map(|s| match s {
+            Source::Held(i) => Src::Bytes(&i.label, &i.bytes),
+            Source::File(f) => Src::File(f),
+        })
+        .collect();
+    import_from(&srcs, opts)
+}
+
+fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     let mut out = Imported::default();
-    let mut spans: Vec<(decode::Span, decode::Pos)> = Vec::new();
+    // Every input's spans go into one list, never copied from one to another.
+    let mut all = decode::Spans::default();
     let mut pending: Vec<Pending> = Vec::new();
     for (k, input) in inputs.iter().enumerate() {
-        let decoded = decode::decode(k as u32, &input.bytes);
+        let decoded = decode::decode_stream(k as u32, input.open()?, &mut all)
+            .map_err(|e| read_failure(input.label(), &e))?;
         for p in decoded.problems {
             pending.push(Pending {
                 input: k as u32,
                 pos: None,
                 suffix: String::new(),
-                diag: Diagnostic::new(Rule::OtlpJson, Severity::Error, &input.label, p.message)
+                diag: Diagnostic::new(Rule::OtlpJson, Severity::Error, input.label(), p.message)
                     .at(p.line, p.column)
                     .help(p.help),
             });
@@ -60,21 +151,27 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                 diag: Diagnostic::new(
                     Rule::OtlpEmpty,
                     Severity::Error,
-                    &input.label,
+                    input.label(),
                     "the input holds no OTLP document",
                 )
                 .help("pass OTLP JSON: one document, or one document per line"),
             });
         }
-        spans.extend(decoded.spans);
     }
+    let decode::Spans {
+        mut spans,
+        problems: span_problems,
+        docs,
+    } = all;
+    let input_of = |pos: &decode::Pos| docs[pos.doc as usize].input;
     out.spans = spans.len();
 
     // Decoding problems of single spans.
     let mut bad_trace: HashMap<u128, bool> = HashMap::new();
-    for (span, pos) in &spans {
-        let label = &inputs[pos.input as usize].label;
-        for p in &span.problems {
+    for (g, p) in &span_problems {
+        let (span, pos) = &spans[*g];
+        let label = inputs[input_of(pos) as usize].label();
+        {
             let (rule, severity, suffix, message, help) = match p {
                 decode::SpanProblem::BadId { field, value } => (
                     Rule::OtlpSpanId,
@@ -115,7 +212,7 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                 format!("span {:016x}: {message}", span.id)
             };
             pending.push(Pending {
-                input: pos.input,
+                input: input_of(pos),
                 pos: Some(*pos),
                 suffix,
                 diag: Diagnostic::new(rule, severity, label, message).help(help),
@@ -141,9 +238,20 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
     }
     out.trace_ids = groups.len();
     let mut problems = Vec::new();
+    // The spans go once the last trace id is walked, before its text is
+    // written (one trace per input is the common case): only their
+    // positions are kept, for the problems still to be placed.
+    let mut positions: Vec<decode::Pos> = Vec::new();
+    let last = groups.keys().next_back().copied();
     for (trace, members) in &groups {
-        let built = build::build(&spans, members, opts, &mut problems);
-        let Some(built) = built else { continue };
+        let ready = build::build(&spans, members, opts, &mut problems);
+        if Some(*trace) == last {
+            positions = spans.iter().map(|(_, pos)| *pos).collect();
+            spans = Vec::new();
+        }
+        let Some(built) = ready.map(|r| r.write(opts)) else {
+            continue;
+        };
         for (k, v) in &built.unmapped {
             *out.unmapped.entry(k.clone()).or_insert(0) += v;
         }
@@ -166,17 +274,16 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
                 edges: built.edges,
             }),
             Err(diags) => {
-                let first = members[0];
-                let pos = spans[first as usize].1;
+                let pos = position(&spans, &positions, members[0]);
                 for d in diags.into_iter().take(MAX_PER_RULE) {
                     pending.push(Pending {
-                        input: pos.input,
+                        input: input_of(&pos),
                         pos: None,
                         suffix: String::new(),
                         diag: Diagnostic::new(
                             Rule::OtlpInvalidResult,
                             Severity::Error,
-                            &inputs[pos.input as usize].label,
+                            inputs[input_of(&pos) as usize].label(),
                             format!(
                                 "trace {} would break the trace rules ({}: {}); it was not written",
                                 built.trace_id, d.rule, d.message
@@ -191,12 +298,12 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
     for p in problems {
         let (input, pos) = match p.span {
             Some(g) => {
-                let pos = spans[g as usize].1;
-                (pos.input, Some(pos))
+                let pos = position(&spans, &positions, g);
+                (input_of(&pos), Some(pos))
             }
             None => (0, None),
         };
-        let label = inputs.get(input as usize).map_or("", |i| i.label.as_str());
+        let label = inputs.get(input as usize).map_or("", |i| i.label());
         pending.push(Pending {
             input,
             pos,
@@ -205,10 +312,52 @@ pub fn import(inputs: &[Input], opts: &Options) -> Imported {
         });
     }
     let (kept, elided) = cap(pending);
-    out.diagnostics = locate(inputs, kept);
+    out.diagnostics = locate(inputs, &docs, kept)?;
     out.elided = elided;
     corpus_diagnostics::diag::sort(&mut out.diagnostics);
-    out
+    Ok(out)
+}
+
+/// Where span `g` is: from the spans while they are kept, else from the positions kept of them.
+fn position(
+    spans: &[(decode::Span, decode::Pos)],
+    positions: &[decode::Pos],
+    g: u32,
+) -> decode::Pos {
+    spans
+        .get(g as usize)
+        .map_or_else(|| positions[g as usize], |(_, pos)| *pos)
+}
+
+/// The text of each file input with the lines the diagnostics point at (and
+/// every other line empty), for snippets in the human report; held inputs
+/// are their own text. An input that is not UTF-8 has none, as before.
+pub fn snippet_sources(
+    sources: &[Source],
+    diagnostics: &[Diagnostic],
+) -> Result<BTreeMap<String, String>, Diagnostic> {
+    let mut texts = BTreeMap::new();
+    for s in sources {
+        let lines: std::collections::BTreeSet<usize> = diagnostics
+            .iter()
+            .filter(|d| d.file == s.label())
+            .filter_map(|d| d.line)
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let text = match s {
+            Source::Held(i) => std::str::from_utf8(&i.bytes).ok().map(str::to_string),
+            Source::File(f) => {
+                let r = crate::input::open_input(&f.path, &f.label, f.max)?;
+                decode::sparse_lines(r, &lines).map_err(|e| read_failure(&f.label, &e))?
+            }
+        };
+        if let Some(text) = text {
+            texts.insert(s.label().to_string(), text);
+        }
+    }
+    Ok(texts)
 }
 
 #[cfg(test)]

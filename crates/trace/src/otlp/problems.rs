@@ -1,7 +1,7 @@
 //! An import's problems before they are placed: capped per rule, then
 //! located in their input by line, column and JSON pointer.
 
-use super::{decode, Input};
+use super::{decode, Src};
 use corpus_diagnostics::diag::Diagnostic;
 use std::collections::{BTreeMap, HashMap};
 
@@ -53,20 +53,43 @@ pub(super) fn cap(pending: Vec<Pending>) -> (Vec<Pending>, Vec<String>) {
     (kept, notes)
 }
 
-/// Gives every span diagnostic its line, column and JSON pointer.
-pub(super) fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic> {
+/// Gives every span diagnostic its line, column and JSON pointer; fails
+/// only when an input file cannot be read again.
+pub(super) fn locate(
+    inputs: &[Src],
+    docs: &[decode::Doc],
+    pending: Vec<Pending>,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
     // Group pointers by document so each document is scanned once.
     let mut by_doc: BTreeMap<(u32, usize), Vec<usize>> = BTreeMap::new();
     for (k, p) in pending.iter().enumerate() {
         if let Some(pos) = p.pos {
-            by_doc.entry((p.input, pos.doc_start)).or_default().push(k);
+            by_doc
+                .entry((p.input, docs[pos.doc as usize].start))
+                .or_default()
+                .push(k);
+        }
+    }
+    // The documents are read again, one pass over each input that has some.
+    let mut texts: BTreeMap<(u32, usize), (usize, Vec<u8>)> = BTreeMap::new();
+    let mut starts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for &(input, start) in by_doc.keys() {
+        starts.entry(input).or_default().push(start);
+    }
+    for (input, starts) in starts {
+        let src = inputs[input as usize];
+        let found = decode::documents_at(src.open()?, &starts)
+            .map_err(|e| super::read_failure(src.label(), &e))?;
+        for (start, doc) in starts.into_iter().zip(found) {
+            if let Some(doc) = doc {
+                texts.insert((input, start), doc);
+            }
         }
     }
     let mut places: Vec<Option<(usize, usize)>> = vec![None; pending.len()];
     let mut pointers: Vec<Option<String>> = vec![None; pending.len()];
-    for ((input, start), ks) in by_doc {
-        let bytes = &inputs[input as usize].bytes;
-        let Some(doc) = bytes.get(start..) else {
+    for (key, ks) in by_doc {
+        let Some((lead, doc)) = texts.get(&key) else {
             continue;
         };
         let ptrs: Vec<String> = ks
@@ -80,16 +103,9 @@ pub(super) fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic>
         let refs: Vec<&str> = ptrs.iter().map(String::as_str).collect();
         // Index down to the spans arrays: pointers into one large array cost one scan of it.
         let found = crate::locate::locate_indexed(doc, &refs, SPAN_DEPTH);
-        // The first line of a document may start mid-line.
-        let line_start = bytes[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let lead = String::from_utf8_lossy(&bytes[line_start..start])
-            .chars()
-            .count();
         for ((&k, place), ptr) in ks.iter().zip(found).zip(ptrs) {
-            let doc_line = pending[k].pos.map_or(1, |p| p.doc_line);
+            let doc_line = pending[k].pos.map_or(1, |p| docs[p.doc as usize].line);
+            // The first line of a document may start mid-line.
             places[k] = place.map(|(l, c)| {
                 let col = if l == 1 { c + lead } else { c };
                 (doc_line + l - 1, col)
@@ -97,7 +113,7 @@ pub(super) fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic>
             pointers[k] = Some(ptr);
         }
     }
-    pending
+    Ok(pending
         .into_iter()
         .zip(places.into_iter().zip(pointers))
         .map(|(p, (place, ptr))| {
@@ -110,5 +126,5 @@ pub(super) fn locate(inputs: &[Input], pending: Vec<Pending>) -> Vec<Diagnostic>
             }
             d
         })
-        .collect()
+        .collect())
 }

@@ -159,15 +159,16 @@ fn reporter(
     }
 }
 
-/// Builds the trace of one trace id. `members` are global indices into `all`.
-/// Returns `None` when an error keeps the trace from being written; problems
-/// (errors and warnings) are appended either way.
+/// Builds the trace of one trace id, up to writing it ([`Ready::write`]).
+/// `members` are global indices into `all`. Returns `None` when an error
+/// keeps the trace from being written; problems (errors and warnings) are
+/// appended either way.
 pub(crate) fn build(
     all: &[(Span, Pos)],
     members: &[u32],
     opts: &Options,
     problems: &mut Vec<Problem>,
-) -> Option<Built> {
+) -> Option<Ready> {
     let n = members.len();
     let span = |i: usize| &all[members[i] as usize].0;
     let global = |i: usize| Some(members[i]);
@@ -266,14 +267,28 @@ pub(crate) fn build(
         return None;
     }
 
-    Some(write::write(
-        all,
-        members,
-        opts,
-        &lead,
+    // The span tree is not needed to write: its memory goes before the text is made.
+    drop(tree);
+    Some(Ready {
+        head: write::Head::new(all, members, &lead),
         walked,
         cross_trace_links,
-    ))
+    })
+}
+
+/// A trace walked and checked, to be written: it holds nothing of the
+/// spans, so they may be let go first (the text is the largest thing made).
+pub(crate) struct Ready {
+    head: write::Head,
+    walked: walk::Walked,
+    cross_trace_links: usize,
+}
+
+impl Ready {
+    /// Orders the events and edges and writes the trace's JSON text.
+    pub(crate) fn write(self, opts: &Options) -> Built {
+        write::write(self.head, opts, self.walked, self.cross_trace_links)
+    }
 }
 
 /// Trace ids that join another trace, with the trace they join: an A2A

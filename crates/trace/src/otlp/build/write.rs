@@ -49,17 +49,33 @@ struct OutEdge<'a> {
     kind: &'static str,
 }
 
+/// What the trace's header needs of its spans, taken before they may go.
+pub(crate) struct Head {
+    /// The earliest start and the latest end of its spans.
+    pub(super) t0: u64,
+    pub(super) t_end: u64,
+    pub(super) trace: u128,
+    /// The task (first conversation id) and the system (root service).
+    pub(super) task: Option<String>,
+    pub(super) service: Option<String>,
+}
+
+impl Head {
+    pub(super) fn new(all: &[(Span, Pos)], members: &[u32], lead: &Lead) -> Head {
+        let n = members.len();
+        let span = |i: usize| &all[members[i] as usize].0;
+        Head {
+            t0: (0..n).map(|i| span(i).start).min().unwrap_or(0),
+            t_end: (0..n).map(|i| span(i).end).max().unwrap_or(0),
+            trace: span(0).trace,
+            task: lead.task.map(str::to_string),
+            service: lead.service.map(str::to_string),
+        }
+    }
+}
+
 /// Orders the walk's events and edges and writes the trace's JSON text.
-pub(super) fn write(
-    all: &[(Span, Pos)],
-    members: &[u32],
-    opts: &Options,
-    lead: &Lead,
-    walked: Walked,
-    cross_trace_links: usize,
-) -> Built {
-    let n = members.len();
-    let span = |i: usize| &all[members[i] as usize].0;
+pub(super) fn write(head: Head, opts: &Options, walked: Walked, cross_trace_links: usize) -> Built {
     let Walked {
         names,
         orch,
@@ -69,11 +85,19 @@ pub(super) fn write(
         tokens_in,
         tokens_out,
         tool_calls,
+        mapped,
+        rep,
         ..
     } = walked;
-    let (task, root_service) = (lead.task, lead.service);
-    let t0 = (0..n).map(|i| span(i).start).min().unwrap_or(0);
-    let t_end = (0..n).map(|i| span(i).end).max().unwrap_or(0);
+    // Per-span facts of the walk: gone before the text is made.
+    drop((mapped, rep));
+    let Head {
+        t0,
+        t_end,
+        trace,
+        task,
+        service: root_service,
+    } = head;
 
     // Events in time order (stable), edges renumbered, duplicate edges dropped.
     let mut order: Vec<u32> = (0..events.len() as u32).collect();
@@ -105,17 +129,15 @@ pub(super) fn write(
     edge_list.sort_by_key(|&(a, b, k)| (a, b, k));
 
     let name = |i: u32| &*names.names[i as usize];
-    let ids: Vec<String> = order
-        .iter()
-        .map(|&e| {
-            let ev = &events[e as usize];
-            format!("{:016x}:{}", ev.span, ev.suffix)
-        })
-        .collect();
+    // Event ids are made where they are written, not kept: a string each costs more than the event.
+    let id = |k: u32| {
+        let ev = &events[order[k as usize] as usize];
+        format!("{:016x}:{}", ev.span, ev.suffix)
+    };
     let secs = |t: u64| (t - t0) as f64 / 1e9;
     let mut text = String::with_capacity(events.len() * 160 + 512);
-    let trace_id = format!("{:032x}", span(0).trace);
-    let task_id = task.map_or_else(|| trace_id.clone(), str::to_string);
+    let trace_id = format!("{trace:032x}");
+    let task_id = task.unwrap_or_else(|| trace_id.clone());
     text.push_str("{\n");
     let field = |text: &mut String, k: &str, v: &str| {
         text.push_str(&format!(
@@ -126,7 +148,7 @@ pub(super) fn write(
     };
     field(&mut text, "trace_id", &trace_id);
     field(&mut text, "task_id", &task_id);
-    if let Some(sys) = root_service {
+    if let Some(sys) = &root_service {
         field(&mut text, "system", sys);
     }
     if let Some(t) = &opts.topology {
@@ -136,7 +158,7 @@ pub(super) fn write(
     for (k, &e) in order.iter().enumerate() {
         let ev = &events[e as usize];
         let out = OutEvent {
-            id: ids[k].clone(),
+            id: id(k as u32),
             t: secs(ev.t),
             kind: ev.kind.as_str(),
             agent: name(ev.agent),
@@ -159,9 +181,10 @@ pub(super) fn write(
     }
     text.push_str("  ],\n  \"edges\": [\n");
     for (k, &(a, b, kind)) in edge_list.iter().enumerate() {
+        let (src, dst) = (id(a), id(b));
         let out = OutEdge {
-            src: &ids[a as usize],
-            dst: &ids[b as usize],
+            src: &src,
+            dst: &dst,
             kind: kind.as_str(),
         };
         text.push_str("    ");

@@ -7,7 +7,7 @@ use std::fmt;
 /// A decoded `AnyValue`; nested values are checked but not kept.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Any {
-    Str(Box<str>),
+    Str(super::Atom),
     Int(i64),
     Double,
     Bool(bool),
@@ -57,7 +57,7 @@ impl<'de> Visitor<'de> for AnyVisitor {
             seen += 1;
             let value = match &*key {
                 "stringValue" => match map.next_value::<Scalar>()? {
-                    Scalar::Str(s) => Any::Str(s.into()),
+                    Scalar::Str(s) => Any::Str(super::atom::atom(&s)),
                     other => Any::Bad(format!("stringValue holds {}", other.describe())),
                 },
                 "intValue" => match map.next_value::<Scalar>()? {

@@ -183,7 +183,7 @@ impl<'de> Deserialize<'de> for EventAttrs {
                     };
                     // Values of other types are not a decision's; the span's own attributes are checked.
                     if let Some(Any::Str(s)) = kv.value {
-                        *slot = Some(s);
+                        *slot = Some((*s).into());
                     }
                 }
                 Ok(out)

@@ -9,11 +9,18 @@
 //! are skipped, as OTLP/JSON receivers must.
 //!
 //! `span` reduces one span, `attributes` its attribute list and `any_value`
-//! checks each value; this module reads documents and JSON Lines of them.
+//! checks each value; `atom` shares the strings spans repeat, `window` reads
+//! an input a line at a time (and finds documents again to place problems);
+//! this module reads documents and JSON Lines of them.
 
 mod any_value;
+mod atom;
 mod attributes;
 mod span;
+mod window;
+
+pub(crate) use atom::Atom;
+pub(crate) use window::{documents_at, sparse_lines};
 
 use attributes::Attrs;
 use serde::Deserialize;
@@ -51,26 +58,25 @@ pub(crate) struct Span {
     pub parent: Option<u64>,
     pub start: u64,
     pub end: u64,
-    pub name: Box<str>,
+    pub name: Atom,
     pub attrs: GenAi,
     pub links: Vec<Link>,
     /// `error.type`, else the status message of a span whose status is ERROR.
     pub error: Option<Box<str>>,
-    pub problems: Vec<SpanProblem>,
 }
 
 /// The attributes the mapping reads.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct GenAi {
-    pub operation: Option<Box<str>>,
-    pub agent_name: Option<Box<str>>,
-    pub agent_id: Option<Box<str>>,
-    pub workflow: Option<Box<str>>,
-    pub tool: Option<Box<str>>,
-    pub conversation: Option<Box<str>>,
+    pub operation: Option<Atom>,
+    pub agent_name: Option<Atom>,
+    pub agent_id: Option<Atom>,
+    pub workflow: Option<Atom>,
+    pub tool: Option<Atom>,
+    pub conversation: Option<Atom>,
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
-    pub service: Option<Box<str>>,
+    pub service: Option<Atom>,
     /// `openinference.span.kind`, as 1 + its index in `mapping::OI_KINDS` (0: absent or unknown).
     pub oi_kind: u8,
     /// Attributes few spans carry, kept apart so the common span stays small.
@@ -83,20 +89,20 @@ pub(crate) struct GenAi {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Extra {
     /// `error.type`: only failed spans carry it.
-    pub error_type: Option<Box<str>>,
-    pub handoff_from: Option<Box<str>>,
-    pub handoff_to: Option<Box<str>>,
-    pub guardrail: Option<Box<str>>,
+    pub error_type: Option<Atom>,
+    pub handoff_from: Option<Atom>,
+    pub handoff_to: Option<Atom>,
+    pub guardrail: Option<Atom>,
     pub triggered: Option<bool>,
-    pub transfer_mode: Option<Box<str>>,
-    pub transfer_target: Option<Box<str>>,
-    pub transfer_type: Option<Box<str>>,
+    pub transfer_mode: Option<Atom>,
+    pub transfer_target: Option<Atom>,
+    pub transfer_type: Option<Atom>,
     /// `agent.name`, else `graph.node.id` (OpenInference).
-    pub oi_agent: Option<Box<str>>,
+    pub oi_agent: Option<Atom>,
     /// `graph.node.parent_id` (OpenInference).
-    pub oi_parent: Option<Box<str>>,
+    pub oi_parent: Option<Atom>,
     /// `tool.name` (OpenInference).
-    pub oi_tool: Option<Box<str>>,
+    pub oi_tool: Option<Atom>,
     /// The span's `gen_ai.tool.call.decision` events, in input order.
     pub decisions: Vec<Decision>,
 }
@@ -169,18 +175,25 @@ struct Document {
     resource_spans: Option<Vec<ResourceSpans>>,
 }
 
-/// Where a span sits in the input.
+/// Where a span sits in the input: its document (an index into
+/// [`Spans::docs`], which says where the document is) and its place there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Pos {
-    /// Index of the input file.
-    pub input: u32,
-    /// Byte offset where the span's document starts.
-    pub doc_start: usize,
-    /// 1-based line where the span's document starts.
-    pub doc_line: usize,
+    pub doc: u32,
     pub resource: u32,
     pub scope: u32,
     pub span: u32,
+}
+
+/// Where a document that holds spans starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Doc {
+    /// Index of the input file.
+    pub input: u32,
+    /// Byte offset where the document starts.
+    pub start: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
 }
 
 impl Pos {
@@ -202,32 +215,56 @@ pub(crate) struct DocProblem {
     pub help: &'static str,
 }
 
-/// What one input decodes into.
+/// What one input decodes into, besides its spans.
 pub(crate) struct Decoded {
-    /// Spans with their positions, in input order.
-    pub spans: Vec<(Span, Pos)>,
     /// Documents that could not be read.
     pub problems: Vec<DocProblem>,
     /// Documents read.
     pub documents: usize,
 }
 
+/// Spans with their positions, in input order, and the problems of single
+/// spans (by index into the spans), kept apart: few spans have any.
+#[derive(Default)]
+pub(crate) struct Spans {
+    pub spans: Vec<(Span, Pos)>,
+    pub problems: Vec<(usize, SpanProblem)>,
+    /// The documents that the spans' positions name.
+    pub docs: Vec<Doc>,
+}
+
 /// Decodes one input: a single OTLP JSON document, or several (JSON Lines).
 ///
 /// A document that fails to parse is reported; in JSON Lines, reading goes
 /// on at the next line, so every broken line is reported, not only the first.
-pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
+#[cfg(test)]
+pub(crate) fn decode(input: u32, bytes: &[u8]) -> (Decoded, Spans) {
+    let mut spans = Spans::default();
+    match decode_stream(input, bytes, &mut spans) {
+        Ok(d) => (d, spans),
+        Err(e) => unreachable!("reading from memory cannot fail: {e}"),
+    }
+}
+
+/// Decodes one input read from `r` a line at a time (see [`decode`]); only
+/// the document being read is held, never the whole input. Fails only when
+/// reading fails.
+pub(crate) fn decode_stream<R: std::io::BufRead>(
+    input: u32,
+    r: R,
+    all: &mut Spans,
+) -> std::io::Result<Decoded> {
     let mut out = Decoded {
-        spans: Vec::new(),
         problems: Vec::new(),
         documents: 0,
     };
+    let mut w = window::Window::new(r);
     let mut at = 0usize;
     let mut line = 1usize;
     let mut multi = false;
     loop {
         // Skip whitespace, counting lines.
-        while let Some(&b) = bytes.get(at) {
+        while let Some(b) = w.byte(at)? {
             if !b.is_ascii_whitespace() {
                 break;
             }
@@ -236,13 +273,22 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
             }
             at += 1;
         }
-        if at >= bytes.len() {
+        w.release(at);
+        if w.from(at).is_empty() {
             break;
         }
-        let mut stream = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<Document>();
-        match stream.next() {
-            Some(Ok(doc)) => {
-                let len = stream.byte_offset();
+        // A document cut short by the window is read again with more of the input.
+        let parsed = loop {
+            let mut stream =
+                serde_json::Deserializer::from_slice(w.from(at)).into_iter::<Document>();
+            match stream.next() {
+                Some(Err(e)) if e.is_eof() && !w.at_end() => w.grow()?,
+                next => break next.map(|r| r.map(|doc| (doc, stream.byte_offset()))),
+            }
+        };
+        let bytes = w.from(at);
+        match parsed {
+            Some(Ok((doc, len))) => {
                 let doc_start = at;
                 let doc_line = line;
                 out.documents += 1;
@@ -254,34 +300,42 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
                         column: 1,
                         help: "export traces as OTLP JSON (the collector's file exporter or OTLP/HTTP JSON)",
                     });
-                    line += count_newlines(&bytes[at..at + len]);
+                    line += count_newlines(&bytes[..len]);
                     at += len;
                     multi = true;
                     continue;
                 };
+                let doc = all.docs.len() as u32;
+                all.docs.push(Doc {
+                    input,
+                    start: doc_start,
+                    line: doc_line,
+                });
                 for (ri, rs) in resources.into_iter().enumerate() {
                     let service = rs.resource.and_then(|r| r.attributes.genai.service);
                     for (si, ss) in rs.scope_spans.into_iter().enumerate() {
-                        for (ki, RawSpanCompact(mut span)) in ss.spans.into_iter().enumerate() {
+                        for (ki, RawSpanCompact(mut span, problems)) in
+                            ss.spans.into_iter().enumerate()
+                        {
+                            let at = all.spans.len();
+                            all.problems.extend(problems.into_iter().map(|p| (at, p)));
                             span.attrs.service.clone_from(&service);
                             let pos = Pos {
-                                input,
-                                doc_start,
-                                doc_line,
+                                doc,
                                 resource: ri as u32,
                                 scope: si as u32,
                                 span: ki as u32,
                             };
-                            out.spans.push((span, pos));
+                            all.spans.push((span, pos));
                         }
                     }
                 }
-                line += count_newlines(&bytes[at..at + len]);
+                line += count_newlines(&bytes[..len]);
                 at += len;
                 multi = true;
             }
             Some(Err(e)) => {
-                let rest = &bytes[at..];
+                let rest = bytes;
                 // serde_json puts an error on a line break at column 0 of the next line.
                 let eline = if e.column() == 0 {
                     e.line().saturating_sub(1)
@@ -326,7 +380,8 @@ pub(crate) fn decode(input: u32, bytes: &[u8]) -> Decoded {
             None => break,
         }
     }
-    out
+    atom::forget();
+    Ok(out)
 }
 
 /// Byte offset where 1-based line `n` of `b` starts.
@@ -363,8 +418,26 @@ fn json_message(e: &serde_json::Error) -> String {
 mod tests {
     use super::*;
 
-    fn one(json: &str) -> Decoded {
-        decode(0, json.as_bytes())
+    /// One input decoded: document problems, spans, and each span's problems.
+    struct One {
+        problems: Vec<DocProblem>,
+        spans: Vec<(Span, Pos)>,
+        of_span: Vec<Vec<SpanProblem>>,
+        docs: Vec<Doc>,
+    }
+
+    fn one(json: &str) -> One {
+        let (d, all) = decode(0, json.as_bytes());
+        let mut of_span = vec![Vec::new(); all.spans.len()];
+        for (k, p) in all.problems {
+            of_span[k].push(p);
+        }
+        One {
+            problems: d.problems,
+            spans: all.spans,
+            of_span,
+            docs: all.docs,
+        }
     }
 
     const SPAN: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"1112131415161718","name":"chat m","startTimeUnixNano":"1000","endTimeUnixNano":2000,"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12"}},{"key":"other","value":{"kvlistValue":{"values":[{"key":"a","value":{"arrayValue":{"values":[{"doubleValue":1.5}]}}}]}}}],"status":{"code":2,"message":"boom"}}]}]}]}"#;
@@ -374,11 +447,12 @@ mod tests {
         // Spans are kept by the million while a trace is built: the rarer
         // attributes live behind one pointer, allocated only when present.
         assert!(
-            std::mem::size_of::<Span>() <= 304,
+            std::mem::size_of::<Span>() <= 208,
             "{}",
             std::mem::size_of::<Span>()
         );
         assert!(one(SPAN).spans[0].0.attrs.extra.is_none());
+        assert_eq!(std::mem::size_of::<(Span, Pos)>(), 224);
     }
 
     #[test]
@@ -395,7 +469,7 @@ mod tests {
         assert_eq!(s.attrs.input_tokens, Some(12));
         assert_eq!(s.attrs.service.as_deref(), Some("svc"));
         assert_eq!(s.error.as_deref(), Some("boom"));
-        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        assert!(d.of_span[0].is_empty(), "{:?}", d.of_span[0]);
         assert_eq!(pos.pointer(), "/resourceSpans/0/scopeSpans/0/spans/0");
     }
 
@@ -403,9 +477,8 @@ mod tests {
     fn unknown_attribute_types_are_problems_with_their_index() {
         let text = SPAN.replace(r#"{"doubleValue":1.5}"#, r#"{"floatValue":1.5}"#);
         let d = one(&text);
-        let s = &d.spans[0].0;
-        assert_eq!(s.problems.len(), 1);
-        match &s.problems[0] {
+        assert_eq!(d.of_span[0].len(), 1);
+        match &d.of_span[0][0] {
             SpanProblem::AttrType { index, key, detail } => {
                 assert_eq!((*index, key.as_str()), (2, "other"));
                 assert!(detail.contains("floatValue"), "{detail}");
@@ -413,14 +486,14 @@ mod tests {
             p => panic!("{p:?}"),
         }
         let text = SPAN.replace(r#"{"intValue":"12"}"#, r#"{"stringValue":"12"}"#);
-        let s = &one(&text).spans[0].0;
-        assert_eq!(s.attrs.input_tokens, None);
+        let d = one(&text);
+        assert_eq!(d.spans[0].0.attrs.input_tokens, None);
         assert!(matches!(
-            &s.problems[0],
+            &d.of_span[0][0],
             SpanProblem::AttrType { index: 1, .. }
         ));
         let text = SPAN.replace(r#"{"intValue":"12"}"#, r#"{"intValue":"twelve"}"#);
-        assert_eq!(one(&text).spans[0].0.problems.len(), 1);
+        assert_eq!(one(&text).of_span[0].len(), 1);
     }
 
     #[test]
@@ -428,12 +501,13 @@ mod tests {
         let text = SPAN
             .replace("1112131415161718", "xyz")
             .replace(r#""startTimeUnixNano":"1000","#, "");
-        let s = &one(&text).spans[0].0;
-        assert!(s.problems.contains(&SpanProblem::BadId {
+        let d = one(&text);
+        let s = &d.of_span[0];
+        assert!(s.contains(&SpanProblem::BadId {
             field: "spanId",
             value: "xyz".into()
         }));
-        assert!(s.problems.contains(&SpanProblem::BadTime {
+        assert!(s.contains(&SpanProblem::BadTime {
             field: "startTimeUnixNano"
         }));
     }
@@ -445,7 +519,7 @@ mod tests {
         assert_eq!(d.spans.len(), 2);
         assert_eq!(d.problems.len(), 1);
         assert_eq!(d.problems[0].line, 2);
-        assert_eq!(d.spans[1].1.doc_line, 3);
+        assert_eq!(d.docs[d.spans[1].1.doc as usize].line, 3);
     }
 
     #[test]

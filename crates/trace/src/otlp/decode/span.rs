@@ -179,8 +179,8 @@ fn base64(s: &str, bytes: usize) -> Option<u128> {
     (taken == bytes && acc == 0).then_some(out)
 }
 
-impl From<RawSpan> for Span {
-    fn from(raw: RawSpan) -> Span {
+impl From<RawSpan> for RawSpanCompact {
+    fn from(raw: RawSpan) -> RawSpanCompact {
         let mut problems = Vec::new();
         let trace = match hex(&raw.trace_id, 16) {
             Some(t) if t != 0 => t,
@@ -245,40 +245,40 @@ impl From<RawSpan> for Span {
             attrs.genai.x_mut().decisions = raw.events.0;
         }
         let status = raw.status.unwrap_or_default();
-        let error = attrs.genai.x().error_type.clone().or_else(|| {
-            status.is_error().then(|| {
-                status
-                    .message
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| "error".to_string())
-                    .into()
-            })
-        });
-        Span {
+        let error = attrs
+            .genai
+            .x()
+            .error_type
+            .as_deref()
+            .map(Box::from)
+            .or_else(|| {
+                status.is_error().then(|| {
+                    status
+                        .message
+                        .filter(|m| !m.is_empty())
+                        .unwrap_or_else(|| "error".to_string())
+                        .into()
+                })
+            });
+        let span = Span {
             trace,
             id,
             parent,
             start,
             end,
-            name: raw.name.into(),
+            name: super::atom::atom(&raw.name),
             attrs: attrs.genai,
             links,
             error,
-            problems,
-        }
+        };
+        RawSpanCompact(span, problems)
     }
 }
 
-/// A span converted to its compact form as soon as it is read.
+/// A span converted to its compact form as soon as it is read, with its problems.
 #[derive(Deserialize)]
 #[serde(from = "RawSpan")]
-pub(super) struct RawSpanCompact(pub(super) Span);
-
-impl From<RawSpan> for RawSpanCompact {
-    fn from(raw: RawSpan) -> Self {
-        RawSpanCompact(raw.into())
-    }
-}
+pub(super) struct RawSpanCompact(pub(super) Span, pub(super) Vec<SpanProblem>);
 
 #[cfg(test)]
 mod tests {
