@@ -880,6 +880,9 @@ fn entry(tax: &Taxonomy) -> impl Strategy<Value = Entry> {
             subdecisions_source,
             strict_credit,
             strict_credit_source: strict_source,
+            // A link must name a trace the tree ships, which these trees do
+            // not; tests/data/linked_traces.rs round-trips links.
+            traces: Vec::new(),
             added_in,
             one_liner,
             notes,

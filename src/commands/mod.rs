@@ -375,8 +375,9 @@ fn loaded(
 
 /// Parses the inputs read for a command that checks the corpus: the
 /// example traces are validated and replayed too, their problems counted
-/// with the corpus's own, and the valid ones' metrics returned for the
-/// README. Load failures are reported as by `load_corpus`.
+/// with the corpus's own (and those of the entries linking them), and the
+/// valid ones' metrics returned for the README. Load failures are reported
+/// as by `load_corpus`.
 pub fn parse_checked(
     inputs: &Inputs,
     report: Option<Format>,
@@ -384,6 +385,8 @@ pub fn parse_checked(
     let mut corpus = loaded(load::parse(inputs), report)?;
     let examples = load::examples::replay(&inputs.traces, &corpus.taxonomy);
     corpus.diagnostics.extend(examples.diagnostics);
+    let linked = corpus_core::check::traces::linked(&corpus, &examples.forms);
+    corpus.diagnostics.extend(linked);
     Ok((corpus, examples.metrics))
 }
 

@@ -687,6 +687,24 @@ fn cases() -> Vec<Case> {
             near_miss: |t| t.set(valid::CLASSICAL, "subdecisions_source", "[contributor]"),
         },
         Case {
+            rule: "trace-link",
+            args: &[],
+            base: Tree::valid,
+            fires: |t| crate::linked_traces::link(t, &["traces/examples/absent.json"]),
+            file: valid::METHOD,
+            field: Some("traces"),
+            near_miss: crate::linked_traces::linked_run,
+        },
+        Case {
+            rule: "trace-tags-disagree",
+            args: &[],
+            base: Tree::valid,
+            fires: crate::linked_traces::linked_run_without_delegation,
+            file: valid::METHOD,
+            field: Some("traces"),
+            near_miss: crate::linked_traces::linked_run,
+        },
+        Case {
             rule: "additional-unit-repeats-primary",
             args: &[],
             base: Tree::valid,
@@ -1124,7 +1142,7 @@ fn errors_fail_a_check_without_strict() {
 // Waivers
 
 /// Warning rules that fire on an entry and so can be waived in it.
-const ENTRY_WARNINGS: [&str; 11] = [
+const ENTRY_WARNINGS: [&str; 12] = [
     "schema-modeline",
     "authors-missing",
     "subdecisions-not-judged",
@@ -1136,6 +1154,7 @@ const ENTRY_WARNINGS: [&str; 11] = [
     "classical-marl-not-rl",
     "arxiv-url-mismatch",
     "arxiv-year",
+    "trace-tags-disagree",
 ];
 
 #[test]

@@ -16,6 +16,7 @@ mod falsifiable;
 mod fmt;
 mod grown;
 mod hostile_files;
+mod linked_traces;
 mod locators;
 mod messages;
 mod names;

@@ -31,6 +31,11 @@ impl Layout {
     pub const TRACE_EXAMPLES_DIR: &'static str = "traces/examples";
     /// The OTLP examples, each imported for the README.
     pub const OTLP_EXAMPLES_DIR: &'static str = "traces/otlp";
+    /// The folders below which an entry may link traces (`traces`): the
+    /// example folders the load stage reads, so the build fingerprint covers
+    /// every linked trace and a link can name nothing else.
+    pub const LINKABLE_TRACE_DIRS: [&'static str; 2] =
+        [Self::TRACE_EXAMPLES_DIR, Self::OTLP_EXAMPLES_DIR];
     /// The folder of templates.
     pub const TEMPLATES_DIR: &'static str = "templates";
     /// The README's template, in the templates folder.
@@ -67,4 +72,51 @@ impl Layout {
     pub const CITATION: &'static str = "CITATION.cff";
     /// Zenodo's deposit metadata, written by `corpus release`.
     pub const ZENODO: &'static str = ".zenodo.json";
+
+    /// The form of a linked trace's path (a regular expression, also the
+    /// schema's): below one of [`Layout::LINKABLE_TRACE_DIRS`], ending in
+    /// `.json`, forward slashes, no part empty or starting with a dot (so no
+    /// `.` or `..`, nothing absolute).
+    pub fn linked_trace_pattern() -> String {
+        let dirs: Vec<String> = Self::LINKABLE_TRACE_DIRS
+            .iter()
+            .map(|d| regex::escape(d))
+            .collect();
+        let part = "[A-Za-z0-9_][A-Za-z0-9._-]*";
+        format!("^({})/({part}/)*{part}\\.json$", dirs.join("|"))
+    }
+
+    /// Whether a linked trace's path has the form of [`Layout::linked_trace_pattern`].
+    pub fn valid_trace_link(path: &str) -> bool {
+        static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        R.get_or_init(|| regex::Regex::new(&Self::linked_trace_pattern()).expect("valid regex"))
+            .is_match(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Layout;
+
+    #[test]
+    fn a_trace_link_stays_below_the_example_folders() {
+        for ok in ["traces/examples/run.json", "traces/otlp/team/run-1.json"] {
+            assert!(Layout::valid_trace_link(ok), "{ok}");
+        }
+        for bad in [
+            "/etc/passwd.json",
+            "traces/examples/../../x.json",
+            "traces/examples/./run.json",
+            "traces/examples//run.json",
+            "traces/examples/.hidden.json",
+            "traces\\examples\\run.json",
+            "traces/other/run.json",
+            "traces/examples/run.yaml",
+            "traces/examples/run.json/",
+            "corpus/papers/a.json",
+            "traces/examples/run.json\n",
+        ] {
+            assert!(!Layout::valid_trace_link(bad), "{bad}");
+        }
+    }
 }

@@ -137,6 +137,8 @@ registry! {
     BibType = "bib-type", Data, Error, "A bib_type that is not an entry type of the standard BibTeX styles.";
     CiteYearOrder = "cite-year-order", Data, Error, "A cite_year that is not later than year.";
     LatexEscape = "latex-escape", Data, Warning, "A LaTeX escape in a text field that should hold UTF-8 text.";
+    TraceLink = "trace-link", Data, Error, "A linked trace (an entry's `traces`) that is no valid trace the corpus ships below traces/examples or traces/otlp, or a path of another form.";
+    TraceTagsDisagree = "trace-tags-disagree", Data, Warning, "An entry claiming a sub-decision none of its linked traces takes, or an orchestration form events can show that none of them shows while one shows another (a run taking more than the tags is not reported, since one run cannot tell a decided step from a fixed one).";
     TraceEmpty = "trace-empty", Trace, Error, "A trace file that is empty.";
     TraceJson = "trace-json", Trace, Error, "A trace file that is not one JSON document.";
     TraceSchema = "trace-schema", Trace, Error, "A trace that does not meet the trace schema.";

@@ -14,6 +14,10 @@ use crate::{EventKind, Trace};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// The forms [`classify`] may infer, in the order it tries them; any other
+/// form of the taxonomy is one the events cannot show.
+pub const FORMS: [&str; 4] = ["debate", "hierarchical", "swarm", "centralized"];
+
 /// Event ids listed as evidence at most, per item (all are counted).
 pub const MAX_EVIDENCE: usize = 20;
 

@@ -34,7 +34,7 @@ mod schema;
 pub(crate) mod testutil;
 mod validate;
 
-pub use classify::{classification_text, classify, Classification, Evidence, MAX_EVIDENCE};
+pub use classify::{classification_text, classify, Classification, Evidence, FORMS, MAX_EVIDENCE};
 pub use input::{collect_inputs, open_input, read_input, read_limited, DEFAULT_MAX_BYTES, STDIN};
 pub use metrics::{metrics, metrics_table, Metrics, UntrustedPair, OVERFLOW_RULE, TEAM_FAMILY};
 pub use model::{Edge, EdgeKind, Event, EventKind, Slot, Trace, MAX_TOKENS};

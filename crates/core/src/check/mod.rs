@@ -9,6 +9,7 @@ pub mod locators;
 pub mod status;
 pub mod style;
 pub mod survey;
+pub mod traces;
 
 mod citation;
 mod claims;

@@ -116,6 +116,7 @@ pub fn scaffold(
             | fields::CITE_YEAR
             | fields::BIB_TYPE
             | fields::WAIVERS
+            | fields::TRACES
             | fields::ARXIV_VERIFIED_ON => {
                 out.push_str(&format!("# {field}:   # {hint}\n"));
                 continue;

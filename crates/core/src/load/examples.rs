@@ -3,13 +3,17 @@
 //! validated whenever the corpus is checked, so they cannot rot, and replayed
 //! into the metrics the README shows. An example whose figures overflow is
 //! refused like an invalid one, so the README never prints `inf` or `NaN`.
+//! Each valid trace is also classified (`corpus_trace::classify`), for the
+//! entries that link it (`traces`). A file reached through a symbolic link
+//! is not read: a link planted by a pull request could point anywhere.
 
 use crate::layout::Layout;
 use crate::load::rel_path;
 use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
-use corpus_trace::{self, Metrics, Trace};
+use corpus_trace::{self, Classification, Metrics, Trace};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Whether an example (by root-relative path) was imported from OTLP spans.
@@ -24,6 +28,10 @@ pub struct Examples {
     pub metrics: Vec<(String, Metrics)>,
     /// Problems of the traces that did not.
     pub diagnostics: Vec<Diagnostic>,
+    /// Every example file read, by root-relative path, with the form and
+    /// sub-decisions of each valid trace it holds (none: it holds no valid
+    /// trace; an OTLP file may hold several).
+    pub forms: BTreeMap<String, Vec<Classification>>,
 }
 
 /// The example trace files as read, before any is validated.
@@ -59,7 +67,16 @@ fn read_folder(root: &Path, dir: &str) -> TraceFiles {
         .iter()
         .map(|f| {
             let rel = rel_path(root, f);
-            let bytes = corpus_trace::read_limited(f, &rel, corpus_trace::DEFAULT_MAX_BYTES);
+            let bytes = match corpus_io::files::guard(root, f) {
+                Ok(()) => corpus_trace::read_limited(f, &rel, corpus_trace::DEFAULT_MAX_BYTES),
+                Err(_) => Err(Diagnostic::new(
+                    Rule::TraceUnreadable,
+                    corpus_diagnostics::diag::Severity::Error,
+                    &rel,
+                    "the file is reached through a symbolic link, so it was not read",
+                )
+                .help("put the trace itself in the folder, not a link to it")),
+            };
             (rel, bytes)
         })
         .collect())
@@ -73,10 +90,15 @@ pub fn replay(traces: &Traces, tax: &Taxonomy) -> Examples {
         let m = corpus_trace::metrics(&t, &families);
         match m.overflow(&rel) {
             Some(d) => out.diagnostics.push(d),
-            None => out.metrics.push((rel, m)),
+            None => {
+                let form = corpus_trace::classify(&t);
+                out.forms.entry(rel.clone()).or_default().push(form);
+                out.metrics.push((rel, m));
+            }
         }
     };
     for (rel, read) in files_of(&traces.native, Layout::TRACE_EXAMPLES_DIR, tax, &mut out) {
+        out.forms.entry(rel.clone()).or_default();
         let checked = read
             .as_ref()
             .map_err(|d| vec![d.clone()])
@@ -87,6 +109,7 @@ pub fn replay(traces: &Traces, tax: &Taxonomy) -> Examples {
         }
     }
     for (rel, read) in files_of(&traces.otlp, Layout::OTLP_EXAMPLES_DIR, tax, &mut out) {
+        out.forms.entry(rel.clone()).or_default();
         let bytes = match read {
             Ok(b) => b.clone(),
             Err(d) => {

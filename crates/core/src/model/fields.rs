@@ -69,6 +69,8 @@ pub const SUBDECISIONS_SOURCE: &str = "subdecisions_source";
 pub const STRICT_CREDIT: &str = "strict_credit";
 /// Entry field: who judged the strict credit.
 pub const STRICT_CREDIT_SOURCE: &str = "strict_credit_source";
+/// Entry field: traces of the entry's own system the corpus ships.
+pub const TRACES: &str = "traces";
 /// Entry and record field: the round that added the entry or logged the record.
 pub const ADDED_IN: &str = "added_in";
 /// Entry field: the one-sentence summary.
@@ -133,6 +135,8 @@ pub enum ValueKind {
     Links,
     /// A list of free text (names).
     Names,
+    /// A list of files, each a path relative to the corpus root.
+    Paths,
     /// A mapping of rule id to reason.
     Waivers,
 }
@@ -210,10 +214,10 @@ const fn tag(name: &'static str, na: bool, position: usize) -> Field {
 }
 
 use Column::{Extra, Reference as Col};
-use ValueKind::{Links, Names, Tags, Text, Waivers, Year};
+use ValueKind::{Links, Names, Paths, Tags, Text, Waivers, Year};
 
 /// Entry fields (corpus/papers/KEY.yaml), in file order.
-pub const ENTRY: [Field; 31] = [
+pub const ENTRY: [Field; 32] = [
     field(
         KEY,
         true,
@@ -374,6 +378,14 @@ pub const ENTRY: [Field; 31] = [
         true,
         Extra,
         "Who judged strict_credit (judgement_sources in corpus/taxonomy.yaml); required with it.",
+    ),
+    field(
+        TRACES,
+        false,
+        Paths,
+        true,
+        Extra,
+        "Recorded runs of the entry's own system the corpus ships, each a path below traces/examples/ (the trace format) or traces/otlp/ (OTLP JSON), e.g. traces/examples/run.json; `check` compares orchestration_form and subdecisions with what they show; leave out when there is none.",
     ),
     field(
         ADDED_IN,
@@ -587,6 +599,7 @@ mod tests {
                 "subdecisions_source",
                 "strict_credit",
                 "strict_credit_source",
+                "traces",
                 "added_in",
                 "waivers"
             ]

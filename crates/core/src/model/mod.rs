@@ -95,6 +95,9 @@ pub struct Entry {
     /// Who judged `strict_credit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict_credit_source: Option<String>,
+    /// Traces of the entry's own system the corpus ships (root-relative paths).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traces: Vec<String>,
     /// The round that added the entry; None = the first round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added_in: Option<String>,
@@ -211,6 +214,7 @@ impl Entry {
             subdecisions_source: src.values(fields::SUBDECISIONS_SOURCE),
             strict_credit: src.optional_value(fields::STRICT_CREDIT),
             strict_credit_source: src.optional_value(fields::STRICT_CREDIT_SOURCE),
+            traces: src.values(fields::TRACES),
             added_in: src.optional_value(fields::ADDED_IN),
             notes: src.optional_value(fields::NOTES),
             waivers: src.waivers(fields::WAIVERS),
@@ -307,6 +311,7 @@ impl Fields for Entry {
             // An absent optional value holds nothing (rather than ""), so it
             // is not counted and matches no value.
             fields::STRICT_CREDIT_SOURCE => Some(optional(&self.strict_credit_source)),
+            fields::TRACES => Some(FieldValue::Many(&self.traces)),
             fields::ADDED_IN => Some(optional(&self.added_in)),
             fields::ONE_LINER => Some(FieldValue::One(self.one_liner.as_str().into())),
             fields::NOTES => Some(FieldValue::One(

@@ -360,6 +360,8 @@ pub struct Context {
     pub trace_examples: Vec<TraceView>,
     /// The traces imported from the OTLP examples.
     pub trace_imports: Vec<ImportView>,
+    /// The span conventions `trace import` reads.
+    pub trace_conventions: Vec<corpus_trace::otlp::conventions::ConventionView>,
     /// Where GitHub Pages publishes the page `corpus site` writes.
     pub pages_url: String,
     /// The project's repository, for `cargo install --git`.
@@ -568,6 +570,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
+        trace_conventions: corpus_trace::otlp::conventions::views(),
         // A list not yet published has no addresses; its templates leave the links out.
         pages_url: if tax.repository.is_empty() {
             String::new()

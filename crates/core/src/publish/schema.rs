@@ -51,6 +51,9 @@ pub fn entry_schema(tax: &Taxonomy) -> Value {
             fields::ARXIV_VERIFIED_ON => {
                 json!({"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"})
             }
+            fields::TRACES => {
+                json!({"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "string", "pattern": crate::layout::Layout::linked_trace_pattern()}})
+            }
             fields::NOTES => json!({"type": "string"}),
             fields::WAIVERS => {
                 let warnings: Vec<&str> = tax

@@ -11,6 +11,7 @@
 mod build;
 #[cfg(test)]
 mod conformance;
+pub mod conventions;
 mod decode;
 mod deliver;
 mod imported;
