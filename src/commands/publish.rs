@@ -129,7 +129,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     let failed = |d: Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
     // Read templates are always parsed above.
     let tera = tera
-        .ok_or_else(|| Outcome::fail(2, "the templates were not parsed".to_string()))?
+        .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
         .map_err(failed)?;
     let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
         .map_err(failed)?;
