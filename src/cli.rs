@@ -293,7 +293,7 @@ fn human_stdout(command: &Command) -> bool {
 fn dispatch(command: &Command, ctx: &Context) -> crate::commands::Result {
     match command {
         Command::Check(a) => check::run(ctx, a),
-        Command::Build(a) => publish::build(ctx, a, completions::man_page(Cli::command())),
+        Command::Build(a) => publish::build(ctx, a, || completions::man_page(Cli::command())),
         Command::Stats(a) => stats::run(ctx, a),
         Command::Render(a) => publish::render(ctx, a),
         Command::Claims(a) => claims::run(ctx, a),

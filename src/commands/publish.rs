@@ -31,10 +31,13 @@ impl Audience for Args {
 /// `corpus build`: checks, then regenerates every generated file, and the
 /// man page `man` (the command line's, which `cli` hands down) when the
 /// root has a `docs/` folder.
-pub fn build(ctx: &Context, args: &Args, man: std::result::Result<String, String>) -> Result {
-    let man = man.map_err(|e| Outcome::fail(2, e))?;
+pub fn build(ctx: &Context, args: &Args, man: ManPage) -> Result {
     run_part(ctx, Part::All, args.check, Some(man))
 }
+
+/// Renders the man page, or says why it could not; called only when a
+/// build has files to generate, beside parsing the data.
+pub type ManPage = fn() -> std::result::Result<String, String>;
 
 /// `corpus render`: checks, then regenerates README.md only.
 pub fn render(ctx: &Context, args: &Args) -> Result {
@@ -42,8 +45,8 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 }
 
 /// Checks the corpus, then writes the generated files of `part` and the man
-/// page `man` (or, with `check_only`, fails when one of them is stale).
-pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>) -> Result {
+/// page `man` renders (or, with `check_only`, fails when one of them is stale).
+pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
     let root = if check_only {
         ctx.root()?
     } else {
@@ -63,8 +66,29 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
     if let Some((paths, _)) = fresh {
         return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
     }
-    let (corpus, examples) = parse_checked(&inputs, None)?;
-    let rep = check::check(&corpus);
+    // Parsing the templates and rendering the man page need none of the
+    // data, and on a small corpus they cost as much as parsing and checking
+    // it: they run on a second thread meanwhile.
+    let (parsed, (tera, man)) = std::thread::scope(|s| {
+        let aside = s.spawn(|| {
+            let tera = inputs
+                .templates
+                .as_ref()
+                .ok()
+                .map(|t| generate::parse_templates(t, part));
+            (tera, man.map(|render| render()))
+        });
+        let parsed = parse_checked(&inputs, None).map(|(corpus, examples)| {
+            let rep = check::check(&corpus);
+            (corpus, examples, rep)
+        });
+        let aside = aside
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (parsed, aside)
+    });
+    let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
+    let (corpus, examples, rep) = parsed?;
     let mut checked = Checked {
         entries: corpus.entries.len(),
         exclusions: corpus.exclusions.len(),
@@ -103,8 +127,13 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<String>
         ));
     }
     let st = corpus_core::stats::of_corpus(&corpus);
-    let mut files = generate::generate_counted(&corpus, &st, templates, &examples, part)
-        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
+    let failed = |d: Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
+    // Read templates are always parsed above.
+    let tera = tera
+        .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
+        .map_err(failed)?;
+    let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
+        .map_err(failed)?;
     let kept = generate::keep_users_changelog(root, &mut files);
     let mut notes = String::new();
     match man.map(|page| generate::man_page(root, MAN_PAGE, MAN_MARK, page)) {

@@ -202,13 +202,24 @@ pub fn generate_counted(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let mut files = Vec::new();
+    let tera = parse_templates(templates, part)?;
+    generate_parsed(corpus, st, templates, &tera, examples, part)
+}
+
+/// The templates a generation of `part` renders (and those they name),
+/// parsed. Parsing them is the largest single cost of a build of a small
+/// corpus, and needs nothing but the templates, so a caller can run it
+/// beside parsing and checking the data.
+pub fn parse_templates(
+    templates: &[(String, String)],
+    part: Part,
+) -> Result<tera::Tera, Diagnostic> {
     let wanted: &[&str] = match part {
         Part::All => &[Layout::README_TEMPLATE, Layout::STATS_TEMPLATE],
         Part::Stats => &[Layout::STATS_TEMPLATE],
         Part::Readme => &[Layout::README_TEMPLATE],
     };
-    let tera = render::tera(templates, wanted).map_err(|e| {
+    render::tera(templates, wanted).map_err(|e| {
         let msg = render::tera_error(&e);
         // Name the template that failed to parse, not the whole folder.
         let file = templates
@@ -219,7 +230,130 @@ pub fn generate_counted(
                 |(n, _)| format!("{}/{n}", Layout::TEMPLATES_DIR),
             );
         template_diag(&file, msg)
-    })?;
+    })
+}
+
+/// `generate_counted` with the templates already parsed into `tera` by
+/// [`parse_templates`] for the same `part`.
+pub fn generate_parsed(
+    corpus: &Corpus,
+    st: &Stats,
+    templates: &[(String, String)],
+    tera: &tera::Tera,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
+    // The figures' own files, the changelog and the schema need neither the
+    // templates nor the charts: they are computed on a second thread while
+    // the charts are drawn and the Markdown is rendered.
+    let (plain, rendered) = std::thread::scope(|s| {
+        let plain = s.spawn(|| plain_files(corpus, st, part));
+        let rendered = rendered_files(corpus, st, templates, tera, examples, part);
+        let plain = plain
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (plain, rendered)
+    });
+    let Rendered {
+        stats_md,
+        charts: chart_files,
+        readme,
+    } = rendered?;
+    let Plain {
+        stats: stats_files,
+        changelog,
+        schema,
+    } = plain;
+    let mut files = Vec::new();
+    if part != Part::Readme {
+        files.extend(stats_md);
+        files.extend(stats_files);
+        for c in chart_files {
+            files.push(Generated {
+                path: format!("{}/{}", Layout::STATS_DIR, c.file),
+                content: c.svg,
+            });
+        }
+        let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        manifest.sort();
+        let text = manifest
+            .iter()
+            .map(|p| format!("{p}\n"))
+            .collect::<String>();
+        files.push(Generated {
+            path: Layout::MANIFEST.to_string(),
+            content: text,
+        });
+    }
+    files.extend(changelog);
+    files.extend(schema);
+    files.extend(readme);
+    Ok(files)
+}
+
+/// The generated files that need no template.
+struct Plain {
+    /// stats/stats.json and the CSV tables (not for `Part::Readme`).
+    stats: Vec<Generated>,
+    /// The changelog (`Part::All` only).
+    changelog: Option<Generated>,
+    /// The JSON Schema of entries (`Part::All` only).
+    schema: Option<Generated>,
+}
+
+fn plain_files(corpus: &Corpus, st: &Stats, part: Part) -> Plain {
+    let mut stats = Vec::new();
+    if part != Part::Readme {
+        stats.push(Generated {
+            path: format!("{}/stats.json", Layout::STATS_DIR),
+            content: crate::stats::render::json_text(st),
+        });
+        for (stem, text) in crate::stats::render::csv_tables(st) {
+            stats.push(Generated {
+                path: format!("{}/{stem}.csv", Layout::STATS_DIR),
+                content: text,
+            });
+        }
+    }
+    let all = part == Part::All;
+    let repo = &corpus.taxonomy.repository;
+    let site = if repo.is_empty() {
+        String::new()
+    } else {
+        crate::publish::repository::pages_url(repo)
+    };
+    Plain {
+        stats,
+        changelog: all.then(|| Generated {
+            path: Layout::CHANGELOG.to_string(),
+            content: crate::publish::changes::changelog(corpus, &site),
+        }),
+        schema: all.then(|| Generated {
+            path: Layout::ENTRY_SCHEMA.to_string(),
+            content: crate::publish::schema::entry_schema_text(&corpus.taxonomy),
+        }),
+    }
+}
+
+/// The charts and the Markdown rendered from the templates.
+struct Rendered {
+    /// stats/STATS.md, when rendered.
+    stats_md: Option<Generated>,
+    /// The charts (their SVG is written under stats/, their descriptions
+    /// are the alt texts of both Markdown files).
+    charts: Vec<Chart>,
+    /// README.md, when rendered.
+    readme: Option<Generated>,
+}
+
+fn rendered_files(
+    corpus: &Corpus,
+    st: &Stats,
+    templates: &[(String, String)],
+    tera: &tera::Tera,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Rendered, Diagnostic> {
     let chart_files = charts(corpus, st);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
@@ -246,73 +380,39 @@ pub fn generate_counted(
     ctx.insert("prisma", &crate::publish::prisma::view(corpus));
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
-    let render_one = |name: &str| {
-        tera.render(name, &ctx).map_err(|e| {
+    let render_one = |name: &str, path: String| {
+        let text = tera.render(name, &ctx).map_err(|e| {
             template_diag(
                 &format!("{}/{name}", Layout::TEMPLATES_DIR),
                 render::tera_error(&e),
             )
+        })?;
+        Ok(Generated {
+            path,
+            content: crate::publish::markdown_layout::layout(&text),
         })
     };
-    if part != Part::Readme {
-        if has(Layout::STATS_TEMPLATE) {
-            files.push(Generated {
-                path: format!("{}/STATS.md", Layout::STATS_DIR),
-                content: crate::publish::markdown_layout::layout(&render_one(
-                    Layout::STATS_TEMPLATE,
-                )?),
-            });
-        }
-        files.push(Generated {
-            path: format!("{}/stats.json", Layout::STATS_DIR),
-            content: crate::stats::render::json_text(st),
-        });
-        for (stem, text) in crate::stats::render::csv_tables(st) {
-            files.push(Generated {
-                path: format!("{}/{stem}.csv", Layout::STATS_DIR),
-                content: text,
-            });
-        }
-        for c in chart_files {
-            files.push(Generated {
-                path: format!("{}/{}", Layout::STATS_DIR, c.file),
-                content: c.svg,
-            });
-        }
-        let mut manifest: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        manifest.sort();
-        let text = manifest
-            .iter()
-            .map(|p| format!("{p}\n"))
-            .collect::<String>();
-        files.push(Generated {
-            path: Layout::MANIFEST.to_string(),
-            content: text,
-        });
-    }
-    if part == Part::All {
-        let repo = &corpus.taxonomy.repository;
-        let site = if repo.is_empty() {
-            String::new()
-        } else {
-            crate::publish::repository::pages_url(repo)
-        };
-        files.push(Generated {
-            path: Layout::CHANGELOG.to_string(),
-            content: crate::publish::changes::changelog(corpus, &site),
-        });
-        files.push(Generated {
-            path: Layout::ENTRY_SCHEMA.to_string(),
-            content: crate::publish::schema::entry_schema_text(&corpus.taxonomy),
-        });
-    }
-    if part != Part::Stats && has(Layout::README_TEMPLATE) {
-        files.push(Generated {
-            path: Layout::README.to_string(),
-            content: crate::publish::markdown_layout::layout(&render_one(Layout::README_TEMPLATE)?),
-        });
-    }
-    Ok(files)
+    let stats_md = if part != Part::Readme && has(Layout::STATS_TEMPLATE) {
+        Some(render_one(
+            Layout::STATS_TEMPLATE,
+            format!("{}/STATS.md", Layout::STATS_DIR),
+        )?)
+    } else {
+        None
+    };
+    let readme = if part != Part::Stats && has(Layout::README_TEMPLATE) {
+        Some(render_one(
+            Layout::README_TEMPLATE,
+            Layout::README.to_string(),
+        )?)
+    } else {
+        None
+    };
+    Ok(Rendered {
+        stats_md,
+        charts: chart_files,
+        readme,
+    })
 }
 
 /// Leaves out of `files` a changelog the user wrote (one on disk without
