@@ -15,8 +15,12 @@
 //! - a valid file with a few of its lines replaced, inserted, deleted or
 //!   repeated, which reaches the cross-field and cross-file rules.
 //!
-//! Case counts are modest (256 for library-level properties, 8 for the ones
-//! that run the binary) so the file runs in seconds in `cargo test`.
+//! Case counts are modest so the file runs in seconds in `cargo test`: 64
+//! for the properties that load a whole root per case (the load, not the
+//! varied file, is most of a case's cost), 256 for the in-memory ones, 8 for
+//! the one that runs the binary. The counts are not what these properties
+//! pin: proptest draws new cases on every run (the seed is random), so runs
+//! add up to more inputs than any one of them tries.
 
 mod common;
 
@@ -37,6 +41,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 // ---------------------------------------------------------------------------
 // Shared set-up
+
+/// Cases of each property that loads and checks a whole root per case.
+const FILE_CASES: u32 = 64;
 
 fn config(cases: u32) -> Config {
     Config {
@@ -457,20 +464,28 @@ const ENTRY: &str = "corpus/papers/x.yaml";
 fn any_bytes_as_an_entry_file_give_diagnostics_not_a_panic() {
     let t = base_tree();
     let tpl = templates();
-    run(256, proptest::collection::vec(any::<u8>(), 0..512), |b| {
-        property_on_file(&t, ENTRY, &b, &tpl);
-        Ok(())
-    });
+    run(
+        FILE_CASES,
+        proptest::collection::vec(any::<u8>(), 0..512),
+        |b| {
+            property_on_file(&t, ENTRY, &b, &tpl);
+            Ok(())
+        },
+    );
 }
 
 #[test]
 fn yaml_like_entry_text_gives_diagnostics_not_a_panic() {
     let t = base_tree();
     let tpl = templates();
-    run(256, yamlish(entry_fields(), tag_values(&taxonomy())), |b| {
-        property_on_file(&t, ENTRY, &b, &tpl);
-        Ok(())
-    });
+    run(
+        FILE_CASES,
+        yamlish(entry_fields(), tag_values(&taxonomy())),
+        |b| {
+            property_on_file(&t, ENTRY, &b, &tpl);
+            Ok(())
+        },
+    );
 }
 
 #[test]
@@ -482,7 +497,7 @@ fn edited_valid_entry_gives_diagnostics_not_a_panic() {
     // decide what is reported.
     let rel = common::valid::METHOD;
     let edits = proptest::collection::vec(edit(entry_fields(), tag_values(&taxonomy())), 1..5);
-    run(256, edits, |e| {
+    run(FILE_CASES, edits, |e| {
         property_on_file(&t, rel, apply(&valid, &e).as_bytes(), &tpl);
         Ok(())
     });
@@ -497,10 +512,14 @@ const RECORD: &str = "exclusions/E900.yaml";
 fn any_bytes_as_an_exclusion_record_give_diagnostics_not_a_panic() {
     let t = base_tree();
     let tpl = templates();
-    run(256, proptest::collection::vec(any::<u8>(), 0..512), |b| {
-        property_on_file(&t, RECORD, &b, &tpl);
-        Ok(())
-    });
+    run(
+        FILE_CASES,
+        proptest::collection::vec(any::<u8>(), 0..512),
+        |b| {
+            property_on_file(&t, RECORD, &b, &tpl);
+            Ok(())
+        },
+    );
 }
 
 #[test]
@@ -522,7 +541,7 @@ fn yaml_like_exclusion_text_gives_diagnostics_not_a_panic() {
         ]
         .map(String::from),
     );
-    run(256, yamlish(exclusion_fields(), values), |b| {
+    run(FILE_CASES, yamlish(exclusion_fields(), values), |b| {
         property_on_file(&t, RECORD, &b, &tpl);
         Ok(())
     });
@@ -535,7 +554,7 @@ fn edited_valid_exclusion_record_gives_diagnostics_not_a_panic() {
     let valid = t.read(common::valid::ARXIV_RECORD);
     let rel = common::valid::ARXIV_RECORD;
     let edits = proptest::collection::vec(edit(exclusion_fields(), tag_values(&taxonomy())), 1..5);
-    run(256, edits, |e| {
+    run(FILE_CASES, edits, |e| {
         property_on_file(&t, rel, apply(&valid, &e).as_bytes(), &tpl);
         Ok(())
     });
@@ -550,10 +569,14 @@ const CLAIMS: &str = "corpus/claims.yaml";
 fn any_bytes_as_the_claims_ledger_give_diagnostics_not_a_panic() {
     let t = base_tree();
     let tpl = templates();
-    run(256, proptest::collection::vec(any::<u8>(), 0..512), |b| {
-        property_on_file(&t, CLAIMS, &b, &tpl);
-        Ok(())
-    });
+    run(
+        FILE_CASES,
+        proptest::collection::vec(any::<u8>(), 0..512),
+        |b| {
+            property_on_file(&t, CLAIMS, &b, &tpl);
+            Ok(())
+        },
+    );
 }
 
 const WHERE: [&str; 14] = [
@@ -658,7 +681,7 @@ fn claim_like_ledgers_give_diagnostics_not_a_panic() {
         proptest::collection::vec(edit(vec!["claims".into()], vec!["[]".into()]), 0..2),
     )
         .prop_map(|(claims, edits)| apply(&format!("claims:\n{}", claims.concat()), &edits));
-    run(256, ledger, |text| {
+    run(FILE_CASES, ledger, |text| {
         property_on_file(&t, CLAIMS, text.as_bytes(), &tpl);
         Ok(())
     });

@@ -1,7 +1,8 @@
 //! ARCHITECTURE.md describes the house as it is: every crate with the
 //! crates it depends on, every folder of `corpus-core` in its layer, no
 //! import that climbs a layer, no library crate that prints, and no source
-//! file over the size a reader can hold.
+//! file over the size a reader can hold; the command-line crate holds no
+//! unit test that `cargo test` would skip.
 
 use crate::common::repo;
 use std::collections::{BTreeMap, BTreeSet};
@@ -225,5 +226,31 @@ fn no_source_file_is_longer_than_a_reader_can_hold() {
             "{} has {lines} lines (700 at most)",
             f.display()
         );
+    }
+}
+
+#[test]
+fn the_command_line_crate_has_no_unit_tests_since_cargo_test_skips_them() {
+    // Cargo.toml sets `test = false` on the root crate's library and binary,
+    // so `cargo test` builds no test harness of them: a unit test there
+    // would never run. Its behaviour is pinned end to end in tests/.
+    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).expect("read Cargo.toml");
+    for section in ["[lib]", "[[bin]]"] {
+        let body = manifest
+            .split(&format!("\n{section}\n"))
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_else(|| panic!("no {section} in Cargo.toml"));
+        assert!(body.contains("\ntest = false"), "{section}: {body}");
+    }
+    for path in rust_files(&repo().join("src")) {
+        let text = std::fs::read_to_string(&path).expect("read source");
+        for marker in ["#[test]", "#[cfg(test)]"] {
+            assert!(
+                !text.contains(marker),
+                "{} holds `{marker}`, which `cargo test` would not run; test the command end to end in tests/",
+                path.display()
+            );
+        }
     }
 }

@@ -230,6 +230,55 @@ fn every_flag_and_format_in_every_help_belongs_to_the_shared_vocabulary() {
     assert!(seen > 100, "only {seen} flags walked");
 }
 
+/// What a person reads of a command's options: each argument's name, value
+/// name, help, defaults and values, in help order.
+fn options_as_read(cmd: &clap::Command) -> Vec<String> {
+    cmd.get_arguments()
+        .filter(|a| !a.is_hide_set())
+        .map(|a| {
+            let values: Vec<String> = a
+                .get_possible_values()
+                .iter()
+                .map(|v| format!("{}={:?}", v.get_name(), v.get_help().map(|h| h.to_string())))
+                .collect();
+            format!(
+                "{} --{:?} <{:?}> {:?} default {:?} values {values:?}",
+                a.get_id(),
+                a.get_long(),
+                a.get_value_names(),
+                a.get_help().map(|h| h.to_string()),
+                a.get_default_values(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn trace_classify_and_trace_metrics_take_their_options_alike() {
+    let commands = all_commands();
+    let find = |name: &str| {
+        commands
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| panic!("no `corpus {name}`"))
+    };
+    let (mut classify, mut metrics) = (find("trace classify"), find("trace metrics"));
+    let options = options_as_read(&classify);
+    assert!(
+        options.iter().any(|o| o.starts_with("file ")),
+        "{options:?}"
+    );
+    assert_eq!(options, options_as_read(&metrics));
+    // Past the first line (what the command does) and the usage line, both
+    // helps read word for word alike.
+    let body = |c: &mut clap::Command| {
+        let help = c.render_long_help().to_string();
+        help.lines().skip(3).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(body(&mut classify), body(&mut metrics));
+}
+
 #[test]
 fn import_needs_papers_or_excluded_before_it_runs() {
     let t = Tree::valid();

@@ -1,37 +1,20 @@
 //! `corpus trace classify`: the orchestration form and sub-decisions a trace's events show.
 
-use super::{on_stderr, read_one, TraceLimit};
-use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
+use super::{on_stderr, read_one, OneTrace};
+use crate::commands::{json_text, Context, Outcome, Result, TableFormat};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_diagnostics::rules::Rule;
-use std::path::PathBuf;
 
-/// Options of `corpus trace classify`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The trace file; - reads standard input.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
-    pub format: TableFormat,
-    /// Size limit for trace files.
-    #[command(flatten)]
-    pub limit: TraceLimit,
-}
-
-impl Audience for Args {
-    fn stdout_is_for_humans(&self) -> bool {
-        self.format.is_for_humans()
-    }
-}
+/// Options of `corpus trace classify`: one trace in, one result out, as for
+/// `corpus trace metrics`.
+pub type Args = OneTrace;
 
 /// Infers the orchestration form and sub-decisions of one valid trace, with
 /// the events that show each; a declared topology the events do not show is
 /// a `trace-form-disagrees` warning on standard error.
 pub fn run(ctx: &Context, args: &Args) -> Result {
-    let (label, bytes) = read_one(ctx, &args.file, &args.limit)?;
+    let (label, bytes) = read_one(ctx, args)?;
     let (tr, mut problems) = corpus_trace::check_and_parse(&label, &bytes);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let render = |problems: &[Diagnostic], summary: Option<&str>| {

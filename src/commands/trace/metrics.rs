@@ -1,30 +1,13 @@
 //! `corpus trace metrics`: one trace replayed into orchestration metrics.
 
-use super::{on_stderr, read_one, TraceLimit};
-use crate::commands::{json_text, Audience, Context, Outcome, Result, TableFormat};
+use super::{on_stderr, read_one, OneTrace};
+use crate::commands::{json_text, Context, Outcome, Result, TableFormat};
 use corpus_core::layout::Layout;
 use corpus_diagnostics::report::{self, Format, Sources};
-use std::path::PathBuf;
 
-/// Options of `corpus trace metrics`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The trace file; - reads standard input.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
-    pub format: TableFormat,
-    /// Size limit for trace files.
-    #[command(flatten)]
-    pub limit: TraceLimit,
-}
-
-impl Audience for Args {
-    fn stdout_is_for_humans(&self) -> bool {
-        self.format.is_for_humans()
-    }
-}
+/// Options of `corpus trace metrics`: one trace in, one result out, as for
+/// `corpus trace classify`.
+pub type Args = OneTrace;
 
 /// Replays one trace into orchestration metrics, mapping reward channels with
 /// the taxonomy of the corpus root (`--root`, or around the working
@@ -32,7 +15,7 @@ impl Audience for Args {
 /// their own names: the tool carries no list's vocabulary of its own.
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let max = args.limit.max_trace_size;
-    let (label, bytes) = read_one(ctx, &args.file, &args.limit)?;
+    let (label, bytes) = read_one(ctx, args)?;
     // Figures of a trace that breaks the schema or the graph rules (a cycle,
     // a dangling parent, time running backwards) would be made up: refuse
     // with the diagnostics `trace validate` gives. A valid trace comes back

@@ -9,7 +9,7 @@ pub mod import;
 pub mod metrics;
 pub mod validate;
 
-use super::{Audience, Context, Outcome, Result};
+use super::{Audience, Context, Outcome, Result, TableFormat};
 use corpus_diagnostics::report::{self, Format, Sources};
 use std::path::{Path, PathBuf};
 
@@ -45,6 +45,28 @@ pub struct TraceLimit {
     pub max_trace_size: u64,
 }
 
+/// The options of the commands that turn one trace into one result
+/// (`metrics`, `classify`): one type, so both take their input, format and
+/// limit alike and their help reads alike.
+#[derive(Debug, clap::Args)]
+pub struct OneTrace {
+    /// The trace file; - reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Human)]
+    pub format: TableFormat,
+    /// Size limit for trace files.
+    #[command(flatten)]
+    pub limit: TraceLimit,
+}
+
+impl Audience for OneTrace {
+    fn stdout_is_for_humans(&self) -> bool {
+        self.format.is_for_humans()
+    }
+}
+
 /// Runs a `corpus trace` subcommand.
 pub fn run(ctx: &Context, command: &TraceCommand) -> Result {
     match command {
@@ -69,14 +91,11 @@ fn on_stderr(text: String) -> Outcome {
 /// returns its label and bytes. A file that is there but cannot be read is
 /// a problem of the data (1); a path with nothing there, a run that could
 /// not start (2).
-fn read_one(
-    ctx: &Context,
-    file: &Path,
-    limit: &TraceLimit,
-) -> std::result::Result<(String, Vec<u8>), Outcome> {
-    let path = stdin_or(&ctx.cwd, file);
-    let label = file.display().to_string();
-    let bytes = corpus_trace::read_input(&path, &label, limit.max_trace_size).map_err(|d| {
+fn read_one(ctx: &Context, args: &OneTrace) -> std::result::Result<(String, Vec<u8>), Outcome> {
+    let path = stdin_or(&ctx.cwd, &args.file);
+    let label = args.file.display().to_string();
+    let max = args.limit.max_trace_size;
+    let bytes = corpus_trace::read_input(&path, &label, max).map_err(|d| {
         if path.is_file() || path == Path::new(corpus_trace::STDIN) {
             on_stderr(report::render(&[d], Format::Human, &Sources::new(), None))
         } else {
