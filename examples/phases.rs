@@ -35,7 +35,7 @@ fn main() {
     .unwrap();
     eprintln!("generate {:?}", t.elapsed());
     let t = Instant::now();
-    let st = corpus_core::publish::generate::stale(&root, &files);
+    let st = corpus_core::publish::on_disk::stale(&root, &files);
     eprintln!("stale compare {:?} ({} stale)", t.elapsed(), st.len());
     let t = Instant::now();
     drop(files);

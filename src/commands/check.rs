@@ -6,6 +6,7 @@ use corpus_core::check;
 use corpus_core::load::{self, Inputs};
 use corpus_core::model::corpus::Corpus;
 use corpus_core::publish::generate::{self, Part};
+use corpus_core::publish::on_disk;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_io::store::Store;
@@ -116,7 +117,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     // Staleness advice ("run `corpus build`") cannot work while errors
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;
-    let deferred = corpus.claims.is_some() || generate::publishes(root);
+    let deferred = corpus.claims.is_some() || on_disk::publishes(root);
     if !waiting {
         rep.diagnostics.extend(generate::stale_diagnostics(
             root,

@@ -9,6 +9,7 @@ use corpus_core::layout::Layout;
 use corpus_core::load;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
+use corpus_core::publish::on_disk;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format};
 use std::path::Path;
@@ -134,9 +135,9 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         .map_err(failed)?;
     let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
         .map_err(failed)?;
-    let kept = generate::keep_users_changelog(root, &mut files);
+    let kept = on_disk::keep_users_changelog(root, &mut files);
     let mut notes = String::new();
-    match man.map(|page| generate::man_page(root, MAN_PAGE, MAN_MARK, page)) {
+    match man.map(|page| on_disk::man_page(root, MAN_PAGE, MAN_MARK, page)) {
         Some(Ok(Some(page))) => files.push(page),
         Some(Err(refused)) => notes = refused,
         _ => {}
@@ -192,11 +193,11 @@ fn fresh_message(n: usize) -> String {
 
 /// `--check`: names the stale and left-over files, writing nothing.
 fn compare(root: &Path, files: &[generate::Generated]) -> Outcome {
-    let stale: Vec<String> = generate::stale(root, files)
+    let stale: Vec<String> = on_disk::stale(root, files)
         .iter()
         .map(|f| f.path.clone())
         .collect();
-    let leftovers = generate::leftovers(root, files);
+    let leftovers = on_disk::leftovers(root, files);
     if stale.is_empty() && leftovers.is_empty() {
         return Outcome::ok(fresh_message(files.len()));
     }

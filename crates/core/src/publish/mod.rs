@@ -11,6 +11,7 @@ pub mod feeds;
 pub mod fingerprint;
 pub mod generate;
 pub mod markdown_layout;
+pub mod on_disk;
 pub mod prisma;
 pub mod provenance;
 pub mod render;
