@@ -15,6 +15,7 @@ use crate::layout::Layout;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The inputs of a corpus root, as read.
 #[derive(Debug)]
@@ -113,7 +114,7 @@ impl Folder {
             })
             .unwrap_or_default();
         let files = in_parallel(&data, |(rel, path)| {
-            (rel.clone(), reader::read_text(path, max))
+            (rel.clone(), reader::read_text(path, max).map(Arc::from))
         });
         let not_utf8 = listed
             .as_ref()

@@ -168,7 +168,7 @@ fn parse_folder<T: Send>(
     corpus.diagnostics.extend(problems);
     let tax = &corpus.taxonomy;
     in_parallel(&folder.files, |(rel, read)| {
-        parse_read(rel, read.as_deref(), tax, convert)
+        parse_read(rel, read.as_ref(), tax, convert)
     })
 }
 
@@ -209,7 +209,7 @@ pub fn corpus_from_texts(
         .map(|(rel, text)| {
             parse_file(
                 rel,
-                text,
+                text.into(),
                 &corpus.taxonomy,
                 (FileKind::Entry, convert_entry),
             )
@@ -221,7 +221,7 @@ pub fn corpus_from_texts(
         .map(|(rel, text)| {
             parse_file(
                 rel,
-                text,
+                text.into(),
                 &corpus.taxonomy,
                 (FileKind::Record, convert_exclusion),
             )
