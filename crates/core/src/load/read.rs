@@ -16,6 +16,12 @@ pub const MAX_FLOW_DEPTH: usize = 128;
 /// Quotes and comments are skipped roughly; the aim is to bound the parser's
 /// work, not to judge the YAML.
 fn too_deep(text: &str) -> Option<usize> {
+    // Nesting never runs deeper than the brackets opened, and most texts
+    // open a few: a count of them settles it without the scan below.
+    let opened = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if opened <= MAX_FLOW_DEPTH {
+        return None;
+    }
     let (mut depth, mut line) = (0usize, 1usize);
     let mut quote: Option<u8> = None;
     let mut comment = false;
@@ -36,9 +42,8 @@ fn too_deep(text: &str) -> Option<usize> {
         if comment {
             continue;
         }
-        let starts_scalar = || {
-            prev.is_none_or(|p| matches!(p, b' ' | b'\t' | b'[' | b'{' | b',' | b':' | b'-'))
-        };
+        let starts_scalar =
+            || prev.is_none_or(|p| matches!(p, b' ' | b'\t' | b'[' | b'{' | b',' | b':' | b'-'));
         match (quote, b) {
             (Some(q), b) if b == q => quote = None,
             (Some(_), _) => {}
