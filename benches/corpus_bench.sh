@@ -31,6 +31,7 @@
 #   SURVEY_DIR=/path/to/awesome-llm-mas-rl bash benches/corpus_bench.sh 1000
 #   TRACE_SIZES= bash benches/corpus_bench.sh 1000   # no trace rows
 #   CORPUS_BIN=/path/to/older/corpus bash benches/corpus_bench.sh 100000
+#   YARDSTICK=0 bash benches/corpus_bench.sh 100000  # no Python yardstick rows
 #
 # Wall times on a shared machine drift; the ratios to the floor, measured in
 # the same run, are the figures to compare across runs.
@@ -56,7 +57,7 @@ fi
 valgrind_ok=""
 if command -v valgrind >/dev/null; then valgrind_ok=1; fi
 python_ok=""
-if command -v python3 >/dev/null && python3 -c "import yaml" 2>/dev/null; then
+if [ "${YARDSTICK:-1}" != 0 ] && command -v python3 >/dev/null && python3 -c "import yaml" 2>/dev/null; then
   python_ok=1
 fi
 
