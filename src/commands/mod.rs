@@ -395,6 +395,6 @@ pub fn sources(corpus: &Corpus) -> Sources<'_> {
     corpus
         .files
         .iter()
-        .map(|f| (f.rel.as_str(), f.text.as_str()))
+        .map(|f| (f.rel.as_str(), &*f.text))
         .collect()
 }

@@ -173,8 +173,8 @@ fn falsifying_edit(inputs: &mut Inputs, base: &BTreeSet<String>, claim: &Claim) 
     for edit in candidates {
         let slot = &mut inputs.folders[edit.folder].files;
         let saved = match &edit.text {
-            Some(t) => std::mem::replace(&mut slot[edit.index].1, Ok(t.clone())),
-            None => Ok(String::new()),
+            Some(t) => std::mem::replace(&mut slot[edit.index].1, Ok(t.as_str().into())),
+            None => Ok("".into()),
         };
         let removed = edit.text.is_none().then(|| slot.remove(edit.index));
         let names_saved = removed.as_ref().map(|(rel, _)| {

@@ -88,6 +88,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         .unwrap_or(Severity::Error);
     let mut out = Vec::new();
     let survey = corpus.survey.as_ref().map(|(s, _)| s);
+    let index = locs.index();
     for le in &corpus.entries {
         let e = &le.entry;
         let file = corpus.file(le.file);
@@ -100,7 +101,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                         _ => format!("`{}` cites the survey's figure for {field}, but {} records no figure file and commit to find it in", e.key, Layout::SURVEY),
                     }
                 } else {
-                    match locs.find(&e.key, field, source) {
+                    match index.find(&e.key, field, source) {
                         None => format!(
                             "`{}`'s {field} names `{source}`, but {} says nowhere where the value comes from",
                             e.key,
@@ -183,16 +184,18 @@ fn representatives(
 /// source for that field.
 fn stale(corpus: &Corpus, locs: &Locators, text: &str, sev: Severity) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Entries by key (the first of a duplicated key, as a search in order
+    // finds), so each row is one look-up rather than a pass over the entries.
+    let mut by_key = std::collections::HashMap::with_capacity(corpus.entries.len());
+    for le in &corpus.entries {
+        by_key.entry(le.entry.key.as_str()).or_insert(le);
+    }
     for j in &locs.judgements {
-        let named = corpus
-            .entries
-            .iter()
-            .find(|le| le.entry.key == j.key)
-            .map(|le| {
-                judged(&le.entry)
-                    .iter()
-                    .any(|(f, s)| *f == j.field && s.contains(&j.source.as_str()))
-            });
+        let named = by_key.get(j.key.as_str()).map(|le| {
+            judged(&le.entry)
+                .iter()
+                .any(|(f, s)| *f == j.field && s.contains(&j.source.as_str()))
+        });
         let msg = match named {
             None => format!("a locator names `{}`, which is no entry", j.key),
             Some(false) => format!(

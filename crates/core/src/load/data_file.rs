@@ -11,6 +11,7 @@ use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use corpus_io::reader::ReadError;
 use serde_yaml::Value;
+use std::sync::Arc;
 
 /// What one data file yields: its text (when readable), the converted item
 /// (when it held a mapping) and the problems found on the way.
@@ -68,16 +69,19 @@ pub(super) type Convert<T> =
 /// Parses and converts one data file as read, or says why it could not be read.
 pub(super) fn parse_read<T>(
     rel: &str,
-    read: Result<&str, &ReadError>,
+    read: Result<&Arc<str>, &ReadError>,
     tax: &Taxonomy,
     convert: (FileKind, Convert<T>),
 ) -> FileLoad<T> {
-    match accepted(read, rel, Some(tax)) {
-        Ok(text) => parse_file(rel.to_string(), text.to_string(), tax, convert),
-        Err(d) => FileLoad {
+    // The text read is shared, not copied: a large corpus's texts are
+    // held once, by the inputs and the loaded files together.
+    let refused = accepted(read.map(|t| &**t), rel, Some(tax)).err();
+    match (read, refused) {
+        (Ok(text), None) => parse_file(rel.to_string(), Arc::clone(text), tax, convert),
+        (_, refused) => FileLoad {
             file: None,
             item: None,
-            diagnostics: vec![d],
+            diagnostics: refused.into_iter().collect(),
         },
     }
 }
@@ -85,7 +89,7 @@ pub(super) fn parse_read<T>(
 /// Parses and converts the text of one data file.
 pub(super) fn parse_file<T>(
     rel: String,
-    text: String,
+    text: Arc<str>,
     tax: &Taxonomy,
     (kind, convert): (FileKind, Convert<T>),
 ) -> FileLoad<T> {

@@ -14,6 +14,7 @@ use super::LoadOptions;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The inputs of a corpus root, as read.
 #[derive(Debug)]
@@ -83,7 +84,7 @@ impl Folder {
             })
             .unwrap_or_default();
         let files = in_parallel(&data, |(rel, path)| {
-            (rel.clone(), reader::read_text(path, max))
+            (rel.clone(), reader::read_text(path, max).map(Arc::from))
         });
         let not_utf8 = listed
             .as_ref()

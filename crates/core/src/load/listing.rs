@@ -19,7 +19,8 @@ pub struct Folder {
     pub not_utf8: Vec<String>,
     /// The data files among the names, in order, by root-relative path, each
     /// with its text or why it could not be read.
-    pub files: Vec<(String, Result<String, ReadError>)>,
+    /// A text is shared with the loaded corpus's file, never copied.
+    pub files: Vec<(String, Result<std::sync::Arc<str>, ReadError>)>,
 }
 
 /// Whether a name in a data folder is a data file `load` reads.

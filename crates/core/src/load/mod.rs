@@ -203,7 +203,7 @@ fn parse_folder<T: Send>(
     corpus.diagnostics.extend(problems);
     let tax = &corpus.taxonomy;
     in_parallel(&folder.files, |(rel, read)| {
-        parse_read(rel, read.as_deref(), tax, convert)
+        parse_read(rel, read.as_ref(), tax, convert)
     })
 }
 
@@ -244,7 +244,7 @@ pub fn corpus_from_texts(
         .map(|(rel, text)| {
             parse_file(
                 rel,
-                text,
+                text.into(),
                 &corpus.taxonomy,
                 (FileKind::Entry, convert_entry),
             )
@@ -256,7 +256,7 @@ pub fn corpus_from_texts(
         .map(|(rel, text)| {
             parse_file(
                 rel,
-                text,
+                text.into(),
                 &corpus.taxonomy,
                 (FileKind::Record, convert_exclusion),
             )

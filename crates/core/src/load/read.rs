@@ -16,9 +16,19 @@ pub const MAX_FLOW_DEPTH: usize = 128;
 /// Quotes and comments are skipped roughly; the aim is to bound the parser's
 /// work, not to judge the YAML.
 fn too_deep(text: &str) -> Option<usize> {
+    // Nesting never runs deeper than the brackets opened, and most texts
+    // open a few: a count of them settles it without the scan below.
+    let opened = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if opened <= MAX_FLOW_DEPTH {
+        return None;
+    }
     let (mut depth, mut line) = (0usize, 1usize);
     let mut quote: Option<u8> = None;
     let mut comment = false;
+    // The byte before this one on the line (None at its start): a quote
+    // opens a scalar only where a scalar can start, and `#` starts a comment
+    // only after a space, so `entry's` or `page#part` in plain text is text.
+    let mut prev: Option<u8> = None;
     for b in text.bytes() {
         if b == b'\n' {
             // Quotes are closed at line ends: an apostrophe in plain text must
@@ -26,16 +36,19 @@ fn too_deep(text: &str) -> Option<usize> {
             line += 1;
             comment = false;
             quote = None;
+            prev = None;
             continue;
         }
         if comment {
             continue;
         }
+        let starts_scalar =
+            || prev.is_none_or(|p| matches!(p, b' ' | b'\t' | b'[' | b'{' | b',' | b':' | b'-'));
         match (quote, b) {
             (Some(q), b) if b == q => quote = None,
             (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(b),
-            (None, b'#') => comment = true,
+            (None, b'"' | b'\'') if starts_scalar() => quote = Some(b),
+            (None, b'#') if prev.is_none_or(|p| p == b' ' || p == b'\t') => comment = true,
             (None, b'[' | b'{') => {
                 depth += 1;
                 if depth > MAX_FLOW_DEPTH {
@@ -45,6 +58,7 @@ fn too_deep(text: &str) -> Option<usize> {
             (None, b']' | b'}') => depth = depth.saturating_sub(1),
             _ => {}
         }
+        prev = Some(b);
     }
     None
 }
@@ -139,5 +153,9 @@ mod tests {
             Some(2)
         );
         assert_eq!(too_deep("a: [x, [y]]\n"), None);
+        // An apostrophe inside plain text opens no quote, however many lines hold one.
+        let rows = "  - {key: k, place: the entry's row}\n".repeat(MAX_FLOW_DEPTH + 10);
+        assert_eq!(too_deep(&format!("rows:\n{rows}")), None);
+        assert_eq!(too_deep(&format!("a: x#{}", "[".repeat(200))), Some(1));
     }
 }

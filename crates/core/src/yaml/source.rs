@@ -203,8 +203,8 @@ impl ItemSpans {
 pub struct SourceFile {
     /// Path relative to the root, with `/` separators.
     pub rel: String,
-    /// File text (BOM removed).
-    pub text: String,
+    /// File text (BOM removed), shared with the inputs it was read into.
+    pub text: std::sync::Arc<str>,
     /// Field positions, scanned on first use: clean files never need them.
     spans: std::sync::OnceLock<Spans>,
     /// What the canonical layout makes of the file, when the loader found
@@ -225,10 +225,10 @@ pub enum Layout {
 
 impl SourceFile {
     /// A file read from disk.
-    pub fn new(rel: String, text: String) -> SourceFile {
+    pub fn new(rel: String, text: impl Into<std::sync::Arc<str>>) -> SourceFile {
         SourceFile {
             rel,
-            text,
+            text: text.into(),
             spans: std::sync::OnceLock::new(),
             layout: None,
         }

@@ -203,7 +203,7 @@ pub fn render(
             let mut sources: corpus_diagnostics::report::Sources = corpus
                 .files
                 .iter()
-                .map(|f| (f.rel.as_str(), f.text.as_str()))
+                .map(|f| (f.rel.as_str(), &*f.text))
                 .collect();
             if let Some(t) = readme {
                 sources.insert(Layout::README, t);
