@@ -35,6 +35,18 @@ pub const ROWS: &[Row] = &[
         reads: openinference,
     },
     Row {
+        convention: "A2A (agent-to-agent calls across processes)",
+        versions: "the `a2a.client` / `a2a.server` spans of the GenAI conventions' A2A model, and the span names older a2a-python releases write",
+        from: &[Convention::GenAi],
+        reads: a2a,
+    },
+    Row {
+        convention: "Tool-call decisions (human approval)",
+        versions: "span events as proposed for the GenAI conventions (no stable name yet); decisions written as log records are not read",
+        from: &[Convention::GenAi],
+        reads: decisions,
+    },
+    Row {
         convention: "OTLP/JSON (`resourceSpans` → `scopeSpans` → `spans`)",
         versions: "the OTLP JSON encoding (hex ids) and protobuf's JSON printer (base64 ids); enums as integers or names; 64-bit integers as strings or numbers",
         from: &[Convention::GenAi, Convention::OpenInference],
@@ -52,6 +64,27 @@ fn genai() -> String {
         keys::TRANSFER_MODE,
         keys::TRANSFER_TARGET_TYPE,
         keys::REQUEST_MODEL,
+    )
+}
+
+/// The A2A spans that map to messages between agents.
+fn a2a() -> String {
+    format!(
+        "a CLIENT span with `{}`, or named `{}*`, is a message to the remote agent; its server span (`{}*`), a child or a linked root in another trace, runs the remote agent, and its end is the reply",
+        keys::A2A_METHOD,
+        keys::A2A_CLIENT_PREFIX,
+        keys::A2A_SERVER_PREFIX,
+    )
+}
+
+/// The decision events that map to human interventions.
+fn decisions() -> String {
+    format!(
+        "`{}` events: an `allow` or `deny` (`{}`) answering a `require_approval` for the same call (`{}`, else `{}`) is a human intervention",
+        keys::DECISION,
+        keys::DECISION_OUTCOME,
+        keys::TOOL_CALL_ID,
+        keys::TOOL_NAME,
     )
 }
 
@@ -113,6 +146,9 @@ mod tests {
         }
         assert!(Convention::GenAi.flag() == "otlp" && text.contains("`otlp`"));
         assert!(text.contains(&format!("`{}`", Convention::OpenInference.flag())));
+        for key in [keys::A2A_METHOD, keys::DECISION, keys::DECISION_OUTCOME] {
+            assert!(text.contains(&format!("`{key}`")), "{key}");
+        }
         // A cell never holds a pipe: it would split the Markdown row.
         assert!(!text.contains('|'));
     }

@@ -246,6 +246,11 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
     let last = groups.keys().next_back().copied();
     for (trace, members) in &groups {
         let ready = build::build(&spans, members, opts, &mut problems);
+        // A joined trace is as bad as the worst of the traces joined (asked
+        // before the spans of the last trace id go).
+        let bad = |t: &u128| bad_trace.contains_key(t);
+        let broken = bad(trace)
+            || (!joined.is_empty() && members.iter().any(|&g| bad(&spans[g as usize].0.trace)));
         if Some(*trace) == last {
             positions = spans.iter().map(|(_, pos)| *pos).collect();
             spans = Vec::new();
@@ -258,11 +263,7 @@ fn import_from(inputs: &[Src], opts: &Options) -> Result<Imported, Diagnostic> {
         }
         out.cross_trace_links += built.cross_trace_links;
         out.errors += built.errors;
-        // A joined trace is as bad as the worst of the traces joined.
-        let bad = |t: &u128| bad_trace.contains_key(t);
-        if bad(trace)
-            || (!joined.is_empty() && members.iter().any(|&g| bad(&spans[g as usize].0.trace)))
-        {
+        if broken {
             continue;
         }
         // The same checks as `corpus trace validate`: an import never hands back a trace that fails them.
