@@ -138,17 +138,7 @@ fn command(
         "every query is asked afresh",
         MAX_BYTES,
     )?;
-    let mut stderr = answers.warning.clone();
-    let mut cache = match &answers.text {
-        None => Cache::default(),
-        Some(t) => Cache::from_json(t).unwrap_or_else(|e| {
-            stderr.push_str(&format!(
-                "warning: {}: not a discover cache ({e}); starting a new one\n",
-                answers.shown
-            ));
-            Cache::default()
-        }),
-    };
+    let (mut cache, mut stderr) = answers.decode(Cache::from_json, "discover");
     let client = Client::new(Policy {
         timeout,
         ..Policy::default()

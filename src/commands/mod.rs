@@ -184,6 +184,30 @@ pub struct AnswersCache {
     pub warning: String,
 }
 
+impl AnswersCache {
+    /// The cache `parse` reads from the text (empty when there is none or
+    /// it is not a `kind` cache), and what to tell the user: the warning,
+    /// and that an unreadable cache starts anew.
+    pub fn decode<C: Default>(
+        &self,
+        parse: impl Fn(&str) -> std::result::Result<C, String>,
+        kind: &str,
+    ) -> (C, String) {
+        let mut stderr = self.warning.clone();
+        let cache = match &self.text {
+            None => C::default(),
+            Some(t) => parse(t).unwrap_or_else(|e| {
+                stderr.push_str(&format!(
+                    "warning: {}: not a {kind} cache ({e}); starting a new one\n",
+                    self.shown
+                ));
+                C::default()
+            }),
+        };
+        (cache, stderr)
+    }
+}
+
 /// Reads `.cache/FILE` for a network command; `afresh` says what happens
 /// instead when the cache is not trusted ("every paper is asked afresh").
 pub fn answers_cache(

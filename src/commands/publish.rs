@@ -113,11 +113,9 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
             stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
         });
     }
-    let templates = inputs
-        .templates
-        .as_ref()
-        .map_err(|d| Outcome::fail(2, format!("{}: {}", d.file, d.message)))?;
-    if part != Part::Stats && !templates.iter().any(|(n, _)| n == "README.md.tera") {
+    let failed = |d: &Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
+    let templates = inputs.templates.as_ref().map_err(failed)?;
+    if part != Part::Stats && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return Err(Outcome::fail(
             2,
             format!(
@@ -128,13 +126,12 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         ));
     }
     let st = corpus_core::stats::of_corpus(&corpus);
-    let failed = |d: Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
     // Read templates are always parsed above.
     let tera = tera
         .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
-        .map_err(failed)?;
+        .map_err(|d| failed(&d))?;
     let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
-        .map_err(failed)?;
+        .map_err(|d| failed(&d))?;
     let kept = on_disk::keep_users_changelog(root, &mut files);
     let mut notes = String::new();
     match man.map(|page| on_disk::man_page(root, MAN_PAGE, MAN_MARK, page)) {

@@ -131,17 +131,7 @@ fn command(
         "every paper is asked afresh",
         MAX_BYTES,
     )?;
-    let mut stderr = answers.warning.clone();
-    let mut cache = match &answers.text {
-        None => Cache::default(),
-        Some(t) => Cache::from_json(t).unwrap_or_else(|e| {
-            stderr.push_str(&format!(
-                "warning: {}: not a watch cache ({e}); starting a new one\n",
-                answers.shown
-            ));
-            Cache::default()
-        }),
-    };
+    let (mut cache, mut stderr) = answers.decode(Cache::from_json, "watch");
 
     let subjects = watch::subjects(corpus);
     let mut asked = (0, 0);

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod support;
 mod trace_classify;
 mod trace_cli;
 mod trace_edges;

@@ -3,32 +3,15 @@
 //! or in two traces joined by a span link, with the span names of older
 //! a2a-python releases), and a person answers tool-call approval requests.
 
-use crate::common;
+use crate::support;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 /// Imports a fixture of tests/fixtures/otlp; returns the trace and stderr.
 fn imported(name: &str) -> (Value, String) {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "import", "--from", "otlp"])
-        .arg(common::repo().join("tests/fixtures/otlp").join(name))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
-    assert!(stderr.contains("0 errors, 0 warnings"), "{name}: {stderr}");
-    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
-}
-
-fn metrics(trace: &Value) -> Value {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "metrics", "-", "--format", "json"])
-        .write_stdin(trace.to_string())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    serde_json::from_slice(&out.stdout).unwrap()
+    let (trace, stderr) = support::imported("otlp", name);
+    (serde_json::from_str(&trace).unwrap(), stderr)
 }
 
 /// Events as "type agent [-> to] @t".
@@ -94,7 +77,7 @@ fn an_a2a_request_is_a_message_across_processes_and_its_reply_another() {
         stderr.contains("a2a.client (inside an A2A request) 1"),
         "{stderr}"
     );
-    let m = metrics(&trace);
+    let m = support::metrics(&trace.to_string());
     assert_eq!(m["agents"], 2);
     assert_eq!(m["sub_decisions"]["o3_communicate"], 2);
     assert_eq!(m["sub_decisions"]["o2_delegate"], 0);
@@ -142,7 +125,7 @@ fn a_persons_answer_to_an_approval_request_is_a_human_intervention() {
     ] {
         assert!(edges.iter().any(|x| x == e), "{e} not in {edges:?}");
     }
-    let m = metrics(&trace);
+    let m = support::metrics(&trace.to_string());
     assert_eq!(m["events_by_type"]["human_intervention"], 2);
     assert_eq!(m["agents"], 1);
     assert_eq!(m["parallelism"], 1.0);

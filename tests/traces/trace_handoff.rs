@@ -4,50 +4,13 @@
 //! passes control without a return, sequence is not read as parallelism,
 //! tools are not agents, and every recording imports to the same trace.
 
-use crate::common;
+use crate::support::{fixture, import, imported, metrics};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> PathBuf {
-    common::repo().join("tests/fixtures/otlp").join(name)
-}
-
-/// Runs `corpus trace import --from FROM FILE`; returns (exit code, stdout, stderr).
-fn import(from: &str, path: &std::path::Path) -> (i32, String, String) {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "import", "--from", from])
-        .arg(path)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn metrics(trace: &str) -> Value {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "metrics", "-", "--format", "json"])
-        .write_stdin(trace.to_string())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn imported(from: &str, name: &str) -> String {
-    let (code, trace, stderr) = import(from, &fixture(name));
-    assert_eq!(code, 0, "{name}: {stderr}");
-    assert!(stderr.contains("0 errors, 0 warnings"), "{name}: {stderr}");
-    trace
-}
 
 #[test]
 fn a_handoff_passes_control_without_a_return() {
-    let trace: Value = serde_json::from_str(&imported("otlp", "agents-handoff.json")).unwrap();
+    let trace: Value = serde_json::from_str(&imported("otlp", "agents-handoff.json").0).unwrap();
     let events = trace["events"].as_array().unwrap();
     let kinds: Vec<(&str, &str)> = events
         .iter()
@@ -98,16 +61,16 @@ fn a_handoff_passes_control_without_a_return() {
 
 #[test]
 fn the_same_run_in_openinference_conventions_imports_to_the_same_trace() {
-    let genai = imported("otlp", "agents-handoff.json");
-    let oi = imported("openinference", "agents-handoff.openinference.json");
+    let genai = imported("otlp", "agents-handoff.json").0;
+    let oi = imported("openinference", "agents-handoff.openinference.json").0;
     assert_eq!(oi, genai);
 }
 
 #[test]
 fn protobuf_json_and_json_lines_import_identically() {
-    let genai = imported("otlp", "agents-handoff.json");
-    assert_eq!(imported("otlp", "agents-handoff.protobuf.json"), genai);
-    assert_eq!(imported("otlp", "agents-handoff.jsonl"), genai);
+    let genai = imported("otlp", "agents-handoff.json").0;
+    assert_eq!(imported("otlp", "agents-handoff.protobuf.json").0, genai);
+    assert_eq!(imported("otlp", "agents-handoff.jsonl").0, genai);
 }
 
 #[test]
