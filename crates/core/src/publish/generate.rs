@@ -9,7 +9,7 @@ use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{
-    is_fresh, keep_users_changelog, leftovers, leftovers_of, publishes, stale, users_changelog,
+    is_fresh, keep_users_changelog, leftovers, publishes, stale, Previous,
 };
 use crate::publish::render;
 use crate::stats::charts::{self, Bar};
@@ -426,22 +426,25 @@ pub fn fingerprint_key(store: &Store, inputs: &Inputs, part: Part) -> Option<u12
 }
 
 /// When the record for `key` proves the generated files fresh (same inputs,
-/// same bytes on disk, nothing left over): their paths, and what checking
-/// found. Then parsing, checking and rendering can all be skipped, since
-/// only a build that found no error writes a record (see `fingerprint`).
+/// same bytes on disk, nothing the `previous` build left over): their
+/// paths, and what checking found. Then parsing, checking and rendering can
+/// all be skipped, since only a build that found no error writes a record
+/// (see `fingerprint`).
 pub fn unchanged(
     store: &Store,
     root: &Path,
     key: u128,
+    previous: &Previous,
 ) -> Option<(Vec<String>, fingerprint::Checked)> {
     let (paths, checked) = fingerprint::fresh(store, root, key)?;
     // A build that left the user's changelog alone wrote none; once that
     // file is gone, the generated one is due.
-    if !paths.iter().any(|p| p == Layout::CHANGELOG) && !users_changelog(root) {
+    if !paths.iter().any(|p| p == Layout::CHANGELOG) && !previous.users_changelog() {
         return None;
     }
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-    leftovers_of(root, &names)
+    previous
+        .leftovers_of(&names)
         .is_empty()
         .then_some((paths, checked))
 }
@@ -451,7 +454,7 @@ pub fn unchanged(
 /// figures are exactly those of the fresh stats/stats.json. None when the
 /// full path must decide.
 pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
-    let (paths, mut checked) = unchanged(store, root, key)?;
+    let (paths, mut checked) = unchanged(store, root, key, &Previous::read(root, None))?;
     let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
@@ -463,26 +466,6 @@ pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fing
 
 /// Largest stats/stats.json read back by `fresh_stats`.
 const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
-
-/// Records in the build fingerprint that the generation with `key`
-/// produced `files`, and that checking its inputs found `checked`.
-pub fn record(
-    store: &Store,
-    root: &Path,
-    key: u128,
-    checked: &fingerprint::Checked,
-    files: &[Generated],
-) {
-    fingerprint::record(
-        store,
-        root,
-        key,
-        checked,
-        files
-            .iter()
-            .map(|f| (f.path.as_str(), f.content.as_bytes())),
-    );
-}
 
 /// `stale-generated` diagnostics for a root (none when it has no
 /// templates), from the templates read with its other inputs.
@@ -597,16 +580,34 @@ pub struct Written {
     pub removed: Vec<String>,
 }
 
-/// Writes the stale files and removes leftovers of earlier builds.
+/// The build record a successful build keeps once its files are written
+/// (see `fingerprint`): the store, the key of its inputs and what checking
+/// them found.
+pub struct Record<'a> {
+    /// This user's store.
+    pub store: &'a Store,
+    /// The key of the generation (`fingerprint_key`).
+    pub key: u128,
+    /// What checking the inputs found.
+    pub checked: fingerprint::Checked,
+}
+
+/// Writes the stale files, removes what the `previous` build generated and
+/// this one does not, then keeps the `record` of the build.
 ///
 /// The stale files are written together by [`corpus_io::files::write_all`]: a
 /// folder in the way of any of them, or a file that cannot be staged, fails
 /// the build before any generated file is replaced, so a build that fails
 /// half-way leaves every previously generated file as it was. Leftovers are
-/// removed only once everything is written.
-pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
+/// removed only once everything is written, and the record is written last.
+pub fn write(
+    root: &Path,
+    files: &[Generated],
+    previous: &Previous,
+    record: Option<Record>,
+) -> Result<Written, String> {
     let mut w = Written::default();
-    let leftovers = leftovers(root, files);
+    let leftovers = previous.leftovers(files);
     let mut todo = Vec::new();
     for f in files {
         let path = root.join(&f.path);
@@ -620,6 +621,12 @@ pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
     for p in leftovers {
         std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
         w.removed.push(p);
+    }
+    if let Some(r) = record {
+        let outputs = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.content.as_bytes()));
+        fingerprint::record(r.store, root, r.key, &r.checked, outputs);
     }
     Ok(w)
 }
