@@ -111,6 +111,10 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
     let title = |k: &str| titles.get(k).map(|t| t.to_string());
     let releases: &[Release] = corpus.releases.as_ref().map_or(&[], |r| &r.releases);
     let now = snapshot(corpus);
+    // What moved since the last release, found before any section is worded.
+    let unreleased = releases
+        .last()
+        .map(|last| (last, between(&last.entries, &now, &title)));
     let mut dated: Vec<(String, u8, Section)> = Vec::new();
     let empty = BTreeMap::new();
     for (i, r) in releases.iter().enumerate() {
@@ -178,8 +182,7 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
     }
     dated.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
     let mut out = Vec::new();
-    if let Some(last) = releases.last() {
-        let mut changes = between(&last.entries, &now, &title);
+    if let Some((last, mut changes)) = unreleased {
         let mut added: Vec<Change> = now
             .keys()
             .filter(|k| !last.entries.contains_key(*k))
@@ -253,6 +256,12 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
     out.push_str(MARK);
     out.push_str("\n\nWhat changed in the list, newest first. Additions are grouped by the round that added them (an entry's `added_in`, else the first round); removals and tag changes are read from `corpus/releases.yaml`, where `corpus release` records the tags of every entry at each release. An entry removed since is no longer listed under its round. Each entry links its row on the site.\n");
     for s in sections(corpus) {
+        // A section's lines first, then its heading above them.
+        let mut lines = String::new();
+        for c in &s.changes {
+            lines.push_str(&line(c, site));
+            lines.push('\n');
+        }
         out.push_str(&format!(
             "\n## {}\n\n{}\n",
             escape_markdown(&s.heading),
@@ -261,10 +270,7 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
         if !s.changes.is_empty() {
             out.push('\n');
         }
-        for c in &s.changes {
-            out.push_str(&line(c, site));
-            out.push('\n');
-        }
+        out.push_str(&lines);
     }
     out
 }

@@ -12,7 +12,7 @@ use crate::publish::on_disk::{
     is_fresh, keep_users_changelog, leftovers, publishes, stale, Previous,
 };
 use crate::publish::render;
-use crate::stats::charts::{self, Bar};
+use crate::stats::charts::{self, Bar, Flow};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -87,8 +87,9 @@ fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>
     (main, apart)
 }
 
-/// The SVG charts under stats/.
-pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
+/// The SVG charts under stats/, the PRISMA diagram drawn from its counts `flow`
+/// (`publish::prisma::flow`).
+pub fn charts(corpus: &Corpus, st: &Stats, flow: &Flow) -> Vec<Chart> {
     let tax = &corpus.taxonomy;
     let na = tax.na.as_str();
     let family = |id: &str| {
@@ -169,14 +170,13 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     }
     // The screening as a PRISMA 2020 diagram for an updated review, with
     // what the log does not hold shown as not reported (publish::prisma).
-    let flow = crate::publish::prisma::flow(corpus);
     let title = "PRISMA 2020 flow diagram: previous review and new rounds";
     let desc = format!(
         "{} Counted from the entries' added_in and the exclusion log's stage and added_in; \
          searches and screening are not in the log, so their counts are not reported.",
-        charts::prisma_desc(&flow)
+        charts::prisma_desc(flow)
     );
-    let svg = charts::prisma_flow(title, &flow);
+    let svg = charts::prisma_flow(title, flow);
     out.push(Chart {
         file: PRISMA_CHART.to_string(),
         svg: charts::described(&svg, title, &desc),
@@ -249,8 +249,16 @@ pub fn generate_parsed(
     // The figures' own files, the changelog and the schema need neither the
     // templates nor the charts: they are computed on a second thread while
     // the charts are drawn and the Markdown is rendered.
+    // Where the list is published, once: the changelog links its entries
+    // there and the README names it.
+    let repo = &corpus.taxonomy.repository;
+    let site = if repo.is_empty() {
+        String::new()
+    } else {
+        crate::publish::repository::pages_url(repo)
+    };
     let (plain, rendered) = std::thread::scope(|s| {
-        let plain = s.spawn(|| plain_files(corpus, st, part));
+        let plain = s.spawn(|| plain_files(corpus, st, part, &site));
         let rendered = rendered_files(corpus, st, templates, tera, examples, part);
         let plain = plain
             .join()
@@ -304,7 +312,7 @@ struct Plain {
     schema: Option<Generated>,
 }
 
-fn plain_files(corpus: &Corpus, st: &Stats, part: Part) -> Plain {
+fn plain_files(corpus: &Corpus, st: &Stats, part: Part, site: &str) -> Plain {
     let mut stats = Vec::new();
     if part != Part::Readme {
         stats.push(Generated {
@@ -319,17 +327,11 @@ fn plain_files(corpus: &Corpus, st: &Stats, part: Part) -> Plain {
         }
     }
     let all = part == Part::All;
-    let repo = &corpus.taxonomy.repository;
-    let site = if repo.is_empty() {
-        String::new()
-    } else {
-        crate::publish::repository::pages_url(repo)
-    };
     Plain {
         stats,
         changelog: all.then(|| Generated {
             path: Layout::CHANGELOG.to_string(),
-            content: crate::publish::changes::changelog(corpus, &site),
+            content: crate::publish::changes::changelog(corpus, site),
         }),
         schema: all.then(|| Generated {
             path: Layout::ENTRY_SCHEMA.to_string(),
@@ -357,7 +359,9 @@ fn rendered_files(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Rendered, Diagnostic> {
-    let chart_files = charts(corpus, st);
+    // The PRISMA counts once: the diagram draws them, the README words them.
+    let flow = crate::publish::prisma::flow(corpus);
+    let chart_files = charts(corpus, st, &flow);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
@@ -380,7 +384,7 @@ fn rendered_files(
             &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
         );
     }
-    ctx.insert("prisma", &crate::publish::prisma::view(corpus));
+    ctx.insert("prisma", &crate::publish::prisma::view(corpus, &flow));
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str, path: String| {

@@ -6,19 +6,20 @@
 use crate::layout::Layout;
 use crate::publish::generate::{Generated, MAX_GENERATED_BYTES};
 use corpus_io::reader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What the disk holds of a previous build, read once at the front of a
 /// build so that the shortcut, the man page, the changelog and the removal
 /// of leftovers all judge the same state, and nothing after generation has
 /// to go back to it but the comparison and the write.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Previous {
     /// The root holds a changelog `build` did not write.
     users_changelog: bool,
-    /// The lines of the previous manifest that name a file a build could
-    /// have written (see `could_have_generated`), in their order.
-    generated: Vec<String>,
+    /// The root, where the previous manifest's lines are judged.
+    root: PathBuf,
+    /// The lines of the previous manifest (none when there is none).
+    manifest: Vec<String>,
     /// The man page asked about: its path and whether this tool may write
     /// it (None: no man page asked for, or the root has no `docs/`).
     man_page: Option<(String, bool)>,
@@ -44,15 +45,9 @@ impl Previous {
             });
         let users_changelog = std::fs::symlink_metadata(&changelog).is_ok()
             && !changelog_text.is_ok_and(|t| t.contains(crate::publish::changes::MARK));
-        let generated = manifest.map_or_else(
+        let manifest = manifest.map_or_else(
             |_| Vec::new(),
-            |old| {
-                old.lines()
-                    .map(str::trim)
-                    .filter(|p| could_have_generated(root, p))
-                    .map(str::to_string)
-                    .collect()
-            },
+            |old| old.lines().map(|l| l.trim().to_string()).collect(),
         );
         let man_page = man_text.map(|(path, mark, text)| {
             let ours = match text {
@@ -64,7 +59,8 @@ impl Previous {
         });
         Previous {
             users_changelog,
-            generated,
+            root: root.to_path_buf(),
+            manifest,
             man_page,
         }
     }
@@ -108,8 +104,9 @@ impl Previous {
         if !paths.contains(&Layout::MANIFEST) {
             return Vec::new();
         }
-        self.generated
+        self.manifest
             .iter()
+            .filter(|p| could_have_generated(&self.root, p))
             .filter(|p| !paths.contains(&p.as_str()))
             .cloned()
             .collect()
