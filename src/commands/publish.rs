@@ -52,13 +52,13 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// the shortcut (a fresh record ends the run here); parse and check; count;
 /// render; place the user's files; write (or compare) and record.
 pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
+    let store = ctx.store();
+    let opts = ctx.load;
     let root = if check_only {
         ctx.root()?
     } else {
         ctx.writing_root()?
     };
-    let opts = ctx.load;
-    let store = ctx.store();
     let inputs = load::read_inputs(root, opts);
     let previous = on_disk::Previous::read(root, man.map(|_| (MAN_PAGE, MAN_MARK)));
     // Only a whole build is recorded: `render` and `stats --write` leave

@@ -10,6 +10,7 @@ use crate::model::fields;
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
+use crate::publish::repository::{pages_url, repository_url};
 use crate::stats::Stats;
 use crate::text::markdown::{anchor, code_span, escape_markdown, link_target};
 use corpus_trace::Metrics;
@@ -88,8 +89,7 @@ pub struct EntryView {
 
 /// At most three compact tags: the survey's three axes (reward type, credit
 /// unit, orchestration form), each left out where it does not apply. Every
-/// other tag is in the entry's file and on the site. Plain text: the view
-/// sets each in a code span.
+/// other tag is in the entry's file and on the site (plain text here).
 fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
     let na = tax.na.as_str();
     [
@@ -103,9 +103,8 @@ fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
     .collect()
 }
 
-/// The README view of one entry: what the README shows of it is chosen
-/// first (badges, the author's name, each link's label), then the round's
-/// label is looked up, then every piece is escaped for Markdown.
+/// The README view of one entry: what it shows is chosen (badges, author,
+/// link labels), the round's label looked up, then each piece escaped.
 pub fn entry_view(
     tax: &Taxonomy,
     e: &Entry,
@@ -115,10 +114,9 @@ pub fn entry_view(
     let author = display_author(&e.first_author);
     let badges = badges(tax, e);
     let labels: Vec<&str> = e.urls.iter().map(|u| link_label(u)).collect();
-    let since = match tax.round_of(e.added_in.as_deref()) {
-        Some(r) if !tax.in_rounds(e.added_in.as_deref(), survey_rounds) => Some(tax.round_label(r)),
-        _ => None,
-    };
+    let later = !tax.in_rounds(e.added_in.as_deref(), survey_rounds);
+    let since = tax.round_of(e.added_in.as_deref()).filter(|_| later);
+    let since = since.map(|r| tax.round_label(r));
     EntryView {
         since: since.map(escape_markdown).unwrap_or_default(),
         n,
@@ -399,23 +397,12 @@ pub struct Extras<'a> {
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
 pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
-    // Where the list is published (a list not yet published has no
-    // addresses; its templates leave the links out) and the figures' own
-    // tables come first; then the views of the entries and the vocabulary.
-    let (pages_url, repository_url) = if tax.repository.is_empty() {
-        (String::new(), String::new())
-    } else {
-        (
-            crate::publish::repository::pages_url(&tax.repository),
-            crate::publish::repository::repository_url(&tax.repository),
-        )
+    // Addresses (none for a list not yet published) and tables first.
+    let (pages, repo) = match tax.repository.as_str() {
+        "" => Default::default(),
+        r => (pages_url(r), repository_url(r)),
     };
     let stats_markdown = crate::stats::render::markdown(st);
-    let crosstabs = st
-        .crosstabs
-        .iter()
-        .map(|x| (x.name.clone(), crate::stats::render::crosstab_markdown(x)))
-        .collect();
     let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
@@ -525,7 +512,11 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         sources: sorted_rows(fields::SOURCE),
         query_families: sorted_rows(fields::QUERY_FAMILY),
         stats_markdown,
-        crosstabs,
+        crosstabs: st
+            .crosstabs
+            .iter()
+            .map(|x| (x.name.clone(), crate::stats::render::crosstab_markdown(x)))
+            .collect(),
         charts: extras
             .charts
             .iter()
@@ -589,8 +580,8 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             })
             .collect(),
         trace_conventions: corpus_trace::otlp::conventions::views(),
-        pages_url,
-        repository_url,
+        pages_url: pages,
+        repository_url: repo,
     }
 }
 
