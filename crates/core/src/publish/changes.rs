@@ -48,10 +48,65 @@ pub struct Section {
     pub date: Option<String>,
     /// The release's version, for a release.
     pub version: Option<String>,
-    /// A sentence under the heading.
-    pub intro: String,
+    /// What the sentence under the heading says.
+    pub intro: Intro,
     /// The changes, by key.
     pub changes: Vec<Change>,
+}
+
+/// What the sentence under a section's heading says; the changelog words
+/// it, so a section holds data and no Markdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intro {
+    /// The first release, with its number of entries.
+    FirstRelease(usize),
+    /// A later release: its entries, the previous release's version, and
+    /// how many entries were added, removed and retagged since.
+    Release {
+        /// Entries of the release.
+        entries: usize,
+        /// The previous release's version.
+        previous: String,
+        /// Entries added since.
+        added: usize,
+        /// Entries removed since.
+        removed: usize,
+        /// Tag changes since.
+        retagged: usize,
+    },
+    /// A round (its id) and how many entries joined in it.
+    Round(String, usize),
+    /// The changes since the last release (its version and day).
+    Unreleased(String, String),
+}
+
+impl Intro {
+    /// The sentence, in Markdown.
+    fn text(&self) -> String {
+        match self {
+            Intro::FirstRelease(n) => format!("The first release: {n} entries."),
+            Intro::Release {
+                entries,
+                previous,
+                added,
+                removed,
+                retagged,
+            } => format!(
+                "{entries} entries; since release {}: {added} added (see their rounds), {removed} removed, {retagged} tag change{}.",
+                code_span(previous),
+                if *retagged == 1 { "" } else { "s" },
+            ),
+            Intro::Round(id, n) => format!(
+                "Round {}: the {n} entr{} of the list that joined in it.",
+                code_span(id),
+                if *n == 1 { "y" } else { "ies" }
+            ),
+            Intro::Unreleased(version, date) => format!(
+                "Changes since release {} ({date}).",
+                code_span(version)
+            ),
+        }
+    }
 }
 
 /// The changes between two tag snapshots (`old` then `new`): removals and
@@ -128,13 +183,14 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
         let removed = changes.iter().filter(|c| c.what == What::Removed).count();
         let retagged = changes.len() - removed;
         let intro = match prev {
-            None => format!("The first release: {} entries.", r.entries.len()),
-            Some(p) => format!(
-                "{} entries; since release {}: {added} added (see their rounds), {removed} removed, {retagged} tag change{}.",
-                r.entries.len(),
-                code_span(&p.version),
-                if retagged == 1 { "" } else { "s" },
-            ),
+            None => Intro::FirstRelease(r.entries.len()),
+            Some(p) => Intro::Release {
+                entries: r.entries.len(),
+                previous: p.version.clone(),
+                added,
+                removed,
+                retagged,
+            },
         };
         dated.push((
             r.date.clone(),
@@ -170,12 +226,7 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
                 heading: format!("{} ({})", round.label, round.date),
                 date: Some(round.date.clone()),
                 version: None,
-                intro: format!(
-                    "Round {}: the {} entr{} of the list that joined in it.",
-                    code_span(&round.id),
-                    changes.len(),
-                    if changes.len() == 1 { "y" } else { "ies" }
-                ),
+                intro: Intro::Round(round.id.clone(), changes.len()),
                 changes,
             },
         ));
@@ -198,11 +249,7 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
                 heading: "Unreleased".to_string(),
                 date: None,
                 version: None,
-                intro: format!(
-                    "Changes since release {} ({}).",
-                    code_span(&last.version),
-                    last.date
-                ),
+                intro: Intro::Unreleased(last.version.clone(), last.date.clone()),
                 changes: added,
             });
         }
@@ -265,7 +312,7 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
         out.push_str(&format!(
             "\n## {}\n\n{}\n",
             escape_markdown(&s.heading),
-            s.intro
+            s.intro.text()
         ));
         if !s.changes.is_empty() {
             out.push('\n');

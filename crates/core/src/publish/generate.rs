@@ -361,6 +361,8 @@ fn rendered_files(
 ) -> Result<Rendered, Diagnostic> {
     // The PRISMA counts once: the diagram draws them, the README words them.
     let flow = crate::publish::prisma::flow(corpus);
+    let prisma = crate::publish::prisma::view(corpus, &flow);
+    let verdicts = corpus.verdicts();
     let chart_files = charts(corpus, st, &flow);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
@@ -368,7 +370,7 @@ fn rendered_files(
         .collect();
     let extras = render::Extras {
         charts: &chart_descs,
-        verdicts: corpus.verdicts(),
+        verdicts,
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
         survey_rounds: corpus.survey_rounds(),
@@ -376,7 +378,7 @@ fn rendered_files(
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
-    crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
+    crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
     if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
         ctx.insert(
@@ -384,7 +386,7 @@ fn rendered_files(
             &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
         );
     }
-    ctx.insert("prisma", &crate::publish::prisma::view(corpus, &flow));
+    ctx.insert("prisma", &prisma);
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str, path: String| {
