@@ -69,7 +69,8 @@ fn from_fingerprint(
     format: Format,
 ) -> Option<Outcome> {
     let key = generate::fingerprint_key(store, inputs, Part::All)?;
-    let (_, c) = generate::unchanged(store, &inputs.root, key)?;
+    let previous = on_disk::Previous::read(&inputs.root, None);
+    let (_, c) = generate::unchanged(store, &inputs.root, key, &previous)?;
     let sources: Sources = c
         .diagnostics
         .iter()

@@ -12,7 +12,6 @@ use corpus_core::publish::generate::{self, Part};
 use corpus_core::publish::on_disk;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format};
-use std::path::Path;
 
 /// Options of `corpus build` and `corpus render`.
 #[derive(Debug, clap::Args)]
@@ -47,25 +46,37 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 
 /// Checks the corpus, then writes the generated files of `part` and the man
 /// page `man` renders (or, with `check_only`, fails when one of them is stale).
+///
+/// The stages run once each, in this order: what the build needs from the
+/// context; read (the inputs, and what the previous build left on disk);
+/// the shortcut (a fresh record ends the run here); parse and check; count;
+/// render; place the user's files; write (or compare) and record.
 pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
+    let store = ctx.store();
+    let opts = ctx.load;
     let root = if check_only {
         ctx.root()?
     } else {
         ctx.writing_root()?
     };
-    let inputs = load::read_inputs(root, ctx.load);
+    let inputs = load::read_inputs(root, opts);
+    let previous = on_disk::Previous::read(root, man.map(|_| (MAN_PAGE, MAN_MARK)));
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
     // only a whole build has a key, and only it can be found fresh.
-    let store = ctx.store();
-    let key = store
-        .filter(|_| part == Part::All)
-        .and_then(|s| generate::fingerprint_key(s, &inputs, part));
-    let fresh = store
-        .zip(key)
-        .and_then(|(s, k)| generate::unchanged(s, root, k));
-    if let Some((paths, _)) = fresh {
-        return Ok(Outcome::ok(unchanged_message(paths.len(), check_only)));
+    let store = store.filter(|_| part == Part::All);
+    let key = match store {
+        Some(s) => generate::fingerprint_key(s, &inputs, part),
+        None => None,
+    };
+    if let (Some(s), Some(k)) = (store, key) {
+        if let Some((paths, _)) = generate::unchanged(s, root, k, &previous) {
+            return Ok(Outcome {
+                code: 0,
+                stdout: unchanged_message(paths.len(), check_only),
+                stderr: String::new(),
+            });
+        }
     }
     // Parsing the templates and rendering the man page need none of the
     // data, and on a small corpus they cost as much as parsing and checking
@@ -90,28 +101,8 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
     let (corpus, examples, rep) = parsed?;
-    let mut checked = Checked {
-        entries: corpus.entries.len(),
-        exclusions: corpus.exclusions.len(),
-        waived: rep.waived.len(),
-        diagnostics: rep.diagnostics.clone(),
-        stats_json: None,
-    };
     if rep.errors() > 0 {
-        let errors: Vec<Diagnostic> = rep
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.fails(false))
-            .collect();
-        let summary = format!(
-            "{} error(s): nothing was written; fix them and build again",
-            errors.len()
-        );
-        return Err(Outcome {
-            code: 1,
-            stdout: String::new(),
-            stderr: report::render(&errors, Format::Human, &sources(&corpus), Some(&summary)),
-        });
+        return Err(refused(&corpus, rep.diagnostics));
     }
     let failed = |d: &Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
     let templates = inputs.templates.as_ref().map_err(failed)?;
@@ -132,24 +123,39 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         .map_err(|d| failed(&d))?;
     let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
         .map_err(|d| failed(&d))?;
-    let kept = on_disk::keep_users_changelog(root, &mut files);
+    // The user's own files stay theirs: a changelog `build` did not write
+    // is left out, and a man page only joins when the one on disk is ours.
+    let kept = previous.keep_users_changelog(&mut files);
     let mut notes = String::new();
-    match man.map(|page| on_disk::man_page(root, MAN_PAGE, MAN_MARK, page)) {
+    match man.map(|page| previous.man_page(page)) {
         Some(Ok(Some(page))) => files.push(page),
         Some(Err(refused)) => notes = refused,
         _ => {}
     }
     if check_only {
-        let mut out = compare(root, &files);
-        out.stderr = notes;
-        return Ok(out);
+        let leftovers = previous.leftovers(&files);
+        let stale = on_disk::stale(root, &files);
+        return Ok(Outcome {
+            stderr: notes,
+            ..compared(&stale, &leftovers, files.len())
+        });
     }
-    let w = generate::write(root, &files).map_err(|e| Outcome::fail(2, e))?;
-    if let Some((store, key)) = store.zip(key) {
-        // The figures too, so that `stats` can print them unparsed.
-        checked.stats_json = serde_json::to_string(&st).ok();
-        generate::record(store, root, key, &checked, &files);
-    }
+    // The figures too, so that `stats` can print them unparsed.
+    let record = match (store, key) {
+        (Some(store), Some(key)) => Some(generate::Record {
+            store,
+            key,
+            checked: Checked {
+                entries: corpus.entries.len(),
+                exclusions: corpus.exclusions.len(),
+                waived: rep.waived.len(),
+                diagnostics: rep.diagnostics,
+                stats_json: serde_json::to_string(&st).ok(),
+            },
+        }),
+        _ => None,
+    };
+    let w = generate::write(root, &files, &previous, record).map_err(|e| Outcome::fail(2, e))?;
     let mut out = String::new();
     for p in &w.changed {
         out.push_str(&format!("wrote {p}\n"));
@@ -169,9 +175,26 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         w.removed.len()
     ));
     Ok(Outcome {
+        code: 0,
+        stdout: out,
         stderr: notes,
-        ..Outcome::ok(out)
     })
+}
+
+/// The outcome of a build whose check found errors: they alone, rendered
+/// against the data files, and that nothing was written.
+fn refused(corpus: &corpus_core::model::corpus::Corpus, diagnostics: Vec<Diagnostic>) -> Outcome {
+    let sources = sources(corpus);
+    let errors: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.fails(false)).collect();
+    let summary = format!(
+        "{} error(s): nothing was written; fix them and build again",
+        errors.len()
+    );
+    Outcome {
+        code: 1,
+        stdout: String::new(),
+        stderr: report::render(&errors, Format::Human, &sources, Some(&summary)),
+    }
 }
 
 /// What a build with nothing to write says about its `n` files.
@@ -188,21 +211,17 @@ fn fresh_message(n: usize) -> String {
     format!("all {n} generated files are fresh\n")
 }
 
-/// `--check`: names the stale and left-over files, writing nothing.
-fn compare(root: &Path, files: &[generate::Generated]) -> Outcome {
-    let stale: Vec<String> = on_disk::stale(root, files)
-        .iter()
-        .map(|f| f.path.clone())
-        .collect();
-    let leftovers = on_disk::leftovers(root, files);
+/// `--check`: names the `stale` and `leftovers` files among the `n` a
+/// build generates, writing nothing.
+fn compared(stale: &[&generate::Generated], leftovers: &[String], n: usize) -> Outcome {
     if stale.is_empty() && leftovers.is_empty() {
-        return Outcome::ok(fresh_message(files.len()));
+        return Outcome::ok(fresh_message(n));
     }
     let mut msg = String::new();
-    for p in &stale {
-        msg.push_str(&format!("stale: {p}\n"));
+    for f in stale {
+        msg.push_str(&format!("stale: {}\n", f.path));
     }
-    for p in &leftovers {
+    for p in leftovers {
         msg.push_str(&format!("no longer generated: {p}\n"));
     }
     msg.push_str("run `corpus build` and commit the result\n");

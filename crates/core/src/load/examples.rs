@@ -50,10 +50,8 @@ pub type TraceFiles = Result<Vec<(String, Result<Vec<u8>, Diagnostic>)>, String>
 
 /// Reads the example traces below `root`.
 pub fn read_traces(root: &Path) -> Traces {
-    Traces {
-        native: read_folder(root, Layout::TRACE_EXAMPLES_DIR),
-        otlp: read_folder(root, Layout::OTLP_EXAMPLES_DIR),
-    }
+    let [native, otlp] = Layout::LINKABLE_TRACE_DIRS.map(|dir| read_folder(root, dir));
+    Traces { native, otlp }
 }
 
 /// Reads the .json files below `root/dir`.

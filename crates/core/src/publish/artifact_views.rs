@@ -93,10 +93,13 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus) {
             .rows
             .iter()
             .map(|r| {
+                // The row's words first (the entry's name, the reading's
+                // label), then each escaped.
+                let (entry, reading) = (name(&r.key), label_of(&tax.strict_credit, &r.reading));
                 json!({
-                    "name": escape_markdown(&name(&r.key)),
+                    "name": escape_markdown(&entry),
                     "level": code_span(&r.level),
-                    "reading": escape_markdown(label_of(&tax.strict_credit, &r.reading)),
+                    "reading": escape_markdown(reading),
                     "rationale": escape_markdown(&r.rationale),
                     "boundary": escape_markdown(&r.boundary),
                 })

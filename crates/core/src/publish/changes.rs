@@ -48,10 +48,65 @@ pub struct Section {
     pub date: Option<String>,
     /// The release's version, for a release.
     pub version: Option<String>,
-    /// A sentence under the heading.
-    pub intro: String,
+    /// What the sentence under the heading says.
+    pub intro: Intro,
     /// The changes, by key.
     pub changes: Vec<Change>,
+}
+
+/// What the sentence under a section's heading says; the changelog words
+/// it, so a section holds data and no Markdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intro {
+    /// The first release, with its number of entries.
+    FirstRelease(usize),
+    /// A later release: its entries, the previous release's version, and
+    /// how many entries were added, removed and retagged since.
+    Release {
+        /// Entries of the release.
+        entries: usize,
+        /// The previous release's version.
+        previous: String,
+        /// Entries added since.
+        added: usize,
+        /// Entries removed since.
+        removed: usize,
+        /// Tag changes since.
+        retagged: usize,
+    },
+    /// A round (its id) and how many entries joined in it.
+    Round(String, usize),
+    /// The changes since the last release (its version and day).
+    Unreleased(String, String),
+}
+
+impl Intro {
+    /// The sentence, in Markdown.
+    fn text(&self) -> String {
+        match self {
+            Intro::FirstRelease(n) => format!("The first release: {n} entries."),
+            Intro::Release {
+                entries,
+                previous,
+                added,
+                removed,
+                retagged,
+            } => format!(
+                "{entries} entries; since release {}: {added} added (see their rounds), {removed} removed, {retagged} tag change{}.",
+                code_span(previous),
+                if *retagged == 1 { "" } else { "s" },
+            ),
+            Intro::Round(id, n) => format!(
+                "Round {}: the {n} entr{} of the list that joined in it.",
+                code_span(id),
+                if *n == 1 { "y" } else { "ies" }
+            ),
+            Intro::Unreleased(version, date) => format!(
+                "Changes since release {} ({date}).",
+                code_span(version)
+            ),
+        }
+    }
 }
 
 /// The changes between two tag snapshots (`old` then `new`): removals and
@@ -111,6 +166,10 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
     let title = |k: &str| titles.get(k).map(|t| t.to_string());
     let releases: &[Release] = corpus.releases.as_ref().map_or(&[], |r| &r.releases);
     let now = snapshot(corpus);
+    // What moved since the last release, found before any section is worded.
+    let unreleased = releases
+        .last()
+        .map(|last| (last, between(&last.entries, &now, &title)));
     let mut dated: Vec<(String, u8, Section)> = Vec::new();
     let empty = BTreeMap::new();
     for (i, r) in releases.iter().enumerate() {
@@ -124,13 +183,14 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
         let removed = changes.iter().filter(|c| c.what == What::Removed).count();
         let retagged = changes.len() - removed;
         let intro = match prev {
-            None => format!("The first release: {} entries.", r.entries.len()),
-            Some(p) => format!(
-                "{} entries; since release {}: {added} added (see their rounds), {removed} removed, {retagged} tag change{}.",
-                r.entries.len(),
-                code_span(&p.version),
-                if retagged == 1 { "" } else { "s" },
-            ),
+            None => Intro::FirstRelease(r.entries.len()),
+            Some(p) => Intro::Release {
+                entries: r.entries.len(),
+                previous: p.version.clone(),
+                added,
+                removed,
+                retagged,
+            },
         };
         dated.push((
             r.date.clone(),
@@ -166,20 +226,14 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
                 heading: format!("{} ({})", round.label, round.date),
                 date: Some(round.date.clone()),
                 version: None,
-                intro: format!(
-                    "Round {}: the {} entr{} of the list that joined in it.",
-                    code_span(&round.id),
-                    changes.len(),
-                    if changes.len() == 1 { "y" } else { "ies" }
-                ),
+                intro: Intro::Round(round.id.clone(), changes.len()),
                 changes,
             },
         ));
     }
     dated.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
     let mut out = Vec::new();
-    if let Some(last) = releases.last() {
-        let mut changes = between(&last.entries, &now, &title);
+    if let Some((last, mut changes)) = unreleased {
         let mut added: Vec<Change> = now
             .keys()
             .filter(|k| !last.entries.contains_key(*k))
@@ -195,11 +249,7 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
                 heading: "Unreleased".to_string(),
                 date: None,
                 version: None,
-                intro: format!(
-                    "Changes since release {} ({}).",
-                    code_span(&last.version),
-                    last.date
-                ),
+                intro: Intro::Unreleased(last.version.clone(), last.date.clone()),
                 changes: added,
             });
         }
@@ -253,18 +303,21 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
     out.push_str(MARK);
     out.push_str("\n\nWhat changed in the list, newest first. Additions are grouped by the round that added them (an entry's `added_in`, else the first round); removals and tag changes are read from `corpus/releases.yaml`, where `corpus release` records the tags of every entry at each release. An entry removed since is no longer listed under its round. Each entry links its row on the site.\n");
     for s in sections(corpus) {
+        // A section's lines first, then its heading above them.
+        let mut lines = String::new();
+        for c in &s.changes {
+            lines.push_str(&line(c, site));
+            lines.push('\n');
+        }
         out.push_str(&format!(
             "\n## {}\n\n{}\n",
             escape_markdown(&s.heading),
-            s.intro
+            s.intro.text()
         ));
         if !s.changes.is_empty() {
             out.push('\n');
         }
-        for c in &s.changes {
-            out.push_str(&line(c, site));
-            out.push('\n');
-        }
+        out.push_str(&lines);
     }
     out
 }

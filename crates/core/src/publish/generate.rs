@@ -9,10 +9,10 @@ use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{
-    is_fresh, keep_users_changelog, leftovers, leftovers_of, publishes, stale, users_changelog,
+    is_fresh, keep_users_changelog, leftovers, publishes, stale, Previous,
 };
 use crate::publish::render;
-use crate::stats::charts::{self, Bar};
+use crate::stats::charts::{self, Bar, Flow};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -87,8 +87,9 @@ fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>
     (main, apart)
 }
 
-/// The SVG charts under stats/.
-pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
+/// The SVG charts under stats/, the PRISMA diagram drawn from its counts `flow`
+/// (`publish::prisma::flow`).
+pub fn charts(corpus: &Corpus, st: &Stats, flow: &Flow) -> Vec<Chart> {
     let tax = &corpus.taxonomy;
     let na = tax.na.as_str();
     let family = |id: &str| {
@@ -169,14 +170,13 @@ pub fn charts(corpus: &Corpus, st: &Stats) -> Vec<Chart> {
     }
     // The screening as a PRISMA 2020 diagram for an updated review, with
     // what the log does not hold shown as not reported (publish::prisma).
-    let flow = crate::publish::prisma::flow(corpus);
     let title = "PRISMA 2020 flow diagram: previous review and new rounds";
     let desc = format!(
         "{} Counted from the entries' added_in and the exclusion log's stage and added_in; \
          searches and screening are not in the log, so their counts are not reported.",
-        charts::prisma_desc(&flow)
+        charts::prisma_desc(flow)
     );
-    let svg = charts::prisma_flow(title, &flow);
+    let svg = charts::prisma_flow(title, flow);
     out.push(Chart {
         file: PRISMA_CHART.to_string(),
         svg: charts::described(&svg, title, &desc),
@@ -249,8 +249,16 @@ pub fn generate_parsed(
     // The figures' own files, the changelog and the schema need neither the
     // templates nor the charts: they are computed on a second thread while
     // the charts are drawn and the Markdown is rendered.
+    // Where the list is published, once: the changelog links its entries
+    // there and the README names it.
+    let repo = &corpus.taxonomy.repository;
+    let site = if repo.is_empty() {
+        String::new()
+    } else {
+        crate::publish::repository::pages_url(repo)
+    };
     let (plain, rendered) = std::thread::scope(|s| {
-        let plain = s.spawn(|| plain_files(corpus, st, part));
+        let plain = s.spawn(|| plain_files(corpus, st, part, &site));
         let rendered = rendered_files(corpus, st, templates, tera, examples, part);
         let plain = plain
             .join()
@@ -304,7 +312,7 @@ struct Plain {
     schema: Option<Generated>,
 }
 
-fn plain_files(corpus: &Corpus, st: &Stats, part: Part) -> Plain {
+fn plain_files(corpus: &Corpus, st: &Stats, part: Part, site: &str) -> Plain {
     let mut stats = Vec::new();
     if part != Part::Readme {
         stats.push(Generated {
@@ -319,17 +327,11 @@ fn plain_files(corpus: &Corpus, st: &Stats, part: Part) -> Plain {
         }
     }
     let all = part == Part::All;
-    let repo = &corpus.taxonomy.repository;
-    let site = if repo.is_empty() {
-        String::new()
-    } else {
-        crate::publish::repository::pages_url(repo)
-    };
     Plain {
         stats,
         changelog: all.then(|| Generated {
             path: Layout::CHANGELOG.to_string(),
-            content: crate::publish::changes::changelog(corpus, &site),
+            content: crate::publish::changes::changelog(corpus, site),
         }),
         schema: all.then(|| Generated {
             path: Layout::ENTRY_SCHEMA.to_string(),
@@ -357,14 +359,18 @@ fn rendered_files(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Rendered, Diagnostic> {
-    let chart_files = charts(corpus, st);
+    // The PRISMA counts once: the diagram draws them, the README words them.
+    let flow = crate::publish::prisma::flow(corpus);
+    let prisma = crate::publish::prisma::view(corpus, &flow);
+    let verdicts = corpus.verdicts();
+    let chart_files = charts(corpus, st, &flow);
     let chart_descs: Vec<(String, String)> = chart_files
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
         .collect();
     let extras = render::Extras {
         charts: &chart_descs,
-        verdicts: corpus.verdicts(),
+        verdicts,
         traces: examples,
         survey: corpus.survey.as_ref().map(|(s, _)| s),
         survey_rounds: corpus.survey_rounds(),
@@ -372,7 +378,7 @@ fn rendered_files(
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view)
         .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
-    crate::publish::provenance::extend_context(&mut ctx, corpus, st, corpus.verdicts());
+    crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
     if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
         ctx.insert(
@@ -380,7 +386,7 @@ fn rendered_files(
             &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
         );
     }
-    ctx.insert("prisma", &crate::publish::prisma::view(corpus));
+    ctx.insert("prisma", &prisma);
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str, path: String| {
@@ -426,22 +432,25 @@ pub fn fingerprint_key(store: &Store, inputs: &Inputs, part: Part) -> Option<u12
 }
 
 /// When the record for `key` proves the generated files fresh (same inputs,
-/// same bytes on disk, nothing left over): their paths, and what checking
-/// found. Then parsing, checking and rendering can all be skipped, since
-/// only a build that found no error writes a record (see `fingerprint`).
+/// same bytes on disk, nothing the `previous` build left over): their
+/// paths, and what checking found. Then parsing, checking and rendering can
+/// all be skipped, since only a build that found no error writes a record
+/// (see `fingerprint`).
 pub fn unchanged(
     store: &Store,
     root: &Path,
     key: u128,
+    previous: &Previous,
 ) -> Option<(Vec<String>, fingerprint::Checked)> {
     let (paths, checked) = fingerprint::fresh(store, root, key)?;
     // A build that left the user's changelog alone wrote none; once that
     // file is gone, the generated one is due.
-    if !paths.iter().any(|p| p == Layout::CHANGELOG) && !users_changelog(root) {
+    if !paths.iter().any(|p| p == Layout::CHANGELOG) && !previous.users_changelog() {
         return None;
     }
     let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-    leftovers_of(root, &names)
+    previous
+        .leftovers_of(&names)
         .is_empty()
         .then_some((paths, checked))
 }
@@ -451,7 +460,7 @@ pub fn unchanged(
 /// figures are exactly those of the fresh stats/stats.json. None when the
 /// full path must decide.
 pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
-    let (paths, mut checked) = unchanged(store, root, key)?;
+    let (paths, mut checked) = unchanged(store, root, key, &Previous::read(root, None))?;
     let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
@@ -463,26 +472,6 @@ pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fing
 
 /// Largest stats/stats.json read back by `fresh_stats`.
 const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
-
-/// Records in the build fingerprint that the generation with `key`
-/// produced `files`, and that checking its inputs found `checked`.
-pub fn record(
-    store: &Store,
-    root: &Path,
-    key: u128,
-    checked: &fingerprint::Checked,
-    files: &[Generated],
-) {
-    fingerprint::record(
-        store,
-        root,
-        key,
-        checked,
-        files
-            .iter()
-            .map(|f| (f.path.as_str(), f.content.as_bytes())),
-    );
-}
 
 /// `stale-generated` diagnostics for a root (none when it has no
 /// templates), from the templates read with its other inputs.
@@ -597,16 +586,34 @@ pub struct Written {
     pub removed: Vec<String>,
 }
 
-/// Writes the stale files and removes leftovers of earlier builds.
+/// The build record a successful build keeps once its files are written
+/// (see `fingerprint`): the store, the key of its inputs and what checking
+/// them found.
+pub struct Record<'a> {
+    /// This user's store.
+    pub store: &'a Store,
+    /// The key of the generation (`fingerprint_key`).
+    pub key: u128,
+    /// What checking the inputs found.
+    pub checked: fingerprint::Checked,
+}
+
+/// Writes the stale files, removes what the `previous` build generated and
+/// this one does not, then keeps the `record` of the build.
 ///
 /// The stale files are written together by [`corpus_io::files::write_all`]: a
 /// folder in the way of any of them, or a file that cannot be staged, fails
 /// the build before any generated file is replaced, so a build that fails
 /// half-way leaves every previously generated file as it was. Leftovers are
-/// removed only once everything is written.
-pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
+/// removed only once everything is written, and the record is written last.
+pub fn write(
+    root: &Path,
+    files: &[Generated],
+    previous: &Previous,
+    record: Option<Record>,
+) -> Result<Written, String> {
     let mut w = Written::default();
-    let leftovers = leftovers(root, files);
+    let leftovers = previous.leftovers(files);
     let mut todo = Vec::new();
     for f in files {
         let path = root.join(&f.path);
@@ -620,6 +627,12 @@ pub fn write(root: &Path, files: &[Generated]) -> Result<Written, String> {
     for p in leftovers {
         std::fs::remove_file(root.join(&p)).map_err(|e| format!("cannot remove {p}: {e}"))?;
         w.removed.push(p);
+    }
+    if let Some(r) = record {
+        let outputs = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.content.as_bytes()));
+        fingerprint::record(r.store, root, r.key, &r.checked, outputs);
     }
     Ok(w)
 }

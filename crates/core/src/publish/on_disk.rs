@@ -1,58 +1,128 @@
-//! The generated files against what is on disk: which are stale, which a
-//! previous build left behind, and which files the user wrote (a changelog,
+//! The generated files against what is on disk: what a previous build left
+//! there (read once, before anything is generated: [`Previous`]), which
+//! generated files are stale, and which files the user wrote (a changelog,
 //! a man page) that `build` must leave alone.
 
 use crate::layout::Layout;
 use crate::publish::generate::{Generated, MAX_GENERATED_BYTES};
 use corpus_io::reader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Leaves out of `files` a changelog the user wrote (one on disk without
-/// [`changes::MARK`](crate::publish::changes::MARK)), so that `build`
-/// neither overwrites nor judges it; returns its path when it did so.
+/// What the disk holds of a previous build, read once at the front of a
+/// build so that the shortcut, the man page, the changelog and the removal
+/// of leftovers all judge the same state, and nothing after generation has
+/// to go back to it but the comparison and the write.
+#[derive(Debug, Clone)]
+pub struct Previous {
+    /// The root holds a changelog `build` did not write.
+    users_changelog: bool,
+    /// The root, where the previous manifest's lines are judged.
+    root: PathBuf,
+    /// The lines of the previous manifest (none when there is none).
+    manifest: Vec<String>,
+    /// The man page asked about: its path and whether this tool may write
+    /// it (None: no man page asked for, or the root has no `docs/`).
+    man_page: Option<(String, bool)>,
+}
+
+impl Previous {
+    /// Reads the previous build's traces below `root`; `man` is the man
+    /// page's path and the mark a page this tool wrote starts with, when
+    /// the command line hands one down.
+    pub fn read(root: &Path, man: Option<(&str, &str)>) -> Previous {
+        let changelog = root.join(Layout::CHANGELOG);
+        let changelog_text = reader::read_text(&changelog, MAX_GENERATED_BYTES);
+        // Through the reader: a FIFO or device planted here must not hang `check`.
+        let manifest = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES);
+        let man_text = man
+            .filter(|_| root.join("docs").is_dir())
+            .map(|(path, mark)| {
+                (
+                    path,
+                    mark,
+                    reader::read_text(&root.join(path), MAX_GENERATED_BYTES),
+                )
+            });
+        let users_changelog = std::fs::symlink_metadata(&changelog).is_ok()
+            && !changelog_text.is_ok_and(|t| t.contains(crate::publish::changes::MARK));
+        let manifest = manifest.map_or_else(
+            |_| Vec::new(),
+            |old| old.lines().map(|l| l.trim().to_string()).collect(),
+        );
+        let man_page = man_text.map(|(path, mark, text)| {
+            let ours = match text {
+                Err(reader::ReadError::Missing) => true,
+                Ok(text) => text.starts_with(mark),
+                Err(_) => false,
+            };
+            (path.to_string(), ours)
+        });
+        Previous {
+            users_changelog,
+            root: root.to_path_buf(),
+            manifest,
+            man_page,
+        }
+    }
+
+    /// Whether the root holds a changelog `build` did not write.
+    pub fn users_changelog(&self) -> bool {
+        self.users_changelog
+    }
+
+    /// Leaves out of `files` a changelog the user wrote (one on disk without
+    /// [`changes::MARK`](crate::publish::changes::MARK)), so that `build`
+    /// neither overwrites nor judges it; returns its path when it did so.
+    pub fn keep_users_changelog(&self, files: &mut Vec<Generated>) -> Option<String> {
+        if !self.users_changelog {
+            return None;
+        }
+        files.retain(|f| f.path != Layout::CHANGELOG);
+        Some(Layout::CHANGELOG.to_string())
+    }
+
+    /// The man page `page` as a generated file, when one was asked for and
+    /// the root has a `docs/` folder; Err is the warning when a file that
+    /// this tool did not write sits at its path: it is left alone, since
+    /// nothing the user wrote is overwritten.
+    pub fn man_page(&self, page: String) -> Result<Option<Generated>, String> {
+        match &self.man_page {
+            None => Ok(None),
+            Some((path, false)) => Err(format!(
+                "warning: {path} was not written by `corpus build`, so it is left alone and the man page is not generated; move it away to have it generated\n"
+            )),
+            Some((path, true)) => Ok(Some(Generated {
+                path: path.clone(),
+                content: page,
+            })),
+        }
+    }
+
+    /// Files the previous build generated that a generation of `paths` does not.
+    pub fn leftovers_of(&self, paths: &[&str]) -> Vec<String> {
+        // Only a generation that includes stats/ (and so its manifest) owns that folder.
+        if !paths.contains(&Layout::MANIFEST) {
+            return Vec::new();
+        }
+        self.manifest
+            .iter()
+            .filter(|p| could_have_generated(&self.root, p))
+            .filter(|p| !paths.contains(&p.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    /// Files the previous build generated that `files` no longer holds.
+    pub fn leftovers(&self, files: &[Generated]) -> Vec<String> {
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        self.leftovers_of(&paths)
+    }
+}
+
+/// Leaves out of `files` a changelog the user wrote (see
+/// [`Previous::keep_users_changelog`]); returns its path when it did so.
 pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<String> {
-    if !users_changelog(root) {
-        return None;
-    }
-    files.retain(|f| f.path != Layout::CHANGELOG);
-    Some(Layout::CHANGELOG.to_string())
-}
-
-/// The command line's man page `page` as the generated file `path`, when
-/// the root has a `docs/` folder; Err is the warning when a file that does
-/// not start with `mark` (so this tool did not write it) sits at `path`: it
-/// is left alone, since nothing the user wrote is overwritten.
-pub fn man_page(
-    root: &Path,
-    path: &str,
-    mark: &str,
-    page: String,
-) -> Result<Option<Generated>, String> {
-    if !root.join("docs").is_dir() {
-        return Ok(None);
-    }
-    let ours = match reader::read_text(&root.join(path), MAX_GENERATED_BYTES) {
-        Err(reader::ReadError::Missing) => true,
-        Ok(text) => text.starts_with(mark),
-        Err(_) => false,
-    };
-    if !ours {
-        return Err(format!(
-            "warning: {path} was not written by `corpus build`, so it is left alone and the man page is not generated; move it away to have it generated\n"
-        ));
-    }
-    Ok(Some(Generated {
-        path: path.to_string(),
-        content: page,
-    }))
-}
-
-/// Whether the root holds a changelog `build` did not write.
-pub(crate) fn users_changelog(root: &Path) -> bool {
-    let path = root.join(Layout::CHANGELOG);
-    std::fs::symlink_metadata(&path).is_ok()
-        && !reader::read_text(&path, MAX_GENERATED_BYTES)
-            .is_ok_and(|t| t.contains(crate::publish::changes::MARK))
+    Previous::read(root, None).keep_users_changelog(files)
 }
 
 /// Whether this root publishes generated files at all: it has templates, or
@@ -76,26 +146,7 @@ pub(crate) fn is_fresh(root: &Path, f: &Generated) -> bool {
 
 /// Files the previous build generated that this one no longer does.
 pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    leftovers_of(root, &paths)
-}
-
-/// Files the previous build generated that a generation of `paths` does not.
-pub fn leftovers_of(root: &Path, paths: &[&str]) -> Vec<String> {
-    // Only a generation that includes stats/ (and so its manifest) owns that folder.
-    if !paths.contains(&Layout::MANIFEST) {
-        return Vec::new();
-    }
-    // Through the reader: a FIFO or device planted here must not hang `check`.
-    let Ok(old) = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES) else {
-        return Vec::new();
-    };
-    old.lines()
-        .map(str::trim)
-        .filter(|p| could_have_generated(root, p))
-        .filter(|p| !paths.contains(p))
-        .map(str::to_string)
-        .collect()
+    Previous::read(root, None).leftovers(files)
 }
 
 /// Whether a manifest line names a file a build could have written, so that

@@ -116,9 +116,8 @@ pub struct View {
     pub new_studies: u64,
 }
 
-/// The template's view of the diagram.
-pub fn view(corpus: &Corpus) -> View {
-    let f = flow(corpus);
+/// The template's view of the diagram whose counts are `f` (`flow`).
+pub fn view(corpus: &Corpus, f: &Flow) -> View {
     let previous = previous_rounds(corpus);
     View {
         file: crate::publish::generate::PRISMA_CHART,

@@ -10,6 +10,7 @@ use crate::model::fields;
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
+use crate::publish::repository::{pages_url, repository_url};
 use crate::stats::Stats;
 use crate::text::markdown::{anchor, code_span, escape_markdown, link_target};
 use corpus_trace::Metrics;
@@ -88,7 +89,7 @@ pub struct EntryView {
 
 /// At most three compact tags: the survey's three axes (reward type, credit
 /// unit, orchestration form), each left out where it does not apply. Every
-/// other tag is in the entry's file and on the site.
+/// other tag is in the entry's file and on the site (plain text here).
 fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
     let na = tax.na.as_str();
     [
@@ -98,38 +99,40 @@ fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
     ]
     .into_iter()
     .filter(|(_, v)| v.as_str() != na && !v.is_empty())
-    .map(|(name, v)| code_span(&format!("{name}: {v}")))
+    .map(|(name, v)| format!("{name}: {v}"))
     .collect()
 }
 
-/// The README view of one entry.
+/// The README view of one entry: what it shows is chosen (badges, author,
+/// link labels), the round's label looked up, then each piece escaped.
 pub fn entry_view(
     tax: &Taxonomy,
     e: &Entry,
     n: usize,
     survey_rounds: Option<&[String]>,
 ) -> EntryView {
-    let since = match tax.round_of(e.added_in.as_deref()) {
-        Some(r) if !tax.in_rounds(e.added_in.as_deref(), survey_rounds) => {
-            escape_markdown(tax.round_label(r))
-        }
-        _ => String::new(),
-    };
+    let author = display_author(&e.first_author);
+    let badges = badges(tax, e);
+    let labels: Vec<&str> = e.urls.iter().map(|u| link_label(u)).collect();
+    let later = !tax.in_rounds(e.added_in.as_deref(), survey_rounds);
+    let since = tax.round_of(e.added_in.as_deref()).filter(|_| later);
+    let since = since.map(|r| tax.round_label(r));
     EntryView {
-        since,
+        since: since.map(escape_markdown).unwrap_or_default(),
         n,
         key: e.key.clone(),
         title: escape_markdown(&e.title),
         year: e.year,
-        badges: badges(tax, e),
-        author: escape_markdown(&display_author(&e.first_author)),
+        badges: badges.iter().map(|b| code_span(b)).collect(),
+        author: escape_markdown(&author),
         venue: escape_markdown(&e.venue),
         links: e
             .urls
             .iter()
-            .filter_map(|u| {
+            .zip(labels)
+            .filter_map(|(u, label)| {
                 link_target(u).map(|url| Link {
-                    label: link_label(u).to_string(),
+                    label: label.to_string(),
                     url,
                 })
             })
@@ -394,6 +397,12 @@ pub struct Extras<'a> {
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
 pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
+    // Addresses (none for a list not yet published) and tables first.
+    let (pages, repo) = match tax.repository.as_str() {
+        "" => Default::default(),
+        r => (pages_url(r), repository_url(r)),
+    };
+    let stats_markdown = crate::stats::render::markdown(st);
     let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
@@ -502,7 +511,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
         fields,
         sources: sorted_rows(fields::SOURCE),
         query_families: sorted_rows(fields::QUERY_FAMILY),
-        stats_markdown: crate::stats::render::markdown(st),
+        stats_markdown,
         crosstabs: st
             .crosstabs
             .iter()
@@ -571,17 +580,8 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
             })
             .collect(),
         trace_conventions: corpus_trace::otlp::conventions::views(),
-        // A list not yet published has no addresses; its templates leave the links out.
-        pages_url: if tax.repository.is_empty() {
-            String::new()
-        } else {
-            crate::publish::repository::pages_url(&tax.repository)
-        },
-        repository_url: if tax.repository.is_empty() {
-            String::new()
-        } else {
-            crate::publish::repository::repository_url(&tax.repository)
-        },
+        pages_url: pages,
+        repository_url: repo,
     }
 }
 

@@ -543,7 +543,7 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         .collect();
     let log = view_data(&record_facets, record_names, ritems, Vec::new());
 
-    let charts: Vec<Chart> = generate::charts(corpus, &st)
+    let charts: Vec<Chart> = generate::charts(corpus, &st, &crate::publish::prisma::flow(corpus))
         .into_iter()
         .map(|c| Chart {
             caption: chart_caption(&c.file),

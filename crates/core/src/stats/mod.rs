@@ -195,9 +195,9 @@ fn tally(name: &str, allowed: Vec<String>, records: &[&dyn Fields], field: &str)
     c.finish(name)
 }
 
-fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field: &str) -> CrossTab {
-    let mut rows = Counter::new(tax.allowed(row_field).unwrap_or_default());
-    let mut cols = Counter::new(tax.allowed(col_field).unwrap_or_default());
+fn crosstab(vocab: &Vocab, entries: &[&dyn Fields], row_field: &str, col_field: &str) -> CrossTab {
+    let mut rows = Counter::new(vocab.allowed(row_field));
+    let mut cols = Counter::new(vocab.allowed(col_field));
     let mut hits: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
     for e in entries {
         let mut rs = Vec::new();
@@ -225,39 +225,90 @@ fn crosstab(tax: &Taxonomy, entries: &[&dyn Fields], row_field: &str, col_field:
 pub const JUDGED: &str = "judged";
 pub use crate::model::NOT_JUDGED;
 
+/// The two-way counts over entries: (row field, column field).
+const CROSSTABS: [(&str, &str); 4] = [
+    (fields::REWARD_TYPE, fields::CREDIT_GRANULARITY),
+    (fields::ORCHESTRATION_FORM, fields::CREDIT_GRANULARITY),
+    (fields::CATEGORY, fields::VERIFIED),
+    (fields::CREDIT_GRANULARITY, fields::STRICT_CREDIT),
+];
+
+/// The taxonomy's words a count needs, looked up before anything is
+/// counted: each counted field's values in the taxonomy's order (its
+/// table's rows, zeros included), the round and the reward family of each
+/// entry, and the rows of the families' table.
+struct Vocab {
+    /// Allowed values by field.
+    allowed: Vec<(&'static str, Vec<String>)>,
+    /// Each entry's round (`added_in`, else the first round).
+    rounds: Vec<Option<String>>,
+    /// Each entry's reward family (the `NA` value when it has none).
+    families: Vec<String>,
+    /// The families' ids, then the `NA` value.
+    family_rows: Vec<String>,
+}
+
+impl Vocab {
+    /// Looks up everything counting `entries` needs in `tax`.
+    fn of(tax: &Taxonomy, entries: &[&Entry]) -> Vocab {
+        let allowed = fields::entry_tags()
+            .chain(fields::record_tags())
+            .chain(CROSSTABS.iter().flat_map(|(row, col)| [*row, *col]))
+            .map(|f| (f, tax.allowed(f).unwrap_or_default()))
+            .collect();
+        let rounds = entries
+            .iter()
+            .map(|e| tax.round_of(e.added_in.as_deref()).map(str::to_string))
+            .collect();
+        let families = entries
+            .iter()
+            .map(|e| {
+                tax.family_of(&e.reward_type)
+                    .map_or_else(|| tax.na.clone(), |f| f.id.clone())
+            })
+            .collect();
+        let mut family_rows: Vec<String> =
+            tax.reward_families.iter().map(|f| f.id.clone()).collect();
+        family_rows.push(tax.na.clone());
+        Vocab {
+            allowed,
+            rounds,
+            families,
+            family_rows,
+        }
+    }
+
+    /// The allowed values of `field` (none when the taxonomy lists none).
+    fn allowed(&self, field: &str) -> Vec<String> {
+        self.allowed
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// Computes every figure from entries and exclusion records.
 pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) -> Stats {
+    let vocab = Vocab::of(tax, entries);
     let records: Vec<&dyn Fields> = entries.iter().map(|e| *e as &dyn Fields).collect();
     let mut counts = Vec::new();
     for field in fields::entry_tags() {
         if field == fields::ADDED_IN {
             // Every entry belongs to a round: one without `added_in`
             // counts under the first.
-            let mut c = Counter::new(tax.allowed(field).unwrap_or_default());
-            for e in entries {
-                if let Some(r) = tax.round_of(e.added_in.as_deref()) {
-                    c.add(r);
-                }
+            let mut c = Counter::new(vocab.allowed(field));
+            for r in vocab.rounds.iter().flatten() {
+                c.add(r);
             }
             counts.push(c.finish(field));
             continue;
         }
-        counts.push(tally(
-            field,
-            tax.allowed(field).unwrap_or_default(),
-            &records,
-            field,
-        ));
+        counts.push(tally(field, vocab.allowed(field), &records, field));
         if field == fields::REWARD_TYPE {
-            let mut fams: Vec<String> = tax.reward_families.iter().map(|f| f.id.clone()).collect();
-            fams.push(tax.na.clone());
-            let mut c = Counter::new(fams);
-            for e in entries {
-                c.add(
-                    tax.family_of(&e.reward_type)
-                        .map(|f| f.id.as_str())
-                        .unwrap_or(&tax.na),
-                );
+            let mut c = Counter::new(vocab.family_rows.clone());
+            for f in &vocab.families {
+                c.add(f);
             }
             counts.push(c.finish("reward_family"));
         }
@@ -270,30 +321,13 @@ pub fn compute(tax: &Taxonomy, entries: &[&Entry], exclusions: &[&Exclusion]) ->
         }
         counts.push(c.finish(&format!("{tag}_judged")));
     }
-    let crosstabs = vec![
-        crosstab(
-            tax,
-            &records,
-            fields::REWARD_TYPE,
-            fields::CREDIT_GRANULARITY,
-        ),
-        crosstab(
-            tax,
-            &records,
-            fields::ORCHESTRATION_FORM,
-            fields::CREDIT_GRANULARITY,
-        ),
-        crosstab(tax, &records, fields::CATEGORY, fields::VERIFIED),
-        crosstab(
-            tax,
-            &records,
-            fields::CREDIT_GRANULARITY,
-            fields::STRICT_CREDIT,
-        ),
-    ];
+    let crosstabs = CROSSTABS
+        .iter()
+        .map(|(row, col)| crosstab(&vocab, &records, row, col))
+        .collect();
     let xrecords: Vec<&dyn Fields> = exclusions.iter().map(|x| *x as &dyn Fields).collect();
     let exclusions_t = fields::record_tags()
-        .map(|f| tally(f, tax.allowed(f).unwrap_or_default(), &xrecords, f))
+        .map(|f| tally(f, vocab.allowed(f), &xrecords, f))
         .collect();
     let retained = entries.len() as u64;
     let excluded = exclusions.len() as u64;

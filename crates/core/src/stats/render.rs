@@ -281,6 +281,11 @@ fn md_cell(s: &str) -> String {
 
 /// Renders every table as GitHub Markdown.
 pub fn markdown(s: &Stats) -> String {
+    let mut crosstabs = String::new();
+    for x in &s.crosstabs {
+        crosstabs.push_str(&crosstab_markdown(x));
+        crosstabs.push('\n');
+    }
     let mut out = format!(
         "| total | n |\n|---|---:|\n| retained | {} |\n| excluded | {} |\n| audited | {} |\n",
         s.retained, s.excluded, s.audited
@@ -320,10 +325,7 @@ pub fn markdown(s: &Stats) -> String {
             out.push('\n');
         }
     }
-    for x in &s.crosstabs {
-        out.push_str(&crosstab_markdown(x));
-        out.push('\n');
-    }
+    out.push_str(&crosstabs);
     out
 }
 
