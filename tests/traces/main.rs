@@ -14,3 +14,4 @@ mod trace_handoff;
 mod trace_import;
 mod trace_logfire;
 mod trace_properties;
+mod trace_runs;
