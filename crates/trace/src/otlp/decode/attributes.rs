@@ -57,19 +57,15 @@ impl Attrs {
         match op.role {
             Role::Invoke => fill(&mut g.agent_name, lf.name),
             Role::Tool => fill(&mut g.tool, lf.name),
-            Role::Handoff => {
-                if lf.from.is_some() || lf.to.is_some() {
-                    let x = g.x_mut();
-                    fill(&mut x.handoff_from, lf.from);
-                    fill(&mut x.handoff_to, lf.to);
-                }
+            Role::Handoff if lf.from.is_some() || lf.to.is_some() => {
+                let x = g.x_mut();
+                fill(&mut x.handoff_from, lf.from);
+                fill(&mut x.handoff_to, lf.to);
             }
-            Role::Guardrail => {
-                if lf.name.is_some() || lf.triggered.is_some() {
-                    let x = g.x_mut();
-                    fill(&mut x.guardrail, lf.name);
-                    x.triggered = x.triggered.or(lf.triggered);
-                }
+            Role::Guardrail if lf.name.is_some() || lf.triggered.is_some() => {
+                let x = g.x_mut();
+                fill(&mut x.guardrail, lf.name);
+                x.triggered = x.triggered.or(lf.triggered);
             }
             _ => {}
         }
