@@ -578,8 +578,8 @@ pub fn explain() -> String {
     ));
     out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\n");
     out.push_str(&format!(
-        "Spans of Logfire's OpenAI Agents SDK integration, by {} (when they\n\
-         carry no gen_ai.operation.name):\n",
+        "Spans of Logfire's OpenAI Agents SDK integration, by {}\n\
+         (when they carry no gen_ai.operation.name):\n",
         keys::LOGFIRE_TEMPLATE
     ));
     for o in LOGFIRE {
