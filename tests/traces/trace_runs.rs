@@ -73,8 +73,10 @@ fn every_linked_run_shows_the_tags_of_its_entry() {
     );
     for (key, form, subs, traces) in &entries {
         let shown: Vec<Value> = traces.iter().flat_map(|p| classified(p)).collect();
+        // Forms the events cannot show (a harness, planner-executor-critic roles) are not compared.
+        let showable = ["debate", "hierarchical", "swarm", "centralized"].contains(&form.as_str());
         assert!(
-            shown.iter().any(|c| c["form"] == form.as_str()),
+            !showable || shown.iter().any(|c| c["form"] == form.as_str()),
             "{key} is tagged {form}; its runs show {:?}",
             shown.iter().map(|c| &c["form"]).collect::<Vec<_>>()
         );
