@@ -147,10 +147,11 @@ impl Tree {
         t
     }
 
-    /// A copy of the shipped data alone: corpus/ and exclusions/.
+    /// A copy of the shipped data alone: corpus/, exclusions/ and the
+    /// recorded runs entries link (traces/runs/).
     pub fn data_copy() -> Tree {
         let t = Tree::empty();
-        for d in ["corpus", "exclusions"] {
+        for d in ["corpus", "exclusions", "traces/runs"] {
             copy_tree(&repo().join(d), &t.path(d));
         }
         t

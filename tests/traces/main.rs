@@ -12,4 +12,6 @@ mod trace_cli;
 mod trace_edges;
 mod trace_handoff;
 mod trace_import;
+mod trace_logfire;
 mod trace_properties;
+mod trace_runs;

@@ -31,11 +31,18 @@ impl Layout {
     pub const TRACE_EXAMPLES_DIR: &'static str = "traces/examples";
     /// The OTLP examples, each imported for the README.
     pub const OTLP_EXAMPLES_DIR: &'static str = "traces/otlp";
+    /// Recorded runs of systems the corpus surveys, converted to the trace
+    /// format: validated and classified for the entries that link them, but
+    /// not the README's examples.
+    pub const TRACE_RUNS_DIR: &'static str = "traces/runs";
     /// The folders below which an entry may link traces (`traces`): the
-    /// example folders the load stage reads, so the build fingerprint covers
+    /// trace folders the load stage reads, so the build fingerprint covers
     /// every linked trace and a link can name nothing else.
-    pub const LINKABLE_TRACE_DIRS: [&'static str; 2] =
-        [Self::TRACE_EXAMPLES_DIR, Self::OTLP_EXAMPLES_DIR];
+    pub const LINKABLE_TRACE_DIRS: [&'static str; 3] = [
+        Self::TRACE_EXAMPLES_DIR,
+        Self::OTLP_EXAMPLES_DIR,
+        Self::TRACE_RUNS_DIR,
+    ];
     /// The folder of templates.
     pub const TEMPLATES_DIR: &'static str = "templates";
     /// The README's template, in the templates folder.
@@ -100,7 +107,11 @@ mod tests {
 
     #[test]
     fn a_trace_link_stays_below_the_example_folders() {
-        for ok in ["traces/examples/run.json", "traces/otlp/team/run-1.json"] {
+        for ok in [
+            "traces/examples/run.json",
+            "traces/otlp/team/run-1.json",
+            "traces/runs/system-task.json",
+        ] {
             assert!(Layout::valid_trace_link(ok), "{ok}");
         }
         for bad in [

@@ -196,18 +196,32 @@ fn infer(trace: &Trace) -> (&'static str, String, Vec<u32>) {
         entry.0.insert(b);
         entry.1.push(i);
     }
-    let span_of = |agent: u32| {
-        ev.iter()
+    // An agent's work: its own events (tool results aside), one span per
+    // time it is started, so an agent started twice does not seem to work
+    // through everything others did in between.
+    let spans_of = |agent: u32| {
+        let mut at: Vec<f64> = starts
+            .iter()
+            .filter(|s| s.1 == agent)
+            .map(|s| ev[s.2 as usize].t)
+            .collect();
+        at.sort_by(f64::total_cmp);
+        let mut spans: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
+        for e in ev
+            .iter()
             .filter(|e| e.agent == agent && e.kind != EventKind::ToolResult)
-            .fold(None, |acc: Option<(f64, f64)>, e| {
-                Some(acc.map_or((e.t, e.t), |(lo, hi)| (lo.min(e.t), hi.max(e.t))))
-            })
+        {
+            let k = at.partition_point(|&s| s <= e.t);
+            let span = spans.entry(k.max(1)).or_insert((e.t, e.t));
+            *span = (span.0.min(e.t), span.1.max(e.t));
+        }
+        spans.into_values().collect::<Vec<_>>()
     };
     for (&a, (started, idx)) in &by_starter {
         if started.len() < 4 {
             continue;
         }
-        let mut spans: Vec<(f64, f64)> = started.iter().filter_map(|&b| span_of(b)).collect();
+        let mut spans: Vec<(f64, f64)> = started.iter().flat_map(|&b| spans_of(b)).collect();
         spans.sort_by(|x, y| x.0.total_cmp(&y.0));
         let overlap = spans.windows(2).any(|w| w[1].0 < w[0].1);
         if overlap {
@@ -322,6 +336,40 @@ mod tests {
         assert_eq!(c.sub_decisions["o5_stop"].count, 2);
         let text = classification_text(&c);
         assert!(text.contains("debate (proponent and opponent"), "{text}");
+    }
+
+    #[test]
+    fn an_agent_started_twice_works_twice_not_throughout() {
+        // The lead delegates to a, b, c, d one after another, then to a again:
+        // nothing overlaps, though a's two answers enclose the others'.
+        let mut events = Vec::new();
+        let mut edges = Vec::new();
+        for (k, who) in ["a", "b", "c", "d", "a"].iter().enumerate() {
+            let t = 2 * k;
+            events.push(format!(
+                r#"{{"id": "d{k}", "t": {t}, "type": "orchestrator_decision", "agent": "lead", "to": "{who}"}}"#
+            ));
+            events.push(format!(
+                r#"{{"id": "r{k}", "t": {}, "type": "return", "agent": "{who}", "from": "{who}", "to": "lead"}}"#,
+                t + 1
+            ));
+            edges.push(format!(
+                r#"{{"src": "d{k}", "dst": "r{k}", "type": "causal"}}"#
+            ));
+        }
+        let text = format!(
+            r#"{{"trace_id": "t", "task_id": "t", "events": [{}], "edges": [{}], "rewards": {{}}, "costs": {{"tokens": 0, "wall_clock_s": 0}}}}"#,
+            events.join(","),
+            edges.join(",")
+        );
+        assert_eq!(of(&text).form, "centralized");
+        // Work that does overlap still makes a swarm: b acts at 3 and answers at 9.
+        let overlapping = text.replace(
+            r#"{"id": "r1", "t": 3"#,
+            r#"{"id": "b1", "t": 3, "type": "tool_call", "agent": "b", "tool": "z"}, {"id": "r1", "t": 9"#,
+        );
+        assert_ne!(overlapping, text);
+        assert_eq!(of(&overlapping).form, "swarm");
     }
 
     #[test]

@@ -49,8 +49,9 @@ pub fn linked(corpus: &Corpus, forms: &BTreeMap<String, Vec<Classification>>) ->
                     None => Some((
                         format!("`{path}` is no trace file the corpus ships"),
                         format!(
-                            "add the trace below {} (OTLP JSON below {}), or correct the path",
+                            "add the trace below {} (a recorded run below {}, OTLP JSON below {}), or correct the path",
                             Layout::TRACE_EXAMPLES_DIR,
+                            Layout::TRACE_RUNS_DIR,
                             Layout::OTLP_EXAMPLES_DIR
                         ),
                     )),

@@ -35,7 +35,7 @@ impl Inputs {
                 digest.add(b"\0absent");
             }
         }
-        for folder in [&self.traces.native, &self.traces.otlp] {
+        for folder in [&self.traces.native, &self.traces.otlp, &self.traces.runs] {
             for (rel, read) in folder.as_ref().ok()? {
                 digest.add(rel.as_bytes()).add(read.as_ref().ok()?);
             }

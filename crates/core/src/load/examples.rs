@@ -1,7 +1,10 @@
 //! The example traces a corpus ships (`traces/examples/*.json`, and OTLP
 //! spans in `traces/otlp/*.json` imported as `corpus trace import` would):
 //! validated whenever the corpus is checked, so they cannot rot, and replayed
-//! into the metrics the README shows. An example whose figures overflow is
+//! into the metrics the README shows. Recorded runs of surveyed systems
+//! (`traces/runs/*.json`, the trace format) are validated and classified the
+//! same way but stay out of those metrics: they are evidence for the entries
+//! that link them, not illustrations. An example whose figures overflow is
 //! refused like an invalid one, so the README never prints `inf` or `NaN`.
 //! Each valid trace is also classified (`corpus_trace::classify`), for the
 //! entries that link it (`traces`). A file reached through a symbolic link
@@ -41,6 +44,8 @@ pub struct Traces {
     pub native: TraceFiles,
     /// The files of `traces/otlp`.
     pub otlp: TraceFiles,
+    /// The files of `traces/runs`.
+    pub runs: TraceFiles,
 }
 
 /// The .json files below one folder (none when there is no such folder), by
@@ -50,8 +55,8 @@ pub type TraceFiles = Result<Vec<(String, Result<Vec<u8>, Diagnostic>)>, String>
 
 /// Reads the example traces below `root`.
 pub fn read_traces(root: &Path) -> Traces {
-    let [native, otlp] = Layout::LINKABLE_TRACE_DIRS.map(|dir| read_folder(root, dir));
-    Traces { native, otlp }
+    let [native, otlp, runs] = Layout::LINKABLE_TRACE_DIRS.map(|dir| read_folder(root, dir));
+    Traces { native, otlp, runs }
 }
 
 /// Reads the .json files below `root/dir`.
@@ -84,26 +89,34 @@ fn read_folder(root: &Path, dir: &str) -> TraceFiles {
 pub fn replay(traces: &Traces, tax: &Taxonomy) -> Examples {
     let mut out = Examples::default();
     let families = tax.channel_families();
-    let replay = |out: &mut Examples, rel: String, t: Trace| {
+    // `shown`: the metrics go to the README (examples, not recorded runs).
+    let replay = |out: &mut Examples, rel: String, t: Trace, shown: bool| {
         let m = corpus_trace::metrics(&t, &families);
         match m.overflow(&rel) {
             Some(d) => out.diagnostics.push(d),
             None => {
                 let form = corpus_trace::classify(&t);
                 out.forms.entry(rel.clone()).or_default().push(form);
-                out.metrics.push((rel, m));
+                if shown {
+                    out.metrics.push((rel, m));
+                }
             }
         }
     };
-    for (rel, read) in files_of(&traces.native, Layout::TRACE_EXAMPLES_DIR, tax, &mut out) {
-        out.forms.entry(rel.clone()).or_default();
-        let checked = read
-            .as_ref()
-            .map_err(|d| vec![d.clone()])
-            .and_then(|b| corpus_trace::validate_and_parse(rel, b));
-        match checked {
-            Ok(t) => replay(&mut out, rel.clone(), t),
-            Err(d) => out.diagnostics.extend(d),
+    for (folder, dir, shown) in [
+        (&traces.native, Layout::TRACE_EXAMPLES_DIR, true),
+        (&traces.runs, Layout::TRACE_RUNS_DIR, false),
+    ] {
+        for (rel, read) in files_of(folder, dir, tax, &mut out) {
+            out.forms.entry(rel.clone()).or_default();
+            let checked = read
+                .as_ref()
+                .map_err(|d| vec![d.clone()])
+                .and_then(|b| corpus_trace::validate_and_parse(rel, b));
+            match checked {
+                Ok(t) => replay(&mut out, rel.clone(), t, shown),
+                Err(d) => out.diagnostics.extend(d),
+            }
         }
     }
     for (rel, read) in files_of(&traces.otlp, Layout::OTLP_EXAMPLES_DIR, tax, &mut out) {
@@ -124,7 +137,7 @@ pub fn replay(traces: &Traces, tax: &Taxonomy) -> Examples {
         out.diagnostics.extend(imported.diagnostics);
         for t in imported.traces {
             match corpus_trace::validate_and_parse(rel, t.text.as_bytes()) {
-                Ok(parsed) => replay(&mut out, rel.clone(), parsed),
+                Ok(parsed) => replay(&mut out, rel.clone(), parsed, true),
                 Err(d) => out.diagnostics.extend(d),
             }
         }
@@ -146,4 +159,33 @@ fn files_of<'a>(
             .push(Diagnostic::new(Rule::FileUnreadable, severity, dir, e));
         &[]
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_run_is_classified_but_is_no_readme_example() {
+        let tax = Taxonomy::from_yaml(include_str!("../../../../corpus/taxonomy.yaml")).unwrap();
+        let example = "traces/examples/centralized.json";
+        let run = "traces/runs/puppeteer-mmlu-pro.json";
+        let traces = Traces {
+            native: Ok(vec![(
+                example.to_string(),
+                Ok(include_bytes!("../../../../traces/examples/centralized.json").to_vec()),
+            )]),
+            otlp: Ok(Vec::new()),
+            runs: Ok(vec![(
+                run.to_string(),
+                Ok(include_bytes!("../../../../traces/runs/puppeteer-mmlu-pro.json").to_vec()),
+            )]),
+        };
+        let out = replay(&traces, &tax);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        assert_eq!(out.forms[run].len(), 1);
+        assert_eq!(out.forms[example].len(), 1);
+        let shown: Vec<&str> = out.metrics.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(shown, [example]);
+    }
 }

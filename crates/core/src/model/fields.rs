@@ -385,7 +385,7 @@ pub const ENTRY: [Field; 32] = [
         Paths,
         true,
         Extra,
-        "Recorded runs of the entry's own system the corpus ships, each a path below traces/examples/ (the trace format) or traces/otlp/ (OTLP JSON), e.g. traces/examples/run.json; `check` compares orchestration_form and subdecisions with what they show; leave out when there is none.",
+        "Recorded runs of the entry's own system the corpus ships, each a path below traces/runs/ (recorded runs of surveyed systems, the trace format), traces/examples/ (the trace format) or traces/otlp/ (OTLP JSON), e.g. traces/runs/run.json; `check` compares orchestration_form and subdecisions with what they show; leave out when there is none.",
     ),
     field(
         ADDED_IN,

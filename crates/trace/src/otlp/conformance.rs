@@ -528,3 +528,4 @@ fn base64_ids_read_like_hex_ones() {
 }
 
 mod edges;
+mod logfire;

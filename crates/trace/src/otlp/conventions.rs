@@ -5,7 +5,7 @@
 //! so a mapping added there shows up here without a second mention.
 //! Adding a convention is one row of [`ROWS`].
 
-use super::mapping::{keys, Convention, OPENINFERENCE, OPERATIONS};
+use super::mapping::{keys, Convention, LOGFIRE, OPENINFERENCE, OPERATIONS};
 use serde::Serialize;
 
 /// One convention read.
@@ -33,6 +33,12 @@ pub const ROWS: &[Row] = &[
         versions: "`openinference.span.kind`, `agent.name`, `graph.node.id` / `parent_id`, `tool.name`, `llm.token_count.prompt` / `completion`",
         from: &[Convention::OpenInference],
         reads: openinference,
+    },
+    Row {
+        convention: "Logfire's OpenAI Agents SDK spans (pydantic/logfire, `logfire.instrument_openai_agents()`)",
+        versions: "the span templates (`logfire.msg_template`) of its integration, with the SDK's own attribute names `name`, `from_agent`, `to_agent`, `triggered`; its model calls through the GenAI attributes they carry",
+        from: &[Convention::GenAi],
+        reads: logfire,
     },
     Row {
         convention: "A2A (agent-to-agent calls across processes)",
@@ -64,6 +70,15 @@ fn genai() -> String {
         keys::TRANSFER_MODE,
         keys::TRANSFER_TARGET_TYPE,
         keys::REQUEST_MODEL,
+    )
+}
+
+/// Logfire's span templates that map to events.
+fn logfire() -> String {
+    let templates: Vec<String> = LOGFIRE.iter().map(|o| format!("`{}`", o.name)).collect();
+    format!(
+        "{}: agent runs, tool runs, handoffs and guardrails as their GenAI counterparts",
+        templates.join(", ")
     )
 }
 
@@ -139,6 +154,9 @@ mod tests {
     fn every_mapped_operation_and_span_kind_is_in_the_table() {
         let text: String = views().iter().map(|v| format!("{v:?}")).collect();
         for o in OPERATIONS {
+            assert!(text.contains(&format!("`{}`", o.name)), "{}", o.name);
+        }
+        for o in LOGFIRE {
             assert!(text.contains(&format!("`{}`", o.name)), "{}", o.name);
         }
         for kind in ["AGENT", "TOOL", "LLM", "GUARDRAIL"] {

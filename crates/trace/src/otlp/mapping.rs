@@ -87,6 +87,16 @@ pub(crate) mod keys {
     pub const DECISION_OUTCOME: &str = "gen_ai.tool.call.decision.outcome";
     /// The tool call a decision gates.
     pub const TOOL_CALL_ID: &str = "gen_ai.tool.call.id";
+    /// Logfire: the template a span's name and message come from; names what the span is.
+    pub const LOGFIRE_TEMPLATE: &str = "logfire.msg_template";
+    /// Logfire: the agent, tool or guardrail of an OpenAI Agents span.
+    pub const LOGFIRE_NAME: &str = "name";
+    /// Logfire: the agent handing the conversation over.
+    pub const LOGFIRE_FROM: &str = "from_agent";
+    /// Logfire: the agent receiving it.
+    pub const LOGFIRE_TO: &str = "to_agent";
+    /// Logfire: whether a guardrail tripped.
+    pub const LOGFIRE_TRIGGERED: &str = "triggered";
 }
 
 /// A current attribute name and an older (or alternative) one that
@@ -300,7 +310,7 @@ pub(crate) const OPERATIONS: &[Operation] = &[
     },
 ];
 
-const HANDOFF: &str = "orchestrator_decision by the agent handing over (gen_ai.handoff.from_agent, else the enclosing agent; to = gen_ai.handoff.to_agent) at the end of its latest model call that ended before the span (the call that decided; its span is kept as model_span_id), else at the span's start; the receiving agent's next invoke span is entered by this decision (causal edge decision -> its first event) and yields no decision or return of its own: control does not come back. Its own end yields a return with no `to` (the run's answer) unless it hands over in turn";
+const HANDOFF: &str = "orchestrator_decision by the agent handing over (gen_ai.handoff.from_agent, else the enclosing agent; to = gen_ai.handoff.to_agent) at the end of its latest model call that ended before the span (the call that decided; its span is kept as model_span_id), else at the span's start; the receiving agent's next invoke span is entered by this decision (causal edge decision -> its first event) and yields no decision or return of its own: control does not come back; the receiving agent also continues from the handing agent's work before the handoff span that nothing followed yet (causal edges to its first event), and a decision placed at a model call's end precedes the sibling spans that began after that call and before the handoff span (a tool run asked for in the same model answer). Its own end yields a return with no `to` (the run's answer) unless it hands over in turn";
 
 const GUARDRAIL: &str = "safety_event by the enclosing agent at the span's end (guardrail = gen_ai.guardrail.name, triggered = gen_ai.guardrail.triggered); it sits on the dependency path of what comes after it, so it counts as a check in the untrusted-flow metric";
 
@@ -390,6 +400,39 @@ pub(crate) const OPENINFERENCE: &[Operation] = &[
     },
 ];
 
+/// The spans Logfire's OpenAI Agents SDK integration (pydantic/logfire,
+/// `logfire.instrument_openai_agents()`) writes, by `logfire.msg_template`
+/// (the span's name too). They carry the SDK's own attribute names, not the
+/// GenAI ones; its model calls carry `gen_ai.operation.name` or
+/// `gen_ai.request.model` and map as model calls, and its `Turn` and `Task`
+/// spans map to nothing (they are seen through).
+pub(crate) const LOGFIRE: &[Operation] = &[
+    Operation {
+        name: "Agent run: {name!r}",
+        role: Role::Invoke,
+        subject: &[keys::AGENT_NAME],
+        yields: "as invoke_agent, the agent named by the `name` attribute",
+    },
+    Operation {
+        name: "Function: {name}",
+        role: Role::Tool,
+        subject: &[keys::TOOL_NAME],
+        yields: "as execute_tool, the tool named by `name`; a span Logfire marks as an error (status ERROR, from logfire.level_num) gives a failed tool_result",
+    },
+    Operation {
+        name: "Handoff: {from_agent} → {to_agent}",
+        role: Role::Handoff,
+        subject: &[keys::HANDOFF_TO],
+        yields: "as agent_handoff, from `from_agent` to `to_agent`",
+    },
+    Operation {
+        name: "Guardrail {name!r} {triggered=}",
+        role: Role::Guardrail,
+        subject: &[keys::GUARDRAIL_NAME],
+        yields: "as guardrail_check, the guardrail named by `name`, tripped when `triggered` is true",
+    },
+];
+
 /// The values of `openinference.span.kind` a span may carry.
 pub(crate) const OI_KINDS: &[&str] = &[
     "AGENT",
@@ -423,6 +466,7 @@ pub(crate) fn role_of(span: &Span, convention: Convention) -> Option<&'static Op
                 }
             }
             Some(op) => operation(op),
+            None if span.attrs.logfire != 0 => LOGFIRE.get(usize::from(span.attrs.logfire) - 1),
             None if &*span.name == "call_llm" || span.attrs.marks & marks::MODEL != 0 => {
                 Some(&MODEL_CALL)
             }
@@ -534,6 +578,15 @@ pub fn explain() -> String {
     ));
     out.push_str("  (any other value, or none)\n      no event; counted in the summary\n\n");
     out.push_str(&format!(
+        "Spans of Logfire's OpenAI Agents SDK integration, by {}\n\
+         (when they carry no gen_ai.operation.name):\n",
+        keys::LOGFIRE_TEMPLATE
+    ));
+    for o in LOGFIRE {
+        out.push_str(&format!("  {}\n{}", o.name, wrap(o.yields)));
+    }
+    out.push('\n');
+    out.push_str(&format!(
         "Span events:\n  {} [{}]\n{}\n",
         keys::DECISION,
         keys::DECISION_OUTCOME,
@@ -588,7 +641,7 @@ mod tests {
             assert!(text.contains(o.name));
             assert_eq!(operation(o.name).map(|p| p.role), Some(o.role));
         }
-        for o in OPENINFERENCE {
+        for o in OPENINFERENCE.iter().chain(LOGFIRE) {
             assert!(text.contains(o.name));
         }
         assert!(operation("embeddings").is_none());

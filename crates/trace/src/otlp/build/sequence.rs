@@ -17,6 +17,10 @@ use std::collections::BinaryHeap;
 /// predecessors the earliest are let go (a later entry then looks more parallel).
 const MAX_BATCH: usize = 64;
 
+/// Entries kept for an event placed late ([`Frontier::precede`]): at most
+/// twice this many, the latest.
+const RECENT: usize = 32;
+
 /// The exits of one parent's children, waiting for what follows them.
 #[derive(Default)]
 pub(super) struct Frontier {
@@ -29,6 +33,8 @@ pub(super) struct Frontier {
     /// Events placed by their time rather than by the walk (a span's own
     /// events between its children's), latest first: (time, event).
     held: Vec<(u64, u32)>,
+    /// The latest entries, in the order they came: (time, event).
+    recent: Vec<(u64, u32)>,
 }
 
 impl Frontier {
@@ -63,6 +69,10 @@ impl Frontier {
     }
 
     fn step(&mut self, at: u64, entry: u32, edges: &mut Vec<(u32, u32, EdgeKind)>) -> u32 {
+        if self.recent.len() == 2 * RECENT {
+            self.recent.drain(..RECENT);
+        }
+        self.recent.push((at, entry));
         let mut popped: Vec<(u64, u32)> = Vec::new();
         let mut covers = false;
         while let Some(&Reverse((t, e, seen))) = self.open.peek() {
@@ -91,6 +101,48 @@ impl Frontier {
             }
         }
         self.epoch
+    }
+
+    /// An event entered at time `t`, earlier than entries already made
+    /// before `until` (a handoff decided by a model call that ended before
+    /// the sibling spans it also asked for began): it precedes the earliest
+    /// of them, so the work it started is not read as parallel to it.
+    pub(super) fn precede(
+        &self,
+        t: u64,
+        event: u32,
+        until: u64,
+        edges: &mut Vec<(u32, u32, EdgeKind)>,
+    ) {
+        let later = |&&(u, e): &&(u64, u32)| u > t && u < until && e != event;
+        let Some(first) = self.recent.iter().filter(later).map(|&(u, _)| u).min() else {
+            return;
+        };
+        for &(u, e) in self.recent.iter().filter(later) {
+            if u == first {
+                edges.push((event, e, EdgeKind::Causal));
+            }
+        }
+    }
+
+    /// Takes the exits nothing follows yet that ended by `t`, except `keep`:
+    /// what an agent entered by a handoff at `t` continues from.
+    pub(super) fn take_until(&mut self, t: u64, keep: u32) -> Vec<(u64, u32, u32)> {
+        let mut taken = Vec::new();
+        let mut kept = Vec::new();
+        while let Some(&Reverse(x)) = self.open.peek() {
+            if x.0 > t {
+                break;
+            }
+            self.open.pop();
+            if x.1 == keep {
+                kept.push(x);
+            } else {
+                taken.push(x);
+            }
+        }
+        self.open.extend(kept.into_iter().map(Reverse));
+        taken
     }
 
     /// A child's exit at time `t`, from a span that entered in epoch `seen`.

@@ -43,6 +43,9 @@ struct Scope {
     handed_over: bool,
     /// The latest model call: (end, span id).
     last_model: Option<(u64, u64)>,
+    /// What the agent entered by a handoff continues from (the work done
+    /// before the handoff besides the decision).
+    seeded: Vec<u32>,
 }
 
 impl Scope {
@@ -55,6 +58,7 @@ impl Scope {
             pass,
             handed_over: false,
             last_model: None,
+            seeded: Vec::new(),
         }
     }
 }
@@ -194,6 +198,8 @@ pub(super) fn walk(
                     exit: NONE,
                 };
                 let mut label: Option<String> = None;
+                // A handoff decided before sibling spans began: it precedes them (until the span's start).
+                let mut late = None;
                 match op {
                     Some(op) if op.role == Role::Invoke || op.role == Role::Create => {
                         match subject(s, op) {
@@ -380,6 +386,7 @@ pub(super) fn walk(
                             // The model call that asked for the handoff decided it, when it ended.
                             let decided = scope.last_model.filter(|&(end, _)| end <= s.start);
                             let t = decided.map_or(s.start, |(end, _)| end);
+                            late = (t < s.start).then_some(s.start);
                             let mut d =
                                 ev(s, i, "handoff", t, EventKind::OrchestratorDecision, from);
                             d.to = Some(to);
@@ -501,9 +508,20 @@ pub(super) fn walk(
                         }
                         // What ended before this span began comes before it.
                         let at = events[me.entry as usize].t;
-                        seen = frontiers[ctx.frontier as usize].enter(at, me.entry, &mut edges);
+                        let seq = &mut frontiers[ctx.frontier as usize];
+                        seen = seq.enter(at, me.entry, &mut edges);
+                        if let Some(until) = late {
+                            seq.precede(at, me.entry, until, &mut edges);
+                        }
                     }
-                    frontiers.push(Frontier::default());
+                    let mut next = Frontier::default();
+                    if taken_over && inner.scope != ctx.scope && scopes[inner.scope as usize].pass {
+                        // The agent taking over continues from what was done before it began.
+                        let before = frontiers[ctx.frontier as usize].take_until(s.start, me.entry);
+                        scopes[inner.scope as usize].seeded = before.iter().map(|x| x.1).collect();
+                        next.extend(before);
+                    }
+                    frontiers.push(next);
                     inner.frontier = frontiers.len() as u32 - 1;
                     mapped[i] = me;
                     rep[i] = v;
@@ -578,7 +596,7 @@ pub(super) fn walk(
                     for (t, e, _) in std::mem::take(&mut sinks) {
                         if t <= s.end {
                             edges.push((e, r, EdgeKind::Causal));
-                            fed = true;
+                            fed |= !sc.seeded.contains(&e);
                         }
                     }
                     if !fed {

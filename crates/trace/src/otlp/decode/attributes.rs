@@ -1,8 +1,8 @@
 //! A span's attribute list, reduced to the `gen_ai.*` keys the mapping reads and the problems found.
 
 use super::any_value::Any;
-use super::{GenAi, SpanProblem};
-use crate::otlp::mapping::{keys, marks};
+use super::{Atom, GenAi, SpanProblem};
+use crate::otlp::mapping::{keys, marks, Role};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -21,9 +21,56 @@ struct KeyValue {
 pub(super) struct Attrs {
     pub(super) genai: GenAi,
     pub(super) problems: Vec<SpanProblem>,
+    /// Logfire's plain attribute names, held until the list ends: they mean
+    /// something only on a span whose template is one of `mapping::LOGFIRE`,
+    /// and the template may come after them.
+    logfire: Logfire,
+}
+
+/// The values of Logfire's OpenAI Agents spans (`name`, `from_agent`, `to_agent`, `triggered`).
+#[derive(Default)]
+struct Logfire {
+    name: Option<Atom>,
+    from: Option<Atom>,
+    to: Option<Atom>,
+    triggered: Option<bool>,
 }
 
 impl Attrs {
+    /// Once the whole list is read: on a span of Logfire's OpenAI Agents
+    /// integration, its plain attributes fill the slots the GenAI names would
+    /// (a GenAI attribute the span also carries wins).
+    fn finish(&mut self) {
+        let lf = std::mem::take(&mut self.logfire);
+        let g = &mut self.genai;
+        let Some(op) = usize::from(g.logfire)
+            .checked_sub(1)
+            .and_then(|i| crate::otlp::mapping::LOGFIRE.get(i))
+        else {
+            return;
+        };
+        let fill = |slot: &mut Option<Atom>, v: Option<Atom>| {
+            if slot.is_none() {
+                *slot = v;
+            }
+        };
+        match op.role {
+            Role::Invoke => fill(&mut g.agent_name, lf.name),
+            Role::Tool => fill(&mut g.tool, lf.name),
+            Role::Handoff if lf.from.is_some() || lf.to.is_some() => {
+                let x = g.x_mut();
+                fill(&mut x.handoff_from, lf.from);
+                fill(&mut x.handoff_to, lf.to);
+            }
+            Role::Guardrail if lf.name.is_some() || lf.triggered.is_some() => {
+                let x = g.x_mut();
+                fill(&mut x.guardrail, lf.name);
+                x.triggered = x.triggered.or(lf.triggered);
+            }
+            _ => {}
+        }
+    }
+
     fn absorb(&mut self, index: usize, kv: KeyValue) {
         let value = kv.value.unwrap_or(Any::Empty);
         if let Any::Bad(detail) = &value {
@@ -45,6 +92,20 @@ impl Attrs {
         };
         // Older or alternative spellings fill a slot only when the preferred key has not.
         let fallback = crate::otlp::mapping::is_older_name(&kv.key);
+        match (kv.key.as_str(), &value) {
+            (keys::LOGFIRE_TEMPLATE, Any::Str(t)) => {
+                g.logfire = crate::otlp::mapping::LOGFIRE
+                    .iter()
+                    .position(|o| o.name == &**t)
+                    .map_or(0, |i| i as u8 + 1);
+                return;
+            }
+            (keys::LOGFIRE_NAME, Any::Str(s)) => self.logfire.name = Some(s.clone()),
+            (keys::LOGFIRE_FROM, Any::Str(s)) => self.logfire.from = Some(s.clone()),
+            (keys::LOGFIRE_TO, Any::Str(s)) => self.logfire.to = Some(s.clone()),
+            (keys::LOGFIRE_TRIGGERED, Any::Bool(b)) => self.logfire.triggered = Some(*b),
+            _ => {}
+        }
         if kv.key == keys::OI_KIND {
             if let Any::Str(kind) = &value {
                 g.oi_kind = crate::otlp::mapping::OI_KINDS
@@ -143,6 +204,7 @@ impl<'de> Deserialize<'de> for Attrs {
                     attrs.absorb(i, kv);
                     i += 1;
                 }
+                attrs.finish();
                 Ok(attrs)
             }
             fn visit_unit<E: de::Error>(self) -> Result<Attrs, E> {

@@ -79,6 +79,8 @@ pub(crate) struct GenAi {
     pub service: Option<Atom>,
     /// `openinference.span.kind`, as 1 + its index in `mapping::OI_KINDS` (0: absent or unknown).
     pub oi_kind: u8,
+    /// Logfire's span template (`logfire.msg_template`), as 1 + its index in `mapping::LOGFIRE` (0: none of them).
+    pub logfire: u8,
     /// Attributes few spans carry, kept apart so the common span stays small.
     pub extra: Option<Box<Extra>>,
     /// Which conventions the attributes follow (`mapping::marks`).
