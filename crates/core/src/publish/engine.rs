@@ -118,7 +118,15 @@ impl TemplateError {
                 Some((r.span().start_line, r.span().start_col + 1)),
                 r.message().to_string(),
             ),
-            kind => (None, None, kind.to_string()),
+            kind => {
+                let text = kind.to_string();
+                match first_report(&text) {
+                    Some((name, line, column, message)) => {
+                        (Some(name), Some((line, column)), message)
+                    }
+                    None => (None, None, text),
+                }
+            }
         };
         let mut src = std::error::Error::source(e);
         while let Some(s) = src {
@@ -132,6 +140,27 @@ impl TemplateError {
             message: message.split_whitespace().collect::<Vec<_>>().join(" "),
         }
     }
+}
+
+/// The first of the reports Tera 2 joins into one message for the names a
+/// template uses and the instance lacks (a filter, test, function,
+/// component or template): `error: MESSAGE`, then ` --> NAME:LINE:COLUMN`
+/// and the line shown. Gives the name, line, column and message, with the
+/// number of further reports.
+fn first_report(text: &str) -> Option<(String, usize, usize, String)> {
+    let mut lines = text.lines();
+    let message = lines.next()?.strip_prefix("error: ")?;
+    let place = lines.next()?.trim_start().strip_prefix("--> ")?;
+    let mut parts = place.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    let name = parts.next()?.to_string();
+    let more = text.matches("\n\nerror: ").count();
+    let message = match more {
+        0 => message.to_string(),
+        n => format!("{message} (and {n} more like it)"),
+    };
+    Some((name, line, column, message))
 }
 
 #[cfg(test)]
@@ -194,6 +223,20 @@ mod tests {
             (Some("b.tera"), Some((3, 6)))
         );
         assert!(e.message.contains("missing"), "{}", e.message);
+        // So does a name the instance lacks, the first of them.
+        let e = tera(
+            &[t("a.tera", "{{ x | nope }}\n{{ y | nope2 }}")],
+            &["a.tera"],
+        )
+        .unwrap_err();
+        assert_eq!(
+            TemplateError::of(&e),
+            TemplateError {
+                template: Some("a.tera".into()),
+                at: Some((1, 8)),
+                message: "Unknown filter `nope` (and 1 more like it)".into()
+            }
+        );
     }
 
     #[test]

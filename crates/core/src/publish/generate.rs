@@ -225,6 +225,10 @@ pub fn parse_templates(
     engine::tera(templates, wanted).map_err(|e| template_problem(&e, None))
 }
 
+/// Where a template's author learns the language, and what changed for a
+/// template written for Tera 1.
+const TEMPLATE_HELP: &str = "templates are written in Tera 2's language; the tool's docs/tooling.md (Templates) lists what changed since Tera 1";
+
 /// A Tera error as a diagnostic on the template it points into (else on
 /// `fallback`, else on the templates folder), at its line and column.
 fn template_problem(e: &tera::Error, fallback: Option<&str>) -> Diagnostic {
@@ -233,7 +237,7 @@ fn template_problem(e: &tera::Error, fallback: Option<&str>) -> Diagnostic {
         || Layout::TEMPLATES_DIR.to_string(),
         |n| format!("{}/{n}", Layout::TEMPLATES_DIR),
     );
-    let d = template_diag(&file, t.message);
+    let d = template_diag(&file, t.message).help(TEMPLATE_HELP);
     match t.at {
         Some((line, column)) => d.at(line, column),
         None => d,
