@@ -104,7 +104,14 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     if rep.errors() > 0 {
         return Err(refused(&corpus, rep.diagnostics));
     }
-    let failed = |d: &Diagnostic| Outcome::fail(2, format!("{}: {}", d.file, d.message));
+    let failed = |d: &Diagnostic| {
+        let at = match (d.line, d.column) {
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            (Some(l), None) => format!(":{l}"),
+            _ => String::new(),
+        };
+        Outcome::fail(2, format!("{}{at}: {}", d.file, d.message))
+    };
     let templates = inputs.templates.as_ref().map_err(failed)?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return Err(Outcome::fail(

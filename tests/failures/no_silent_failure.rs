@@ -969,6 +969,11 @@ fn an_unusable_root_or_template_is_named() {
     );
     let d = t.check(&[]).single();
     assert_eq!(d.file, "templates/README.md.tera");
+    // The place of the error in the template: after `in`, on line 2.
+    t.write("templates/README.md.tera", "# List\n{% for x in %}\n");
+    let d = t.check(&[]).single();
+    assert_eq!((d.line, d.column), (Some(2), Some(13)), "{}", d.message);
+    assert!(d.help.is_some_and(|h| h.contains("Tera 2")));
 }
 
 /// `--help` states the exit-code contract, and the README repeats it.

@@ -11,7 +11,7 @@ use crate::publish::fingerprint;
 use crate::publish::on_disk::{
     is_fresh, keep_users_changelog, leftovers, publishes, stale, Previous,
 };
-use crate::publish::render;
+use crate::publish::{engine, render};
 use crate::stats::charts::{self, Bar, Flow};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -222,18 +222,26 @@ pub fn parse_templates(
         Part::Stats => &[Layout::STATS_TEMPLATE],
         Part::Readme => &[Layout::README_TEMPLATE],
     };
-    render::tera(templates, wanted).map_err(|e| {
-        let msg = render::tera_error(&e);
-        // Name the template that failed to parse, not the whole folder.
-        let file = templates
-            .iter()
-            .find(|(n, _)| msg.contains(&format!("'{n}'")))
-            .map_or_else(
-                || Layout::TEMPLATES_DIR.to_string(),
-                |(n, _)| format!("{}/{n}", Layout::TEMPLATES_DIR),
-            );
-        template_diag(&file, msg)
-    })
+    engine::tera(templates, wanted).map_err(|e| template_problem(&e, None))
+}
+
+/// Where a template's author learns the language, and what changed for a
+/// template written for Tera 1.
+const TEMPLATE_HELP: &str = "templates are written in Tera 2's language; the tool's docs/tooling.md (Templates) lists what changed since Tera 1";
+
+/// A Tera error as a diagnostic on the template it points into (else on
+/// `fallback`, else on the templates folder), at its line and column.
+fn template_problem(e: &tera::Error, fallback: Option<&str>) -> Diagnostic {
+    let t = engine::TemplateError::of(e);
+    let file = t.template.as_deref().or(fallback).map_or_else(
+        || Layout::TEMPLATES_DIR.to_string(),
+        |n| format!("{}/{n}", Layout::TEMPLATES_DIR),
+    );
+    let d = template_diag(&file, t.message).help(TEMPLATE_HELP);
+    match t.at {
+        Some((line, column)) => d.at(line, column),
+        None => d,
+    }
 }
 
 /// `generate_counted` with the templates already parsed into `tera` by
@@ -376,8 +384,7 @@ fn rendered_files(
         survey_rounds: corpus.survey_rounds(),
     };
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
-    let mut ctx = tera::Context::from_serialize(&view)
-        .map_err(|e| template_diag(Layout::TEMPLATES_DIR, render::tera_error(&e)))?;
+    let mut ctx = tera::Context::from_serialize(&view).map_err(|e| template_problem(&e, None))?;
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
     if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
@@ -390,12 +397,9 @@ fn rendered_files(
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str, path: String| {
-        let text = tera.render(name, &ctx).map_err(|e| {
-            template_diag(
-                &format!("{}/{name}", Layout::TEMPLATES_DIR),
-                render::tera_error(&e),
-            )
-        })?;
+        let text = tera
+            .render(name, &ctx)
+            .map_err(|e| template_problem(&e, Some(name)))?;
         Ok(Generated {
             path,
             content: crate::publish::markdown_layout::layout(&text),

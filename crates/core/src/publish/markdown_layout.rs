@@ -11,29 +11,30 @@ fn width(s: &str) -> usize {
 }
 
 /// Splits a table row into its cells, honouring `\|` escapes; `None` if the
-/// line is not a pipe-delimited row.
-fn cells(line: &str) -> Option<Vec<String>> {
+/// line is not a pipe-delimited row. The cells borrow from the line: the
+/// README has thousands of them, and they are only measured and copied once.
+fn cells(line: &str) -> Option<Vec<&str>> {
     let t = line.trim();
     if !t.starts_with('|') || !t.ends_with('|') || t.len() < 2 {
         return None;
     }
     let inner = &t[1..t.len() - 1];
+    let bytes = inner.as_bytes();
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = inner.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                cur.push(c);
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
+    let (mut start, mut i) = (0, 0);
+    // `|` and `\` are ASCII, so no byte of a longer character is taken for one.
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'|' => {
+                out.push(inner[start..i].trim());
+                start = i + 1;
+                i += 1;
             }
-            '|' => out.push(std::mem::take(&mut cur).trim().to_string()),
-            _ => cur.push(c),
+            _ => i += 1,
         }
     }
-    out.push(cur.trim().to_string());
+    out.push(inner[start..].trim());
     Some(out)
 }
 
@@ -46,46 +47,54 @@ fn alignment(cell: &str) -> Option<(bool, bool)> {
 }
 
 /// Lays out one table (header, delimiter, body rows) with aligned pipes.
-fn layout_table(rows: &[Vec<String>]) -> Vec<String> {
+fn layout_table(rows: &[Vec<&str>]) -> Vec<String> {
     let aligns: Vec<(bool, bool)> = rows[1]
         .iter()
         .map(|c| alignment(c).unwrap_or((false, false)))
         .collect();
     let ncols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![3usize; ncols];
-    for (i, row) in rows.iter().enumerate() {
+    let cell_widths: Vec<Vec<usize>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| width(c)).collect())
+        .collect();
+    for (i, row) in cell_widths.iter().enumerate() {
         if i == 1 {
             continue;
         }
-        for (c, cell) in row.iter().enumerate() {
-            widths[c] = widths[c].max(width(cell));
+        for (c, w) in row.iter().enumerate() {
+            widths[c] = widths[c].max(*w);
         }
     }
+    let pad = |line: &mut String, n: usize, ch: char| line.extend(std::iter::repeat_n(ch, n));
     rows.iter()
+        .zip(&cell_widths)
         .enumerate()
-        .map(|(i, row)| {
-            let mut line = String::from("|");
+        .map(|(i, (row, row_widths))| {
+            let mut line = String::with_capacity(widths.iter().map(|w| w + 3).sum::<usize>() + 1);
+            line.push('|');
             for (c, w) in widths.iter().copied().enumerate() {
                 let (left, right) = aligns.get(c).copied().unwrap_or((false, false));
-                let cell = if i == 1 {
-                    let dashes = w - usize::from(left) - usize::from(right);
-                    format!(
-                        "{}{}{}",
-                        if left { ":" } else { "" },
-                        "-".repeat(dashes),
-                        if right { ":" } else { "" }
-                    )
-                } else {
-                    let text = row.get(c).map(String::as_str).unwrap_or("");
-                    let pad = " ".repeat(w - width(text));
-                    if right && !left {
-                        format!("{pad}{text}")
-                    } else {
-                        format!("{text}{pad}")
-                    }
-                };
                 line.push(' ');
-                line.push_str(&cell);
+                if i == 1 {
+                    if left {
+                        line.push(':');
+                    }
+                    pad(&mut line, w - usize::from(left) - usize::from(right), '-');
+                    if right {
+                        line.push(':');
+                    }
+                } else {
+                    let text = row.get(c).copied().unwrap_or("");
+                    let fill = w - row_widths.get(c).copied().unwrap_or(0);
+                    if right && !left {
+                        pad(&mut line, fill, ' ');
+                        line.push_str(text);
+                    } else {
+                        line.push_str(text);
+                        pad(&mut line, fill, ' ');
+                    }
+                }
                 line.push_str(" |");
             }
             line
@@ -95,8 +104,10 @@ fn layout_table(rows: &[Vec<String>]) -> Vec<String> {
 
 /// Returns `md` laid out for the linters; idempotent.
 pub fn layout(md: &str) -> String {
+    use std::borrow::Cow;
     let lines: Vec<&str> = md.lines().collect();
-    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    // Lines outside tables are kept as borrowed slices of `md`.
+    let mut out: Vec<Cow<'_, str>> = Vec::with_capacity(lines.len());
     let mut fence: Option<&str> = None;
     let mut i = 0;
     while i < lines.len() {
@@ -106,28 +117,30 @@ pub fn layout(md: &str) -> String {
             if trimmed.starts_with(f) {
                 fence = None;
             }
-            out.push(line.to_string());
+            out.push(Cow::Borrowed(line));
             i += 1;
             continue;
         }
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = Some(&trimmed[..3]);
-            out.push(line.trim_end().to_string());
+            out.push(Cow::Borrowed(line.trim_end()));
             i += 1;
             continue;
         }
         // A table: a row followed by a delimiter row with as many cells.
-        if let (Some(head), Some(delim)) = (cells(line), lines.get(i + 1).and_then(|l| cells(l))) {
-            if head.len() == delim.len() && delim.iter().all(|c| alignment(c).is_some()) {
-                let mut rows = vec![head, delim];
-                let mut j = i + 2;
-                while let Some(r) = lines.get(j).and_then(|l| cells(l)) {
-                    rows.push(r);
-                    j += 1;
+        if let Some(head) = cells(line) {
+            if let Some(delim) = lines.get(i + 1).and_then(|l| cells(l)) {
+                if head.len() == delim.len() && delim.iter().all(|c| alignment(c).is_some()) {
+                    let mut rows = vec![head, delim];
+                    let mut j = i + 2;
+                    while let Some(r) = lines.get(j).and_then(|l| cells(l)) {
+                        rows.push(r);
+                        j += 1;
+                    }
+                    out.extend(layout_table(&rows).into_iter().map(Cow::Owned));
+                    i = j;
+                    continue;
                 }
-                out.extend(layout_table(&rows));
-                i = j;
-                continue;
             }
         }
         let clean = line.trim_end();
@@ -135,14 +148,20 @@ pub fn layout(md: &str) -> String {
             i += 1;
             continue;
         }
-        out.push(clean.to_string());
+        out.push(Cow::Borrowed(clean));
         i += 1;
     }
     while out.last().is_some_and(|l| l.is_empty()) {
         out.pop();
     }
-    let mut text = out.join("\n");
-    text.push('\n');
+    let mut text = String::with_capacity(out.iter().map(|l| l.len() + 1).sum());
+    for l in &out {
+        text.push_str(l);
+        text.push('\n');
+    }
+    if out.is_empty() {
+        text.push('\n');
+    }
     text
 }
 
@@ -160,6 +179,16 @@ mod tests {
 | `x\\|y`     |    12 |
 ";
         assert_eq!(layout(md), want);
+    }
+
+    #[test]
+    fn cells_split_on_unescaped_pipes_only() {
+        assert_eq!(
+            cells("  | `x\\|y` | \\é | é→ |  |"),
+            Some(vec!["`x\\|y`", "\\é", "é→", ""])
+        );
+        assert_eq!(cells("| trailing \\|"), Some(vec!["trailing \\"]));
+        assert_eq!(cells("no pipes"), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod artifact_views;
 pub mod changes;
 pub mod citation;
+pub mod engine;
 pub mod feeds;
 pub mod fingerprint;
 pub mod generate;

@@ -273,8 +273,9 @@ pub struct TraceView {
     pub agents: usize,
     /// Largest fan-out.
     pub max_fan_out: usize,
-    /// Wall-clock span.
-    pub makespan: f64,
+    /// Wall-clock span, as the README has always printed a number (`13`,
+    /// `1.5`; Tera 2 would print `13.0`).
+    pub makespan: String,
     /// Steps on the critical path.
     pub critical_steps: usize,
     /// Average parallelism, two decimals.
@@ -302,14 +303,14 @@ pub struct ImportView {
     pub spawned_agents: usize,
     /// Largest fan-out.
     pub max_fan_out: usize,
-    /// Wall-clock span of the events.
-    pub makespan: f64,
+    /// Wall-clock span of the events, printed as `makespan` above.
+    pub makespan: String,
     /// Steps on the critical path.
     pub critical_steps: usize,
     /// Average parallelism, two decimals.
     pub parallelism: String,
-    /// Tokens.
-    pub tokens: f64,
+    /// Tokens, printed as `makespan` above.
+    pub tokens: String,
     /// (untrusted event, return/aggregate) pairs.
     pub untrusted_pairs: usize,
 }
@@ -556,10 +557,10 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 agents: m.agents,
                 spawned_agents: m.spawned_agents,
                 max_fan_out: m.max_fan_out,
-                makespan: m.makespan,
+                makespan: m.makespan.to_string(),
                 critical_steps: m.critical_steps,
                 parallelism: format!("{:.2}", m.parallelism),
-                tokens: m.tokens,
+                tokens: m.tokens.to_string(),
                 untrusted_pairs: m.untrusted_pair_count,
             })
             .collect(),
@@ -573,7 +574,7 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 events: m.events,
                 agents: m.agents,
                 max_fan_out: m.max_fan_out,
-                makespan: m.makespan,
+                makespan: m.makespan.to_string(),
                 critical_steps: m.critical_steps,
                 parallelism: format!("{:.2}", m.parallelism),
                 untrusted_pairs: m.untrusted_pair_count,
@@ -591,93 +592,9 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Builds a Tera instance over the templates a command renders (`wanted`)
-/// and those they name, with the project's filters.
-///
-/// Parsing a template is most of what a build of a small corpus costs, so a
-/// template nothing here renders (the site page, for one) is not parsed.
-pub fn tera(templates: &[(String, String)], wanted: &[&str]) -> Result<tera::Tera, tera::Error> {
-    let mut t = tera::Tera::default();
-    t.autoescape_on(vec![]);
-    t.register_filter("md", md_filter);
-    t.register_filter("anchor", anchor_filter);
-    let used = referenced(templates, wanted);
-    t.add_raw_templates(
-        templates
-            .iter()
-            .zip(&used)
-            .filter(|(_, &u)| u)
-            .map(|((n, s), _)| (n.as_str(), s.as_str())),
-    )?;
-    Ok(t)
-}
-
-/// Which templates are `wanted` or named, directly or not, by one that is.
-///
-/// A template names another by its file name (`include`, `extends`,
-/// `import`), so any occurrence of the name counts: a name in a comment or
-/// a string costs a parse, never a missing template.
-fn referenced(templates: &[(String, String)], wanted: &[&str]) -> Vec<bool> {
-    let mut used: Vec<bool> = templates
-        .iter()
-        .map(|(n, _)| wanted.contains(&n.as_str()))
-        .collect();
-    let mut todo: Vec<usize> = (0..templates.len()).filter(|&i| used[i]).collect();
-    while let Some(i) = todo.pop() {
-        let text = &templates[i].1;
-        for (j, (name, _)) in templates.iter().enumerate() {
-            if !used[j] && text.contains(name.as_str()) {
-                used[j] = true;
-                todo.push(j);
-            }
-        }
-    }
-    used
-}
-
-fn md_filter(v: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-    let s = match v {
-        tera::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    Ok(tera::Value::String(escape_markdown(&s)))
-}
-
-fn anchor_filter(v: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-    let s = v.as_str().unwrap_or_default();
-    Ok(tera::Value::String(anchor(s)))
-}
-
-/// A Tera error with its chain of causes, on one line.
-pub fn tera_error(e: &tera::Error) -> String {
-    let mut msg = e.to_string();
-    let mut src = std::error::Error::source(e);
-    while let Some(s) = src {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        src = s.source();
-    }
-    msg
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_rendered_templates_and_what_they_name_are_parsed() {
-        let t = |n: &str, s: &str| (n.to_string(), s.to_string());
-        let set = [
-            t("a.tera", "{% include \"part.tera\" %}"),
-            t("part.tera", "{% import \"macros.tera\" as m %}{{ m::x() }}"),
-            t("macros.tera", "{% macro x() %}x{% endmacro %}"),
-            t("broken.tera", "{% if %}"),
-        ];
-        assert_eq!(referenced(&set, &["a.tera"]), [true, true, true, false]);
-        let tera = tera(&set, &["a.tera"]).expect("the broken template is not parsed");
-        assert_eq!(tera.render("a.tera", &tera::Context::new()).unwrap(), "x");
-        assert!(super::tera(&set, &["broken.tera"]).is_err());
-    }
 
     #[test]
     fn authors_and_link_labels() {
@@ -687,13 +604,5 @@ mod tests {
         assert_eq!(link_label("https://docs.anthropic.com/en/docs/x"), "Docs");
         assert_eq!(link_label("https://www.kimi.com/blog/k"), "Blog");
         assert_eq!(link_label("https://mas-design.github.io/"), "Project");
-    }
-
-    #[test]
-    fn md_filter_is_registered() {
-        let t = tera(&[("t".into(), "{{ x | md }}".into())], &["t"]).unwrap();
-        let mut c = tera::Context::new();
-        c.insert("x", "*a*");
-        assert_eq!(t.render("t", &c).unwrap(), "\\*a\\*");
     }
 }

@@ -16,7 +16,7 @@ use crate::model::filter::{FieldValue, Fields};
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
-use crate::publish::render;
+use crate::publish::{engine, render};
 use crate::stats;
 use crate::text::embed::{inline_svg, script_json};
 use crate::text::ids::is_http_url;
@@ -628,16 +628,18 @@ pub fn context(corpus: &Corpus) -> tera::Context {
 
 /// Renders the page from the template text.
 pub fn page(corpus: &Corpus, template: &str) -> Result<String, String> {
-    let mut t = tera::Tera::default();
-    t.autoescape_on(vec![".html.tera"]);
+    let mut t = engine::new_tera();
+    t.autoescape_on([".html.tera"]);
     t.add_raw_template(Layout::SITE_TEMPLATE, template)
         .and_then(|()| t.render(Layout::SITE_TEMPLATE, &context(corpus)))
         .map_err(|e| {
+            let e = engine::TemplateError::of(&e);
+            let at = e.at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
             format!(
-                "{}/{}: {}",
+                "{}/{}{at}: {}",
                 Layout::TEMPLATES_DIR,
-                Layout::SITE_TEMPLATE,
-                render::tera_error(&e)
+                e.template.as_deref().unwrap_or(Layout::SITE_TEMPLATE),
+                e.message
             )
         })
 }
