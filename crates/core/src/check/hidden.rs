@@ -34,7 +34,17 @@ pub(super) fn check_hidden<T: serde::Serialize>(sink: &mut Sink, file: &SourceFi
     // Every text value comes from the file's text: a hidden character in a
     // value is in the text too, or was written as an escape (a backslash).
     // Most files have neither, and need no walk over their values.
-    if !file.text.contains('\\') && !file.text.chars().any(crate::text::visible::is_hidden) {
+    // Bytes first: the hidden ASCII characters are the controls but newline
+    // and tab, and only a text with other characters needs decoding.
+    let text = &*file.text;
+    let ascii_hidden = |b: u8| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f;
+    let wide_hidden = || {
+        !text.is_ascii()
+            && text
+                .chars()
+                .any(|c| !c.is_ascii() && crate::text::visible::is_hidden(c))
+    };
+    if !text.contains('\\') && !text.bytes().any(ascii_hidden) && !wide_hidden() {
         return;
     }
     let Ok(value) = serde_json::to_value(item) else {

@@ -133,7 +133,7 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
     let (prefix_len, rest) = if let Some(r) = body.strip_prefix("- ") {
         (2, r)
     } else {
-        let colon = body.find(": ")?;
+        let colon = find_pair(body, *b": ")?;
         (colon + 2, &body[colon + 2..])
     };
     let lead = rest.len() - rest.trim_start().len();
@@ -141,8 +141,16 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
     if rest.is_empty() || rest.starts_with(['"', '\'', '#', '|', '>', '[', '{', '&', '*', '!']) {
         return None;
     }
-    let value = rest.split(" #").next().unwrap_or(rest).trim_end();
+    let value = find_pair(rest, *b" #")
+        .map_or(rest, |i| &rest[..i])
+        .trim_end();
     Some((value, indent + prefix_len + lead + 1))
+}
+
+/// Where two bytes first occur together in `s`: a plain scan, without
+/// setting up a substring searcher for each of the corpus's lines.
+fn find_pair(s: &str, pair: [u8; 2]) -> Option<usize> {
+    s.as_bytes().windows(2).position(|w| w == pair)
 }
 
 fn check_file(

@@ -66,6 +66,10 @@ impl<'a> Converter<'a> {
         let known = fields::names(self.table);
         let required = fields::required(self.table);
         for k in self.map.keys() {
+            // Known fields (nearly every key) are named without a copy.
+            if k.as_str().is_some_and(|s| known.contains(&s)) {
+                continue;
+            }
             let name = match k {
                 Value::String(s) => s.clone(),
                 other => serde_yaml::to_string(other)

@@ -27,7 +27,7 @@ pub fn parse_value(text: &str) -> Result<Value, serde_yaml::Error> {
 /// The value of a flat text, or `None` when the text is outside the shape
 /// this reader knows (the full parser then decides).
 pub fn parse_flat(text: &str) -> Option<Value> {
-    if !text.chars().all(plain_char) {
+    if !all_plain(text) {
         return None;
     }
     let mut map = Mapping::new();
@@ -42,11 +42,11 @@ pub fn parse_flat(text: &str) -> Option<Value> {
         if indent == 0 {
             close(&mut map, open.take())?;
             let (key, rest) = key_of(line)?;
-            if map.contains_key(key) {
-                return None;
-            }
             let rest = rest.trim_end_matches(' ');
             if rest.is_empty() {
+                if map.contains_key(key) {
+                    return None;
+                }
                 open = Some((key.to_string(), Block::Unknown));
                 continue;
             }
@@ -55,7 +55,10 @@ pub fn parse_flat(text: &str) -> Option<Value> {
                 "{}" => Value::Mapping(Mapping::new()),
                 _ => scalar(rest)?,
             };
-            map.insert(Value::String(key.to_string()), value);
+            // A repeated key is the full parser's to report: one hash, not two.
+            if map.insert(Value::String(key.to_string()), value).is_some() {
+                return None;
+            }
             continue;
         }
         // Only the canonical two-space indent, under an open key.
@@ -92,6 +95,31 @@ pub fn parse_flat(text: &str) -> Option<Value> {
     }
     close(&mut map, open)?;
     (!map.is_empty()).then_some(Value::Mapping(map))
+}
+
+/// Whether every character of `text` is one the flat reader reads as itself.
+pub fn all_plain(text: &str) -> bool {
+    // ASCII text (nearly all of a corpus) is checked byte by byte, undecoded.
+    if text.is_ascii() {
+        return text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n'));
+    }
+    text.chars().all(plain_char)
+}
+
+/// `key: rest` or `key:` with a lower-case identifier key: the key and the
+/// rest of the line, for other readers of one-line rows (`model::locators`).
+pub fn key_value(line: &str) -> Option<(&str, &str)> {
+    key_of(line)
+}
+
+/// A one-line scalar that YAML reads as a string, as the flat reader takes
+/// it; `None` for anything else (a number, a boolean, null, or a form the
+/// flat reader leaves to the full parser).
+pub fn text_scalar(s: &str) -> Option<String> {
+    match scalar(s)? {
+        Value::String(t) => Some(t),
+        _ => None,
+    }
 }
 
 /// What the lines under a bare `key:` have been so far.
@@ -155,7 +183,8 @@ fn scalar(s: &str) -> Option<Value> {
     match b.first()? {
         b'"' => {
             let inner = s[1..].strip_suffix('"')?;
-            (!inner.contains(['"', '\\'])).then(|| Value::String(inner.to_string()))
+            let plain = !inner.bytes().any(|c| c == b'"' || c == b'\\');
+            plain.then(|| Value::String(inner.to_string()))
         }
         b'\'' => {
             let inner = s[1..].strip_suffix('\'')?;
@@ -174,11 +203,19 @@ fn scalar(s: &str) -> Option<Value> {
         b'-' | b'+' | b'.' | b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&'
         | b'*' | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' | b'~' | b' ' => None,
         _ => {
-            if s.contains(": ")
-                || s.contains(" #")
-                || s.ends_with(':')
-                || s.contains(['[', ']', '{', '}'])
-            {
+            // One pass over the bytes: `: ` or ` #` would end the scalar,
+            // brackets are left to the full parser.
+            let mut prev = 0u8;
+            for &c in b {
+                if (prev == b':' && c == b' ')
+                    || (prev == b' ' && c == b'#')
+                    || matches!(c, b'[' | b']' | b'{' | b'}')
+                {
+                    return None;
+                }
+                prev = c;
+            }
+            if s.ends_with(':') {
                 return None;
             }
             Some(match s {

@@ -1,7 +1,8 @@
 //! One top-level field of a file rewritten in the canonical layout, its comments kept in place.
 
 use super::quoting::{
-    double_quoted, is_scalar, keep_or_quote, reads_as_itself, scalar, scalar_value,
+    is_scalar, push_double_quoted, push_keep_or_quote, push_scalar, push_scalar_value,
+    reads_as_itself,
 };
 use crate::model::fields;
 use serde_yaml::Value;
@@ -41,16 +42,16 @@ fn split_comment<'a>(
 }
 
 /// `key: value` → the key and the byte offset of what follows the colon.
-pub(super) fn top_key(line: &str) -> Option<(String, usize)> {
+pub(super) fn top_key(line: &str) -> Option<(&str, usize)> {
     if line.starts_with([' ', '\t', '#', '-']) || line.is_empty() {
         return None;
     }
     let (key, after) = if let Some(q) = line.strip_prefix('"').or_else(|| line.strip_prefix('\'')) {
         let end = q.find(line.as_bytes()[0] as char)?;
-        (q[..end].to_string(), end + 2)
+        (&q[..end], end + 2)
     } else {
         let end = line.find(':')?;
-        (line[..end].trim_end().to_string(), end)
+        (line[..end].trim_end(), end)
     };
     let rest = line.get(after..)?.strip_prefix(':')?;
     if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
@@ -61,67 +62,110 @@ pub(super) fn top_key(line: &str) -> Option<(String, usize)> {
 
 /// One top-level field: the comment lines above it and its own lines.
 pub(super) struct Block<'a> {
-    pub(super) key: String,
+    pub(super) key: &'a str,
+    /// Where the field goes in the canonical order (unknown fields last).
+    pub(super) rank: usize,
+    /// The field's parsed value.
+    pub(super) value: &'a Value,
     pub(super) comments: Vec<&'a str>,
     pub(super) lines: Vec<&'a str>,
 }
 
-/// Rewrites a block in canonical form, or keeps it verbatim when its shape is
-/// not one this formatter knows (block scalars, nested structures).
-pub(super) fn format_block(b: &Block, value: &Value) -> Vec<String> {
+/// Appends a line and its line break.
+fn line(out: &mut String, parts: &[&str]) {
+    parts.iter().for_each(|p| out.push_str(p));
+    out.push('\n');
+}
+
+/// Writes a block in canonical form onto `out`, one line each with its
+/// break, or keeps it verbatim when its shape is not one this formatter
+/// knows (block scalars, nested structures); blank lines that end the block
+/// are left out. The lines go straight into the one text: formatting every
+/// file of a large corpus on each check made a string per line most of its cost.
+pub(super) fn format_block(b: &Block, out: &mut String) {
+    let start = out.len();
+    if !canonical(b, b.value, out) {
+        out.truncate(start);
+        let kept = b.lines.iter().rposition(|l| !l.trim().is_empty());
+        for l in &b.lines[..kept.map_or(0, |i| i + 1)] {
+            line(out, &[l.trim_end()]);
+        }
+    }
+}
+
+/// Writes the canonical form of a block onto `out`; `false` (with `out`
+/// partly written) when the block must be kept verbatim.
+fn canonical(b: &Block, value: &Value, out: &mut String) -> bool {
     let first = b.lines[0];
-    let (_, colon) = top_key(first).expect("block starts with a key");
+    let Some((_, colon)) = top_key(first) else {
+        return false;
+    };
     let key_text = &first[..colon - 1];
     let rest = &first[colon..];
-    let verbatim = || b.lines.iter().map(|l| l.trim_end().to_string()).collect();
-    let continuation: Vec<&str> = b.lines[1..]
-        .iter()
-        .copied()
-        .filter(|l| !l.trim().is_empty())
-        .collect();
+    let continued = b.lines[1..].iter().any(|l| !l.trim().is_empty());
     match value {
-        Value::String(s) if continuation.is_empty() => {
+        Value::String(s) if !continued => {
+            // Already canonical (the common case): the line is its own
+            // canonical form, which reads back as the value.
+            let start = out.len();
+            out.push_str(key_text);
+            out.push_str(": ");
+            if b.key == fields::ARXIV_ID {
+                push_double_quoted(out, s);
+            } else {
+                push_scalar(out, s);
+            }
+            if out[start..] == *first {
+                out.push('\n');
+                return true;
+            }
+            out.truncate(start);
             let wrap = |v: &str| format!("k: {v}\n");
             let get = |v: &Value| v.get("k").cloned();
-            // An arXiv id is always quoted, however it looks (a design rule).
-            let text = if b.key == fields::ARXIV_ID {
-                double_quoted(s)
-            } else {
-                scalar(s)
+            let Some((_, comment)) = split_comment(rest.trim_start(), value, &wrap, &get) else {
+                return false;
             };
-            match split_comment(rest.trim_start(), value, &wrap, &get) {
-                Some((_, comment)) => vec![format!("{key_text}: {text}{comment}")],
-                None => verbatim(),
+            out.push_str(key_text);
+            out.push_str(": ");
+            // An arXiv id is always quoted, however it looks (a design rule).
+            if b.key == fields::ARXIV_ID {
+                push_double_quoted(out, s);
+            } else {
+                push_scalar(out, s);
             }
+            line(out, &[comment]);
+            true
         }
         Value::Sequence(items) if items.iter().all(is_scalar) => {
             let rest_t = rest.trim_start();
-            let mut out = Vec::new();
             // The key line: a flow list (kept only if empty), or nothing but a comment.
             let key_comment = if rest_t.starts_with('[') {
-                if !continuation.is_empty() {
-                    return verbatim();
+                if continued {
+                    return false;
                 }
                 let wrap = |v: &str| format!("k: {v}\n");
                 let get = |v: &Value| v.get("k").cloned();
                 match split_comment(rest_t, value, &wrap, &get) {
-                    Some((_, c)) => c.to_string(),
-                    None => return verbatim(),
+                    Some((_, c)) => c,
+                    None => return false,
                 }
             } else if rest_t.is_empty() || rest_t.starts_with('#') {
-                rest.trim_end().to_string()
+                rest.trim_end()
             } else {
-                return verbatim();
+                return false;
             };
             if items.is_empty() {
-                return vec![format!("{key_text}: []{key_comment}")];
+                line(out, &[key_text, ": []", key_comment]);
+                return true;
             }
-            out.push(format!("{key_text}:{key_comment}"));
+            line(out, &[key_text, ":", key_comment]);
             if rest_t.starts_with('[') {
                 for it in items {
-                    out.push(format!("  - {}", scalar_value(it)));
+                    out.push_str("  - ");
+                    push_scalar_value(out, it);
+                    out.push('\n');
                 }
-                return out;
+                return true;
             }
             let mut n = 0;
             for l in &b.lines[1..] {
@@ -130,35 +174,43 @@ pub(super) fn format_block(b: &Block, value: &Value) -> Vec<String> {
                     continue;
                 }
                 if t.starts_with('#') {
-                    out.push(format!("  {t}"));
+                    line(out, &["  ", t]);
                     continue;
                 }
                 let Some(item_text) = t.strip_prefix("- ") else {
-                    return verbatim();
+                    return false;
                 };
                 let Some(want) = items.get(n) else {
-                    return verbatim();
+                    return false;
                 };
+                n += 1;
+                if let Value::String(w) = want {
+                    let start = out.len();
+                    out.push_str("  - ");
+                    push_scalar(out, w);
+                    if out[start..] == **l {
+                        out.push('\n');
+                        continue;
+                    }
+                    out.truncate(start);
+                }
                 let wrap = |v: &str| format!("- {v}\n");
                 let get = |v: &Value| v.as_sequence().and_then(|s| s.first()).cloned();
-                match split_comment(item_text, want, &wrap, &get) {
-                    Some((raw, c)) => out.push(format!("  - {}{c}", keep_or_quote(want, raw))),
-                    None => return verbatim(),
-                }
-                n += 1;
+                let Some((raw, c)) = split_comment(item_text, want, &wrap, &get) else {
+                    return false;
+                };
+                out.push_str("  - ");
+                push_keep_or_quote(out, want, raw);
+                line(out, &[c]);
             }
-            if n == items.len() {
-                out
-            } else {
-                verbatim()
-            }
+            n == items.len()
         }
         Value::Mapping(m)
             if m.values().all(is_scalar)
                 && rest.trim().is_empty()
                 && m.keys().all(Value::is_string) =>
         {
-            let mut out = vec![format!("{key_text}:")];
+            line(out, &[key_text, ":"]);
             let mut n = 0;
             for l in &b.lines[1..] {
                 let t = l.trim();
@@ -166,35 +218,41 @@ pub(super) fn format_block(b: &Block, value: &Value) -> Vec<String> {
                     continue;
                 }
                 if t.starts_with('#') {
-                    out.push(format!("  {t}"));
+                    line(out, &["  ", t]);
                     continue;
                 }
                 let Some((k, c)) = top_key(t) else {
-                    return verbatim();
+                    return false;
                 };
-                let Some(want) = m.get(k.as_str()) else {
-                    return verbatim();
+                let Some(want) = m.get(k) else {
+                    return false;
                 };
+                n += 1;
+                if let Value::String(w) = want {
+                    let start = out.len();
+                    out.extend(["  ", &t[..c - 1], ": "]);
+                    push_scalar(out, w);
+                    if out[start..] == **l {
+                        out.push('\n');
+                        continue;
+                    }
+                    out.truncate(start);
+                }
                 let wrap = |v: &str| format!("k: {v}\n");
                 let get = |v: &Value| v.get("k").cloned();
-                match split_comment(t[c..].trim_start(), want, &wrap, &get) {
-                    Some((raw, com)) => out.push(format!(
-                        "  {}: {}{com}",
-                        &t[..c - 1],
-                        keep_or_quote(want, raw)
-                    )),
-                    None => return verbatim(),
-                }
-                n += 1;
+                let Some((raw, com)) = split_comment(t[c..].trim_start(), want, &wrap, &get) else {
+                    return false;
+                };
+                out.push_str("  ");
+                out.push_str(&t[..c - 1]);
+                out.push_str(": ");
+                push_keep_or_quote(out, want, raw);
+                line(out, &[com]);
             }
-            if n == m.len() {
-                out
-            } else {
-                verbatim()
-            }
+            n == m.len()
         }
         // Numbers, booleans and nulls read the same in YAML 1.1 and 1.2 as
         // written; block scalars and nested structures are kept as they are.
-        _ => verbatim(),
+        _ => false,
     }
 }

@@ -24,12 +24,17 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// Field names in canonical order.
-    fn order(self) -> Vec<&'static str> {
-        match self {
-            FileKind::Entry => crate::model::fields::names(&crate::model::fields::ENTRY),
-            FileKind::Record => crate::model::fields::names(&crate::model::fields::RECORD),
-        }
+    /// Where a field goes in canonical order: its place in the field table,
+    /// unknown fields after every known one.
+    fn rank(self, key: &str) -> usize {
+        let table: &[crate::model::fields::Field] = match self {
+            FileKind::Entry => &crate::model::fields::ENTRY,
+            FileKind::Record => &crate::model::fields::RECORD,
+        };
+        table
+            .iter()
+            .position(|f| f.name == key)
+            .unwrap_or(table.len())
     }
 }
 
@@ -112,6 +117,8 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
         if let Some((key, _)) = top_key(line) {
             blocks.push(Block {
                 key,
+                rank: kind.rank(key),
+                value: &Value::Null,
                 comments: std::mem::take(&mut pending),
                 lines: vec![line],
             });
@@ -158,20 +165,27 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
         .iter()
         .filter(|l| !(kind == FileKind::Entry && l.trim_end() == modeline))
         .for_each(|l| line_out(l.trim_end()));
-    let order = kind.order();
-    let rank = |k: &str| order.iter().position(|f| *f == k).unwrap_or(order.len());
-    blocks.sort_by_key(|b| rank(&b.key)); // stable: unknown fields keep their order
-    for b in &blocks {
-        b.comments.iter().for_each(|l| line_out(l.trim_end()));
-        let value = map.get(b.key.as_str()).unwrap_or(&Value::Null);
-        let mut lines = format_block(b, value);
-        // Blank lines only separate fields; a block scalar's inner ones are kept.
-        while lines.last().is_some_and(|l| l.trim().is_empty()) {
-            lines.pop();
-        }
-        lines.iter().for_each(|l| line_out(l));
+    // Each block's value: the mapping holds the fields in the order of the
+    // text, so the next one is nearly always it, found without a hash.
+    let mut in_order = map.iter();
+    for b in &mut blocks {
+        b.value = match in_order.next() {
+            Some((k, v)) if k.as_str() == Some(b.key) => v,
+            _ => map.get(b.key).unwrap_or(&Value::Null),
+        };
     }
-    pending.iter().for_each(|l| line_out(l.trim_end()));
+    blocks.sort_by_key(|b| b.rank); // stable: unknown fields keep their order
+    for b in &blocks {
+        b.comments
+            .iter()
+            .for_each(|l| formatted.extend([l.trim_end(), "\n"]));
+        // Blank lines only separate fields (format_block leaves out those
+        // that end a block); a block scalar's inner ones are kept.
+        format_block(b, &mut formatted);
+    }
+    pending
+        .iter()
+        .for_each(|l| formatted.extend([l.trim_end(), "\n"]));
     // Already in layout (the common case): the same text holds the same
     // values and comments, so there is nothing to compare.
     if formatted == text {

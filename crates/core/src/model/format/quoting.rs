@@ -45,11 +45,49 @@ pub fn ambiguous_in_yaml11(s: &str) -> bool {
 /// Whether a string can be written plain (unquoted) and read back as the
 /// same string by YAML 1.1 and 1.2 readers alike.
 pub fn plain_ok(s: &str) -> bool {
-    if s.is_empty() || s.trim() != s || s.chars().any(|c| c.is_control()) || ambiguous_in_yaml11(s)
-    {
+    if s.is_empty() || s.trim() != s {
         return false;
     }
-    surely_plain(s) || plain_round_trips(s)
+    let scan = Scan::of(s);
+    if (!scan.printable_ascii && s.chars().any(|c| c.is_control())) || ambiguous_in_yaml11(s) {
+        return false;
+    }
+    // `: `, ` #` or a final `:` end a plain scalar early in both forms
+    // `plain_round_trips` parses: no need to parse to know.
+    surely_plain_scanned(s, &scan) || (!scan.ends_early(s) && plain_round_trips(s))
+}
+
+/// What one pass over a string's bytes tells about writing it plain: the
+/// checks a large corpus runs on every value, once each instead of a pass
+/// (and a substring searcher) per check.
+struct Scan {
+    /// Every byte is printable ASCII (so no control character, and every
+    /// character one a plain scalar holds as itself).
+    printable_ascii: bool,
+    /// It holds `: ` or ` #`.
+    breaks: bool,
+}
+
+impl Scan {
+    fn of(s: &str) -> Scan {
+        let mut printable_ascii = true;
+        let mut breaks = false;
+        let mut prev = 0u8;
+        for &b in s.as_bytes() {
+            printable_ascii &= matches!(b, b' '..=b'~');
+            breaks |= (prev == b':' && b == b' ') || (prev == b' ' && b == b'#');
+            prev = b;
+        }
+        Scan {
+            printable_ascii,
+            breaks,
+        }
+    }
+
+    /// Whether a plain scalar would end before the end of `s`.
+    fn ends_early(&self, s: &str) -> bool {
+        self.breaks || s.ends_with(':')
+    }
 }
 
 /// A character libyaml reads inside a plain scalar as itself: printable,
@@ -71,14 +109,17 @@ fn plain_char(c: char) -> bool {
 /// Parsing two small documents per value was most of what checking the
 /// layout of a large corpus cost.
 fn surely_plain(s: &str) -> bool {
+    surely_plain_scanned(s, &Scan::of(s))
+}
+
+/// [`surely_plain`] with the string's bytes already scanned.
+fn surely_plain_scanned(s: &str, scan: &Scan) -> bool {
     s.starts_with(|c: char| c.is_ascii_alphabetic())
         && !["inf", "infinity", "nan"]
             .iter()
             .any(|w| s.eq_ignore_ascii_case(w))
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && s.chars().all(plain_char)
+        && !scan.ends_early(s)
+        && (scan.printable_ascii || s.chars().all(plain_char))
 }
 
 /// Whether `k: s` and `- s` parse back to the string `s` (the full test).
@@ -96,8 +137,14 @@ fn plain_round_trips(s: &str) -> bool {
 }
 
 /// A string as a double-quoted YAML scalar.
-pub(super) fn double_quoted(s: &str) -> String {
+fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    push_double_quoted(&mut out, s);
+    out
+}
+
+/// Appends a string as a double-quoted YAML scalar.
+pub(super) fn push_double_quoted(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -111,7 +158,6 @@ pub(super) fn double_quoted(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 /// A string written the canonical way: plain where that is unambiguous, else double-quoted.
@@ -123,25 +169,34 @@ pub fn scalar(s: &str) -> String {
     }
 }
 
+/// Appends a string written the canonical way (see [`scalar`]).
+pub(super) fn push_scalar(out: &mut String, s: &str) {
+    if plain_ok(s) {
+        out.push_str(s);
+    } else {
+        push_double_quoted(out, s);
+    }
+}
+
 pub(super) fn is_scalar(v: &Value) -> bool {
     !matches!(v, Value::Sequence(_) | Value::Mapping(_) | Value::Tagged(_))
 }
 
-/// Text in canonical quoting; other scalars as they were written.
-pub(super) fn keep_or_quote(v: &Value, raw: &str) -> String {
+/// Appends text in canonical quoting; other scalars as they were written.
+pub(super) fn push_keep_or_quote(out: &mut String, v: &Value, raw: &str) {
     match v {
-        Value::String(s) => scalar(s),
-        _ => raw.to_string(),
+        Value::String(s) => push_scalar(out, s),
+        _ => out.push_str(raw),
     }
 }
 
-/// A scalar value written out: text canonically quoted, others in YAML's plain form.
-pub(super) fn scalar_value(v: &Value) -> String {
+/// Appends a scalar value: text canonically quoted, others in YAML's plain form.
+pub(super) fn push_scalar_value(out: &mut String, v: &Value) {
     match v {
-        Value::String(s) => scalar(s),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        _ => "null".to_string(),
+        Value::String(s) => push_scalar(out, s),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        _ => out.push_str("null"),
     }
 }
 
