@@ -26,6 +26,27 @@ pub fn import(from: &str, path: &std::path::Path) -> (i32, String, String) {
     )
 }
 
+/// `corpus trace classify --format json` of a trace given on stdin.
+pub fn classification(trace: &str) -> Value {
+    let out = cargo_bin_cmd!("corpus")
+        .args(["trace", "classify", "-", "--format", "json"])
+        .write_stdin(trace.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// What `corpus trace import --explain` prints; it must succeed.
+pub fn explain() -> String {
+    let out = cargo_bin_cmd!("corpus")
+        .args(["trace", "import", "--explain"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `corpus trace metrics --format json` of a trace given on stdin.
 pub fn metrics(trace: &str) -> Value {
     let out = cargo_bin_cmd!("corpus")

@@ -5,7 +5,6 @@
 
 use crate::support;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 /// Imports a fixture of tests/fixtures/otlp; returns the trace and stderr.
@@ -133,12 +132,7 @@ fn a_persons_answer_to_an_approval_request_is_a_human_intervention() {
 
 #[test]
 fn explain_lists_the_a2a_spans_the_decision_event_and_every_older_name() {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "import", "--explain"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = support::explain();
     for needle in [
         "a2a.client",
         "a2a.server",

@@ -243,12 +243,7 @@ fn backwards_clock_reports_both_problems() {
 
 #[test]
 fn explain_prints_the_mapping_table() {
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "import", "--explain"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = crate::support::explain();
     for op in [
         "invoke_agent",
         "create_agent",

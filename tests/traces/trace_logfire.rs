@@ -6,9 +6,8 @@
 //! Logfire's span templates, not the GenAI ones.
 
 use crate::common;
-use crate::support::{import, metrics};
+use crate::support::{classification, import, metrics};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 /// Imports a recorded run, which must import with no problem.
@@ -22,17 +21,13 @@ fn run(name: &str) -> Value {
     serde_json::from_str(&trace).unwrap()
 }
 
-fn kinds(trace: &Value) -> Vec<(String, String)> {
+/// Each event's (type, agent), in the trace's order.
+fn kinds(trace: &Value) -> Vec<(&str, &str)> {
     trace["events"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| {
-            (
-                e["type"].as_str().unwrap().to_string(),
-                e["agent"].as_str().unwrap().to_string(),
-            )
-        })
+        .map(|e| (e["type"].as_str().unwrap(), e["agent"].as_str().unwrap()))
         .collect()
 }
 
@@ -47,11 +42,7 @@ fn has_edge(trace: &Value, src: &str, dst: &str) -> bool {
 #[test]
 fn a_recorded_handoff_passes_control_once_and_runs_in_sequence() {
     let t = run("handoff.json");
-    let owned = kinds(&t);
-    let got: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(k, a)| (k.as_str(), a.as_str()))
-        .collect();
+    let got = kinds(&t);
     // agent1's one model answer asked for the tool and the handoff; agent2 answers.
     assert_eq!(
         got,
@@ -97,13 +88,7 @@ fn a_recorded_handoff_passes_control_once_and_runs_in_sequence() {
 #[test]
 fn a_recorded_handoff_classifies_as_delegation_without_a_form() {
     let t = run("handoff.json");
-    let out = cargo_bin_cmd!("corpus")
-        .args(["trace", "classify", "-", "--format", "json"])
-        .write_stdin(t.to_string())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = classification(&t.to_string());
     // A single handoff is no form of the taxonomy: it is named as such.
     assert_eq!(c["form"], "unknown");
     assert!(
@@ -151,11 +136,7 @@ fn recorded_guardrails_are_safety_checks_of_the_agent() {
 #[test]
 fn a_recorded_tool_failure_is_kept_on_the_tool_result() {
     let t = run("tool-error.json");
-    let owned = kinds(&t);
-    let got: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(k, a)| (k.as_str(), a.as_str()))
-        .collect();
+    let got = kinds(&t);
     assert_eq!(
         got,
         [("tool_call", "Start Agent"), ("tool_result", "Start Agent")]

@@ -4,9 +4,8 @@
 //! reports the entry whose tags the run does not show.
 
 use crate::common::{self, Tree};
-use crate::support::import;
+use crate::support::{classification, import};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 /// The classifications of the traces in a file the corpus ships.
@@ -22,18 +21,7 @@ fn classified(rel: &str) -> Vec<Value> {
     } else {
         vec![std::fs::read_to_string(&path).unwrap()]
     };
-    traces
-        .iter()
-        .map(|t| {
-            let out = cargo_bin_cmd!("corpus")
-                .args(["trace", "classify", "-", "--format", "json"])
-                .write_stdin(t.clone())
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), Some(0), "{rel}");
-            serde_json::from_slice(&out.stdout).unwrap()
-        })
-        .collect()
+    traces.iter().map(|t| classification(t)).collect()
 }
 
 /// Every entry file's key, orchestration form, sub-decisions and linked traces, for the entries that link any.

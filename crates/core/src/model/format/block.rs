@@ -71,6 +71,27 @@ pub(super) struct Block<'a> {
     pub(super) lines: Vec<&'a str>,
 }
 
+/// Writes `prefix` and a scalar as `push` renders it: when that is the
+/// line as written, keeps it (the line is already canonical, the common
+/// case) and ends the line; otherwise takes it back.
+fn kept_as_written(
+    out: &mut String,
+    prefix: &[&str],
+    push: impl FnOnce(&mut String),
+    written: &str,
+) -> bool {
+    let start = out.len();
+    out.extend(prefix.iter().copied());
+    push(out);
+    if out[start..] == *written {
+        out.push('\n');
+        true
+    } else {
+        out.truncate(start);
+        false
+    }
+}
+
 /// Appends a line and its line break.
 fn line(out: &mut String, parts: &[&str]) {
     parts.iter().for_each(|p| out.push_str(p));
@@ -107,19 +128,16 @@ fn canonical(b: &Block, value: &Value, out: &mut String) -> bool {
         Value::String(s) if !continued => {
             // Already canonical (the common case): the line is its own
             // canonical form, which reads back as the value.
-            let start = out.len();
-            out.push_str(key_text);
-            out.push_str(": ");
-            if b.key == fields::ARXIV_ID {
-                push_double_quoted(out, s);
-            } else {
-                push_scalar(out, s);
-            }
-            if out[start..] == *first {
-                out.push('\n');
+            let push = |out: &mut String| {
+                if b.key == fields::ARXIV_ID {
+                    push_double_quoted(out, s);
+                } else {
+                    push_scalar(out, s);
+                }
+            };
+            if kept_as_written(out, &[key_text, ": "], push, first) {
                 return true;
             }
-            out.truncate(start);
             let wrap = |v: &str| format!("k: {v}\n");
             let get = |v: &Value| v.get("k").cloned();
             let Some((_, comment)) = split_comment(rest.trim_start(), value, &wrap, &get) else {
@@ -185,14 +203,9 @@ fn canonical(b: &Block, value: &Value, out: &mut String) -> bool {
                 };
                 n += 1;
                 if let Value::String(w) = want {
-                    let start = out.len();
-                    out.push_str("  - ");
-                    push_scalar(out, w);
-                    if out[start..] == **l {
-                        out.push('\n');
+                    if kept_as_written(out, &["  - "], |o| push_scalar(o, w), l) {
                         continue;
                     }
-                    out.truncate(start);
                 }
                 let wrap = |v: &str| format!("- {v}\n");
                 let get = |v: &Value| v.as_sequence().and_then(|s| s.first()).cloned();
@@ -229,14 +242,9 @@ fn canonical(b: &Block, value: &Value, out: &mut String) -> bool {
                 };
                 n += 1;
                 if let Value::String(w) = want {
-                    let start = out.len();
-                    out.extend(["  ", &t[..c - 1], ": "]);
-                    push_scalar(out, w);
-                    if out[start..] == **l {
-                        out.push('\n');
+                    if kept_as_written(out, &["  ", &t[..c - 1], ": "], |o| push_scalar(o, w), l) {
                         continue;
                     }
-                    out.truncate(start);
                 }
                 let wrap = |v: &str| format!("k: {v}\n");
                 let get = |v: &Value| v.get("k").cloned();
