@@ -1,6 +1,6 @@
 //! Waivers: the warnings they acknowledge set apart, and those that waive nothing reported.
 
-use super::sink::Sink;
+use super::sink::{Finding, Sink};
 use super::Findings;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
@@ -41,7 +41,6 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
     let mut sink = Sink {
         tax,
         out: Vec::new(),
-        broken_rules: Default::default(),
     };
     for (rel, (e, file)) in &by_file {
         for (rule, reason) in &e.waivers {
@@ -61,7 +60,7 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
             };
             if let Some(msg) = problem {
                 let mut d = sink
-                    .at(Rule::WaiverUnused, file, &path, msg)
+                    .placed(file, Finding::new(Rule::WaiverUnused, path, msg))
                     .field(fields::WAIVERS);
                 if tax.rule(rule).is_none() {
                     let names = tax.rules.iter().map(|r| r.id.as_str());
@@ -75,7 +74,7 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
                 } else {
                     d = d.help(format!("remove the `{rule}` waiver"));
                 }
-                sink.push(d);
+                sink.out.push(d);
             }
         }
     }
