@@ -38,6 +38,8 @@ pub struct Facts<'a> {
 
 /// Where an item was read.
 pub struct Origin<'a> {
+    /// The file's text and the positions of its fields.
+    pub source: &'a SourceFile,
     /// The index of its file in `Corpus::files`.
     pub file: usize,
     /// The file's path from the root.
@@ -167,15 +169,8 @@ impl<'a> Facts<'a> {
             .iter()
             .map(|le| {
                 let cutoff = cutoff_of(le.entry.added_in.as_deref());
-                let file = corpus.file(le.file);
-                EntryFacts::derive(
-                    &le.entry,
-                    file,
-                    origin(le.file, file),
-                    cutoff,
-                    &vocab,
-                    &rules,
-                )
+                let origin = origin_of(le.file, corpus.file(le.file));
+                EntryFacts::derive(&le.entry, origin, cutoff, &vocab, &rules)
             })
             .collect();
         let records = corpus
@@ -183,8 +178,8 @@ impl<'a> Facts<'a> {
             .iter()
             .map(|lx| {
                 let cutoff = cutoff_of(lx.record.added_in.as_deref());
-                let file = corpus.file(lx.file);
-                RecordFacts::derive(&lx.record, file, origin(lx.file, file), cutoff, &vocab)
+                let origin = origin_of(lx.file, corpus.file(lx.file));
+                RecordFacts::derive(&lx.record, origin, cutoff, &vocab)
             })
             .collect();
         Facts {
@@ -198,10 +193,11 @@ impl<'a> Facts<'a> {
 /// The date of an item no cutoff bounds.
 const NO_CUTOFF: Date = (i64::MAX, 12, 31);
 
-fn origin(index: usize, file: &SourceFile) -> Origin<'_> {
+fn origin_of(index: usize, file: &SourceFile) -> Origin<'_> {
     let rel = file.rel.as_str();
     let name = rel.rsplit('/').next().unwrap_or(rel);
     Origin {
+        source: file,
         file: index,
         rel,
         stem: name.strip_suffix(".yaml").unwrap_or(name),
@@ -242,12 +238,12 @@ impl<'a> EntryFacts<'a> {
     /// file, then the syntax of what the entry writes.
     fn derive(
         e: &'a Entry,
-        file: &SourceFile,
         origin: Origin<'a>,
         cutoff: Date,
         vocab: &Vocab,
         rules: &[(&'a Rule, &'a Filter, &'a Filter)],
     ) -> EntryFacts<'a> {
+        let file = origin.source;
         let failing = failing_rules(e, rules);
         let mut tags = entry_tags(e, vocab);
         let verified_on_valid = e
@@ -286,11 +282,11 @@ impl<'a> RecordFacts<'a> {
     /// what the record writes.
     fn derive(
         x: &'a Exclusion,
-        file: &SourceFile,
         origin: Origin<'a>,
         cutoff: Date,
         vocab: &Vocab,
     ) -> RecordFacts<'a> {
+        let file = origin.source;
         let mut tags = record_tags(x, vocab);
         let screened = parse_date(&x.date_screened);
         for u in tags.iter_mut().filter_map(|t| t.unknown.as_mut()) {
