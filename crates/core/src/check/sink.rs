@@ -20,6 +20,7 @@ pub(super) struct Finding<'a> {
     message: String,
     help: Option<String>,
     line: Option<usize>,
+    named: Option<&'static str>,
 }
 
 impl<'a> Finding<'a> {
@@ -40,6 +41,7 @@ impl<'a> Finding<'a> {
             message: message.into(),
             help: None,
             line: None,
+            named: None,
         }
     }
 
@@ -51,6 +53,13 @@ impl<'a> Finding<'a> {
     /// Adds how to fix it, when the rule can tell.
     pub(super) fn maybe_help(mut self, help: Option<String>) -> Self {
         self.help = help;
+        self
+    }
+
+    /// Names a field other than the one the path starts with (`waivers`
+    /// for `waivers.<rule>`), still placed at the path.
+    pub(super) fn named(mut self, field: &'static str) -> Self {
+        self.named = Some(field);
         self
     }
 
@@ -78,7 +87,7 @@ impl Sink<'_> {
     }
 
     /// One finding of a file, graded and placed.
-    pub(super) fn placed(&self, file: &SourceFile, f: Finding) -> Diagnostic {
+    fn placed(&self, file: &SourceFile, f: Finding) -> Diagnostic {
         let (id, severity): (&str, Severity) = match &f.rule {
             RuleOf::Builtin(rule) => (rule.id(), self.tax.severity_of(*rule)),
             RuleOf::Data(rule) => (&rule.id, rule.severity.into()),
@@ -90,7 +99,7 @@ impl Sink<'_> {
             .or_else(|| file.spans().pos(field));
         let mut d = Diagnostic::custom(id, severity, file.rel.clone(), f.message);
         if !f.field.is_empty() {
-            d = d.field(field);
+            d = d.field(f.named.unwrap_or(field));
         }
         if let Some((l, c)) = at {
             d = d.at(l, c);

@@ -421,6 +421,44 @@ mod tests {
     }
 
     #[test]
+    fn a_link_read_once_normalizes_as_normalize_url_does() {
+        for u in [
+            "https://arxiv.org/pdf/2508.04652v2",
+            "http://www.Example.org/paper/",
+            "https://openreview.net/forum?id=abc",
+            "not a link",
+        ] {
+            assert_eq!(Link::read(u).normalized, normalize_url(u), "{u}");
+            assert_eq!(Link::read(u).problem, url_problem(u), "{u}");
+        }
+        let arxiv = Link::read("https://arxiv.org/abs/2508.04652v2").arxiv;
+        assert_eq!(arxiv, Some(("2508.04652v2".into(), "2508.04652".into())));
+    }
+
+    #[test]
+    fn an_arxiv_id_written_with_a_prefix_offers_the_id_alone() {
+        let id = ArxivId::read("arXiv:2508.04652");
+        assert_eq!((id.year, id.bare.as_deref()), (None, Some("2508.04652")));
+        let id = ArxivId::read("2508.04652v3");
+        assert_eq!(
+            (id.year, id.bare, id.unversioned.as_str()),
+            (Some(2025), None, "2508.04652")
+        );
+        assert_eq!(ArxivId::read("arXiv:nonsense").bare, None);
+    }
+
+    #[test]
+    fn a_name_offered_for_a_mismatched_id_passes_the_id_rule() {
+        let key = IdForm::key("Bad_Key!", "good-name");
+        assert!(!key.valid && key.stem_valid);
+        assert_eq!(key.suggestion.as_deref(), Some("bad-key"));
+        assert!(valid_key(&key.fallback));
+        assert_eq!(IdForm::key("same", "same").fallback, "");
+        assert_eq!(IdForm::record_id("e9", "x").fallback, "E009");
+        assert_eq!(IdForm::record_id("E009", "E009").fallback, "");
+    }
+
+    #[test]
     fn arxiv_ids_give_their_year() {
         assert_eq!(arxiv_year("2508.04652"), Some((2025, 8)));
         assert_eq!(arxiv_year("1706.02275v3"), Some((2017, 6)));
