@@ -27,7 +27,7 @@ mod waivers;
 
 use crate::model::corpus::Corpus;
 use crate::model::facts::Facts;
-use claims::{broken_claims, unfalsifiable_claims};
+use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::check_across;
 use entry::check_entry;
@@ -105,8 +105,7 @@ pub fn check(corpus: &Corpus) -> Findings {
     // The survey file's references wait likewise: an entry that failed to
     // load would otherwise show up as a dangling key.
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
-        sink.out.extend(broken_claims(corpus));
-        sink.out.extend(unfalsifiable_claims(corpus));
+        sink.out.extend(claim_problems(corpus));
         sink.out.extend(crate::check::survey::problems(corpus));
         sink.out.extend(crate::check::locators::problems(corpus));
         sink.out.extend(artifact_tables::problems(corpus));
