@@ -21,8 +21,12 @@ pub(super) fn claim_problems(corpus: &Corpus) -> Vec<Diagnostic> {
     let cannot_fail = tax.severity_of(Rule::ClaimUnfalsifiable);
     let mut out = Vec::new();
     for (c, v) in ledger.claims.iter().zip(corpus.verdicts()) {
+        let why = unfalsifiable(c, v);
+        if v.holds && why.is_none() {
+            continue;
+        }
         let line = claim_line(text, &v.id);
-        if let Some(why) = unfalsifiable(c, v) {
+        if let Some(why) = why {
             out.push(
                 Diagnostic::new(
                     Rule::ClaimUnfalsifiable,

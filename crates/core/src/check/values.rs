@@ -7,7 +7,7 @@ use corpus_diagnostics::rules::Rule;
 /// Every tag value is in the vocabulary, and no list repeats one.
 pub(super) fn check_tags(tags: &[TagValue], out: &mut Vec<Finding>) {
     for t in tags {
-        let (path, value) = (&t.path, &t.value);
+        let (path, value) = (&*t.path, &*t.value);
         if let Some(unknown) = &t.unknown {
             let help = match &unknown.nearest {
                 Some(c) => format!("did you mean `{c}`?"),
@@ -16,7 +16,7 @@ pub(super) fn check_tags(tags: &[TagValue], out: &mut Vec<Finding>) {
             out.push(
                 Finding::new(
                     Rule::UnknownValue,
-                    path.as_str(),
+                    path,
                     format!("`{path}` has value `{value}`, which is not in the taxonomy"),
                 )
                 .help(help),
@@ -25,7 +25,7 @@ pub(super) fn check_tags(tags: &[TagValue], out: &mut Vec<Finding>) {
         if t.repeated {
             out.push(Finding::new(
                 Rule::DuplicateField,
-                path.as_str(),
+                path,
                 format!("`{value}` is listed twice in `{}`", t.field),
             ));
         }

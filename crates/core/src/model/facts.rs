@@ -18,6 +18,7 @@ use crate::text::closest::closest;
 use crate::text::ids::{normalize_title, valid_cite_key, valid_identifier, ArxivId, IdForm, Link};
 use crate::text::visible::hidden_values;
 use crate::yaml::source::SourceFile;
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A calendar day as `model::dates` parses it.
@@ -49,13 +50,13 @@ pub struct Origin<'a> {
 }
 
 /// One tag value as written, against the taxonomy's vocabulary.
-pub struct TagValue {
+pub struct TagValue<'a> {
     /// The field, with the index of the value in a list (`subdecisions[1]`).
-    pub path: String,
+    pub path: Cow<'static, str>,
     /// The field alone.
     pub field: &'static str,
     /// The value as written.
-    pub value: String,
+    pub value: Cow<'a, str>,
     /// Set when the vocabulary does not hold a non-empty value.
     pub unknown: Option<Unknown>,
     /// Whether the same list holds the value already.
@@ -64,9 +65,7 @@ pub struct TagValue {
 
 /// The vocabulary around a value it does not hold.
 pub struct Unknown {
-    /// The value as written.
-    pub value: String,
-    /// The allowed value nearest to it.
+    /// The allowed value nearest to what was written.
     pub nearest: Option<String>,
     /// Every allowed value, for when none is near.
     pub allowed: Vec<String>,
@@ -99,7 +98,7 @@ pub struct EntryFacts<'a> {
     /// The key beside the file's name.
     pub key: IdForm,
     /// Every judged or single tag value, in the field table's order.
-    pub tags: Vec<TagValue>,
+    pub tags: Vec<TagValue<'a>>,
     /// The further credit units (none when not judged).
     pub additional_units: &'a [String],
     /// The arXiv id, when given.
@@ -129,7 +128,7 @@ pub struct RecordFacts<'a> {
     /// The record id beside the file's name.
     pub id: IdForm,
     /// Every single tag value, `added_in` last.
-    pub tags: Vec<TagValue>,
+    pub tags: Vec<TagValue<'a>>,
     /// The link.
     pub url: Link,
     /// Whether the identifier has a recognised form.
@@ -253,8 +252,11 @@ impl<'a> EntryFacts<'a> {
         let additional_units = e.additional_units();
         let citation_key = e.citation_key();
         let urls_written_empty = e.urls.is_empty() && file.spans().pos(fields::URLS).is_some();
-        for u in tags.iter_mut().filter_map(|t| t.unknown.as_mut()) {
-            u.nearest = closest(&u.value, u.allowed.iter().map(String::as_str)).map(str::to_string);
+        for t in &mut tags {
+            if let Some(u) = &mut t.unknown {
+                u.nearest =
+                    closest(&t.value, u.allowed.iter().map(String::as_str)).map(str::to_string);
+            }
         }
         EntryFacts {
             entry: e,
@@ -289,8 +291,11 @@ impl<'a> RecordFacts<'a> {
         let file = origin.source;
         let mut tags = record_tags(x, vocab);
         let screened = parse_date(&x.date_screened);
-        for u in tags.iter_mut().filter_map(|t| t.unknown.as_mut()) {
-            u.nearest = closest(&u.value, u.allowed.iter().map(String::as_str)).map(str::to_string);
+        for t in &mut tags {
+            if let Some(u) = &mut t.unknown {
+                u.nearest =
+                    closest(&t.value, u.allowed.iter().map(String::as_str)).map(str::to_string);
+            }
         }
         let arxiv = x.identifier.strip_prefix("arXiv:").map(ArxivId::read);
         let identifier = match &arxiv {
@@ -345,7 +350,7 @@ fn failing_rules<'a>(e: &Entry, rules: &[(&'a Rule, &'a Filter, &'a Filter)]) ->
 
 /// The tag values of an entry; a judged tag nobody judged reads
 /// `not_judged` to filters, and its file holds no value to check.
-fn entry_tags(e: &Entry, vocab: &Vocab) -> Vec<TagValue> {
+fn entry_tags<'a>(e: &'a Entry, vocab: &Vocab) -> Vec<TagValue<'a>> {
     let mut out = Vec::new();
     for field in fields::entry_tags() {
         if !e.is_judged(field) && JUDGED_TAGS.iter().any(|(t, _)| *t == field) {
@@ -356,12 +361,13 @@ fn entry_tags(e: &Entry, vocab: &Vocab) -> Vec<TagValue> {
             Some(FieldValue::Many(list)) => {
                 let mut seen = BTreeSet::new();
                 for (i, s) in list.iter().enumerate() {
-                    let mut v = tag_value(format!("{field}[{i}]"), field, s, allowed);
+                    let path = format!("{field}[{i}]").into();
+                    let mut v = tag_value(path, field, s.into(), allowed);
                     v.repeated = !seen.insert(s);
                     out.push(v);
                 }
             }
-            Some(FieldValue::One(v)) => out.push(tag_value(field.to_string(), field, &v, allowed)),
+            Some(FieldValue::One(v)) => out.push(tag_value(field.into(), field, v, allowed)),
             None => {}
         }
     }
@@ -369,29 +375,33 @@ fn entry_tags(e: &Entry, vocab: &Vocab) -> Vec<TagValue> {
 }
 
 /// The single tag values of a record, and the round it was added in.
-fn record_tags(x: &Exclusion, vocab: &Vocab) -> Vec<TagValue> {
+fn record_tags<'a>(x: &'a Exclusion, vocab: &Vocab) -> Vec<TagValue<'a>> {
     fields::record_tags()
         .chain([fields::ADDED_IN])
         .filter_map(|field| match x.field(field) {
             Some(FieldValue::One(v)) => {
                 let allowed = vocab.get(field).map(Vec::as_slice).unwrap_or(&[]);
-                Some(tag_value(field.to_string(), field, &v, allowed))
+                Some(tag_value(field.into(), field, v, allowed))
             }
             _ => None,
         })
         .collect()
 }
 
-fn tag_value(path: String, field: &'static str, value: &str, allowed: &[String]) -> TagValue {
-    let unknown = (!value.is_empty() && !allowed.iter().any(|a| a == value)).then(|| Unknown {
-        value: value.to_string(),
+fn tag_value<'a>(
+    path: Cow<'static, str>,
+    field: &'static str,
+    value: Cow<'a, str>,
+    allowed: &[String],
+) -> TagValue<'a> {
+    let unknown = (!value.is_empty() && !allowed.iter().any(|a| *a == value)).then(|| Unknown {
         nearest: None,
         allowed: allowed.to_vec(),
     });
     TagValue {
         path,
         field,
-        value: value.to_string(),
+        value,
         unknown,
         repeated: false,
     }
