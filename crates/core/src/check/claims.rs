@@ -1,18 +1,44 @@
 //! The claims of the ledger that no longer hold.
 
 use crate::layout::Layout;
+use crate::model::claims::{claim_line, unfalsifiable};
 use crate::model::corpus::Corpus;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 
-/// `claim-broken` diagnostics: every claim of the corpus's ledger that does not hold.
-pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
-    let Some((_, text)) = &corpus.claims else {
+/// `claim-broken` and `claim-unfalsifiable` diagnostics, in one pass over
+/// the ledger's claims and their verdicts (judged once, `Corpus::verdicts`):
+/// a claim that does not hold is broken; one that holds though no single
+/// edit could break its form (see [`crate::model::claims::unfalsifiable`])
+/// cannot fail. The form alone decides, so `check` stays as fast as
+/// counting; the search over edits runs in the test suite.
+pub(super) fn claim_problems(corpus: &Corpus) -> Vec<Diagnostic> {
+    let Some((ledger, text)) = &corpus.claims else {
         return Vec::new();
     };
+    let tax = &corpus.taxonomy;
+    let broken = tax.severity_of(Rule::ClaimBroken);
+    let cannot_fail = tax.severity_of(Rule::ClaimUnfalsifiable);
     let mut out = Vec::new();
-    let severity = corpus.taxonomy.severity_of(Rule::ClaimBroken);
-    for v in corpus.verdicts() {
+    for (c, v) in ledger.claims.iter().zip(corpus.verdicts()) {
+        let why = unfalsifiable(c, v);
+        if v.holds && why.is_none() {
+            continue;
+        }
+        let line = claim_line(text, &v.id);
+        if let Some(why) = why {
+            out.push(
+                Diagnostic::new(
+                    Rule::ClaimUnfalsifiable,
+                    cannot_fail,
+                    Layout::CLAIMS,
+                    format!("claim `{}` cannot fail: {why}", c.id),
+                )
+                .at_line(line)
+                .field(format!("claims.{}", c.id))
+                .help("state the source's figure exactly (`== N` or the set of keys) and filter on the tags the sentence is about"),
+            );
+        }
         if v.holds {
             continue;
         }
@@ -43,11 +69,11 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         out.push(
             Diagnostic::new(
                 Rule::ClaimBroken,
-                severity,
+                broken,
                 Layout::CLAIMS,
                 format!("claim `{}` no longer holds: expected {}, found {} ({who})", v.id, v.expected, v.actual),
             )
-            .at_line(crate::model::claims::claim_line(text, &v.id))
+            .at_line(line)
             .field(format!("claims.{}", v.id))
             .help(if named {
                 format!("\"{}\" — fix the tags of the entries named, or update the claim and the survey text together", v.statement)
@@ -57,36 +83,6 @@ pub(super) fn broken_claims(corpus: &Corpus) -> Vec<Diagnostic> {
         );
     }
     out
-}
-
-/// `claim-unfalsifiable` diagnostics: every holding claim whose form no
-/// single-entry edit could break (see [`crate::model::claims::unfalsifiable`]).
-/// Decided from the claim and its verdict alone, so `check` stays as fast as
-/// counting; the search over edits runs in the test suite.
-pub(super) fn unfalsifiable_claims(corpus: &Corpus) -> Vec<Diagnostic> {
-    let Some((ledger, text)) = &corpus.claims else {
-        return Vec::new();
-    };
-    let severity = corpus.taxonomy.severity_of(Rule::ClaimUnfalsifiable);
-    ledger
-        .claims
-        .iter()
-        .zip(corpus.verdicts())
-        .filter_map(|(c, v)| {
-            let why = crate::model::claims::unfalsifiable(c, v)?;
-            Some(
-                Diagnostic::new(
-                    Rule::ClaimUnfalsifiable,
-                    severity,
-                    Layout::CLAIMS,
-                    format!("claim `{}` cannot fail: {why}", c.id),
-                )
-                .at_line(crate::model::claims::claim_line(text, &c.id))
-                .field(format!("claims.{}", c.id))
-                .help("state the source's figure exactly (`== N` or the set of keys) and filter on the tags the sentence is about"),
-            )
-        })
-        .collect()
 }
 
 /// `claim-expectation-rewritten` diagnostics: every claim whose source is the
@@ -128,7 +124,7 @@ pub fn rewritten_expectations(base: &Corpus, corpus: &Corpus) -> Vec<Diagnostic>
                     claim.expect
                 ),
             )
-            .at_line(crate::model::claims::claim_line(text, &claim.id))
+            .at_line(claim_line(text, &claim.id))
             .field(format!("claims.{}", claim.id))
             .help("a published figure does not move with the data: restore the expectation, or name the new source (an erratum, a later version) in `source` in the same change"),
         );

@@ -1,128 +1,111 @@
 //! Rules across files: keys, arXiv ids, links and titles used twice, records also retained.
 
-use super::sink::Sink;
-use crate::model::corpus::Corpus;
+use super::sink::Finding;
+use crate::model::facts::Facts;
 use crate::model::fields;
-use crate::text::ids::{normalize_title, normalize_url, strip_version};
 use corpus_diagnostics::rules::Rule;
 use std::collections::{BTreeSet, HashMap};
 
-/// Rules that compare files with each other; linear in the corpus size.
-pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
-    super::citation::check_cite_keys(sink, corpus);
+/// Rules that compare files with each other, over the values the facts
+/// normalized once; linear in the corpus size. Each finding goes to the
+/// file it is about, `found` holding one list per file.
+pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]) {
+    super::citation::check_cite_keys(facts, found);
     let mut keys: HashMap<&str, &str> = HashMap::new();
-    let mut arxiv: HashMap<String, &str> = HashMap::new();
-    let mut urls: HashMap<String, &str> = HashMap::new();
-    let mut titles: HashMap<String, &str> = HashMap::new();
-    for le in &corpus.entries {
-        let e = &le.entry;
-        let file = corpus.file(le.file);
+    let mut arxiv: HashMap<&str, &str> = HashMap::new();
+    let mut urls: HashMap<&str, &str> = HashMap::new();
+    let mut titles: HashMap<&str, &str> = HashMap::new();
+    for f in &facts.entries {
+        let (e, rel) = (f.entry, f.origin.rel);
+        let out = &mut found[f.origin.file];
         if !e.key.is_empty() {
-            if let Some(first) = keys.insert(&e.key, &file.rel) {
-                let d = sink.at(
+            if let Some(first) = keys.insert(&e.key, rel) {
+                out.push(Finding::new(
                     Rule::DuplicateKey,
-                    file,
                     fields::KEY,
                     format!("key `{}` is also used by {first}", e.key),
-                );
-                sink.push(d);
+                ));
             }
         }
-        if let Some(id) = &e.arxiv_id {
-            let norm = strip_version(id).to_string();
-            if let Some(first) = arxiv.get(&norm) {
-                let d = sink.at(
+        if let (Some(id), Some(a)) = (&e.arxiv_id, &f.arxiv) {
+            if let Some(first) = arxiv.get(a.unversioned.as_str()) {
+                out.push(Finding::new(
                     Rule::DuplicateArxiv,
-                    file,
                     fields::ARXIV_ID,
                     format!("arXiv id {id} is also used by {first}"),
-                );
-                sink.push(d);
+                ));
             } else {
-                arxiv.insert(norm, &file.rel);
+                arxiv.insert(&a.unversioned, rel);
             }
         }
         let mut own = BTreeSet::new();
-        for (i, u) in e.urls.iter().enumerate() {
-            let norm = normalize_url(u);
-            if !own.insert(norm.clone()) {
-                let d = sink.at(
+        for (i, (u, link)) in e.urls.iter().zip(&f.urls).enumerate() {
+            let norm = link.normalized.as_str();
+            if !own.insert(norm) {
+                out.push(Finding::new(
                     Rule::DuplicateUrl,
-                    file,
-                    &format!("urls[{i}]"),
+                    format!("urls[{i}]"),
                     format!("link `{u}` is listed twice"),
-                );
-                sink.push(d);
+                ));
                 continue;
             }
-            if let Some(first) = urls.get(&norm) {
-                let d = sink.at(
+            if let Some(first) = urls.get(norm) {
+                out.push(Finding::new(
                     Rule::DuplicateUrl,
-                    file,
-                    &format!("urls[{i}]"),
+                    format!("urls[{i}]"),
                     format!("link `{u}` is also used by {first}"),
-                );
-                sink.push(d);
+                ));
             } else {
-                urls.insert(norm, &file.rel);
+                urls.insert(norm, rel);
             }
         }
-        let t = normalize_title(&e.title);
-        if !t.is_empty() {
-            if let Some(first) = titles.get(&t) {
-                let d = sink.at(
+        if !f.title.is_empty() {
+            if let Some(first) = titles.get(f.title.as_str()) {
+                out.push(Finding::new(
                     Rule::DuplicateTitle,
-                    file,
                     fields::TITLE,
                     format!("the same title is used by {first}"),
-                );
-                sink.push(d);
+                ));
             } else {
-                titles.insert(t, &file.rel);
+                titles.insert(&f.title, rel);
             }
         }
     }
     let mut ids: HashMap<&str, &str> = HashMap::new();
     // The entry duplicate rules, applied among records: a record screened
     // twice would count twice in the audited total.
-    let mut record_idents: HashMap<String, &str> = HashMap::new();
-    let mut record_urls: HashMap<String, &str> = HashMap::new();
-    let mut record_titles: HashMap<String, &str> = HashMap::new();
-    for lx in &corpus.exclusions {
-        let x = &lx.record;
-        let file = corpus.file(lx.file);
+    let mut record_idents: HashMap<&str, &str> = HashMap::new();
+    let mut record_urls: HashMap<&str, &str> = HashMap::new();
+    let mut record_titles: HashMap<&str, &str> = HashMap::new();
+    for f in &facts.records {
+        let (x, rel) = (f.record, f.origin.rel);
+        let out = &mut found[f.origin.file];
         if !x.record_id.is_empty() {
-            if let Some(first) = ids.insert(&x.record_id, &file.rel) {
-                let d = sink.at(
+            if let Some(first) = ids.insert(&x.record_id, rel) {
+                out.push(Finding::new(
                     Rule::DuplicateKey,
-                    file,
                     fields::RECORD_ID,
                     format!("record id `{}` is also used by {first}", x.record_id),
-                );
-                sink.push(d);
+                ));
             }
         }
-        let ident = match x.identifier.strip_prefix("arXiv:") {
-            Some(id) => format!("arXiv:{}", strip_version(id)),
-            None => x.identifier.clone(),
-        };
         let seen = [
             (
                 Rule::DuplicateKey,
                 fields::IDENTIFIER,
-                ident,
+                f.identifier.as_str(),
                 &mut record_idents,
             ),
             (
                 Rule::DuplicateUrl,
                 fields::URL,
-                normalize_url(&x.url),
+                f.url.normalized.as_str(),
                 &mut record_urls,
             ),
             (
                 Rule::DuplicateTitle,
                 fields::TITLE,
-                normalize_title(&x.title),
+                f.title.as_str(),
                 &mut record_titles,
             ),
         ];
@@ -130,52 +113,50 @@ pub(super) fn check_across(sink: &mut Sink, corpus: &Corpus) {
             if norm.is_empty() || norm == "/" {
                 continue;
             }
-            if let Some(first) = map.get(&norm) {
-                let d = sink
-                    .at(
+            if let Some(first) = map.get(norm) {
+                out.push(
+                    Finding::new(
                         rule,
-                        file,
                         field,
                         format!(
                             "record {}: the same {field} is used by {first}",
                             x.record_id
                         ),
                     )
-                    .help("one record per screened item: delete the repeat");
-                sink.push(d);
+                    .help("one record per screened item: delete the repeat"),
+                );
             } else {
-                map.insert(norm, &file.rel);
+                map.insert(norm, rel);
             }
         }
-        let hit = x
-            .identifier
-            .strip_prefix("arXiv:")
-            .and_then(|id| {
+        let hit = f
+            .arxiv
+            .as_ref()
+            .and_then(|a| {
                 arxiv
-                    .get(strip_version(id))
-                    .map(|f| (fields::IDENTIFIER, *f))
+                    .get(a.unversioned.as_str())
+                    .map(|r| (fields::IDENTIFIER, *r))
             })
             .or_else(|| {
-                urls.get(&normalize_url(&x.url))
-                    .map(|f| (fields::URL, *f))
+                urls.get(f.url.normalized.as_str())
+                    .map(|r| (fields::URL, *r))
                     .filter(|_| !x.url.is_empty())
             })
             .or_else(|| {
                 titles
-                    .get(&normalize_title(&x.title))
-                    .map(|f| (fields::TITLE, *f))
+                    .get(f.title.as_str())
+                    .map(|r| (fields::TITLE, *r))
                     .filter(|_| !x.title.is_empty())
             });
         if let Some((field, entry_file)) = hit {
-            let d = sink
-                .at(
+            out.push(
+                Finding::new(
                     Rule::ExcludedRetained,
-                    file,
                     field,
                     format!("record {} is also retained as {entry_file}", x.record_id),
                 )
-                .help("keep it in one place: delete the exclusion record or the entry");
-            sink.push(d);
+                .help("keep it in one place: delete the exclusion record or the entry"),
+            );
         }
     }
 }

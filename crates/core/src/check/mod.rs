@@ -26,15 +26,13 @@ mod values;
 mod waivers;
 
 use crate::model::corpus::Corpus;
-use crate::model::dates::parse_date;
-use claims::{broken_claims, unfalsifiable_claims};
+use crate::model::facts::Facts;
+use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::check_across;
 use entry::check_entry;
 use exclusion::check_exclusion;
-use hidden::check_hidden;
-use sink::Sink;
-use values::vocab;
+use sink::{Finding, Sink};
 use waivers::apply_waivers;
 
 /// The outcome of a check: every diagnostic, with waived ones set apart.
@@ -74,52 +72,29 @@ impl Findings {
 pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
 
 /// Runs every check on a loaded corpus (loading problems included).
+///
+/// The facts the rules judge are derived once; every rule of an entry or a
+/// record, and every rule across files, then adds its findings to the list
+/// of the file they are about, and each file's list is graded and placed at
+/// its fields once, after all of them.
 pub fn check(corpus: &Corpus) -> Findings {
+    let facts = Facts::derive(corpus);
+    let mut found: Vec<Vec<Finding>> = corpus.files.iter().map(|_| Vec::new()).collect();
+    for f in &facts.entries {
+        check_entry(f, &mut found[f.origin.file]);
+    }
+    for f in &facts.records {
+        check_exclusion(f, facts.cutoff_text, &mut found[f.origin.file]);
+    }
+    check_across(&facts, &mut found);
     let tax = &corpus.taxonomy;
-    let broken_rules = tax
-        .rules
-        .iter()
-        .filter(|r| {
-            [&r.when, &r.require]
-                .into_iter()
-                .flatten()
-                .any(|f| !tax.filter_problems(f).is_empty())
-        })
-        .map(|r| r.id.as_str())
-        .collect();
     let mut sink = Sink {
         tax,
         out: corpus.diagnostics.clone(),
-        broken_rules,
     };
-    // `load` refuses a taxonomy whose cutoff is no date; a corpus built
-    // another way is checked as if it had no cutoff.
-    let cutoff = parse_date(&tax.screening.cutoff).unwrap_or((i64::MAX, 12, 31));
-    let vocab = vocab(tax);
-
-    // The cutoff bounds the survey's search; an entry of a later round may
-    // be younger than it.
-    let no_cutoff = (i64::MAX, 12, 31);
-    let cutoff_of = |added_in: Option<&str>| {
-        if corpus.in_survey_pool(added_in) {
-            cutoff
-        } else {
-            no_cutoff
-        }
-    };
-    for le in &corpus.entries {
-        let file = corpus.file(le.file);
-        let cutoff = cutoff_of(le.entry.added_in.as_deref());
-        check_entry(&mut sink, &vocab, file, &le.entry, cutoff);
-        check_hidden(&mut sink, file, &le.entry);
+    for (file, found) in corpus.files.iter().zip(found) {
+        sink.place(file, found);
     }
-    for lx in &corpus.exclusions {
-        let file = corpus.file(lx.file);
-        let cutoff = cutoff_of(lx.record.added_in.as_deref());
-        check_exclusion(&mut sink, &vocab, file, &lx.record, cutoff);
-        check_hidden(&mut sink, file, &lx.record);
-    }
-    check_across(&mut sink, corpus);
     if let Some(status) = &corpus.status {
         let mut recorded = status::problems(corpus, status);
         tax.apply_severities(&mut recorded);
@@ -130,8 +105,7 @@ pub fn check(corpus: &Corpus) -> Findings {
     // The survey file's references wait likewise: an entry that failed to
     // load would otherwise show up as a dangling key.
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
-        sink.out.extend(broken_claims(corpus));
-        sink.out.extend(unfalsifiable_claims(corpus));
+        sink.out.extend(claim_problems(corpus));
         sink.out.extend(crate::check::survey::problems(corpus));
         sink.out.extend(crate::check::locators::problems(corpus));
         sink.out.extend(artifact_tables::problems(corpus));

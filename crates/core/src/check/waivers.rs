@@ -1,6 +1,6 @@
 //! Waivers: the warnings they acknowledge set apart, and those that waive nothing reported.
 
-use super::sink::Sink;
+use super::sink::{Finding, Sink};
 use super::Findings;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
@@ -41,11 +41,10 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
     let mut sink = Sink {
         tax,
         out: Vec::new(),
-        broken_rules: Default::default(),
     };
     for (rel, (e, file)) in &by_file {
+        let mut found = Vec::new();
         for (rule, reason) in &e.waivers {
-            let path = format!("waivers.{rule}");
             let problem = match tax.rule(rule) {
                 None => Some(format!("waiver names `{rule}`, which is not a rule")),
                 Some(r) if Severity::from(r.severity) == Severity::Error => {
@@ -59,25 +58,26 @@ pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings
                 )),
                 Some(_) => None,
             };
-            if let Some(msg) = problem {
-                let mut d = sink
-                    .at(Rule::WaiverUnused, file, &path, msg)
-                    .field(fields::WAIVERS);
-                if tax.rule(rule).is_none() {
-                    let names = tax.rules.iter().map(|r| r.id.as_str());
-                    if let Some(c) = closest(rule, names) {
-                        d = d.help(format!("did you mean `{c}`?"));
-                    }
-                } else if reason.trim().is_empty() {
-                    d = d.help(format!(
-                        "write why `{rule}` does not apply here, or remove the waiver"
-                    ));
-                } else {
-                    d = d.help(format!("remove the `{rule}` waiver"));
-                }
-                sink.push(d);
-            }
+            let Some(msg) = problem else {
+                continue;
+            };
+            let help = if tax.rule(rule).is_none() {
+                let names = tax.rules.iter().map(|r| r.id.as_str());
+                closest(rule, names).map(|c| format!("did you mean `{c}`?"))
+            } else if reason.trim().is_empty() {
+                Some(format!(
+                    "write why `{rule}` does not apply here, or remove the waiver"
+                ))
+            } else {
+                Some(format!("remove the `{rule}` waiver"))
+            };
+            found.push(
+                Finding::new(Rule::WaiverUnused, format!("waivers.{rule}"), msg)
+                    .named(fields::WAIVERS)
+                    .maybe_help(help),
+            );
         }
+        sink.place(file, found);
     }
     findings.diagnostics.extend(sink.out);
     findings

@@ -10,6 +10,7 @@ pub mod candidate;
 pub mod claims;
 pub mod corpus;
 pub mod dates;
+pub mod facts;
 pub mod fields;
 pub mod filter;
 pub mod format;

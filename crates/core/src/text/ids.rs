@@ -214,9 +214,18 @@ pub fn arxiv_link_id(u: &str) -> Option<String> {
 /// host and trailing `/` ignored; an arXiv paper's abs, pdf and html pages
 /// of any version are one page).
 pub fn normalize_url(u: &str) -> String {
-    if let Some(id) = arxiv_link_id(u) {
-        return format!("arxiv.org/abs/{}", strip_version(&id));
+    match arxiv_link_id(u) {
+        Some(id) => arxiv_page(&id),
+        None => normalize_other_url(u),
     }
+}
+
+/// The one page of an arXiv paper, whatever version a link names.
+fn arxiv_page(id: &str) -> String {
+    format!("arxiv.org/abs/{}", strip_version(id))
+}
+
+fn normalize_other_url(u: &str) -> String {
     let u = u.trim();
     let rest = u
         .strip_prefix("https://")
@@ -226,6 +235,126 @@ pub fn normalize_url(u: &str) -> String {
     let host = host.to_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
     format!("{host}/{}", path.trim_end_matches('/'))
+}
+
+/// What the syntax of one link tells, read once.
+pub struct Link {
+    /// The link as `normalize_url` reduces it.
+    pub normalized: String,
+    /// Why the link is not an http(s) URL, if it is not (`url_problem`).
+    pub problem: Option<String>,
+    /// The arXiv id the link names, as written and without its version.
+    pub arxiv: Option<(String, String)>,
+}
+
+impl Link {
+    /// Reads a link.
+    pub fn read(u: &str) -> Link {
+        let arxiv = arxiv_link_id(u);
+        Link {
+            normalized: arxiv
+                .as_deref()
+                .map_or_else(|| normalize_other_url(u), arxiv_page),
+            problem: url_problem(u),
+            arxiv: arxiv.map(|l| {
+                let unversioned = strip_version(&l).to_string();
+                (l, unversioned)
+            }),
+        }
+    }
+}
+
+/// What the syntax of an arXiv id as written tells, read once.
+pub struct ArxivId {
+    /// The year its number implies; none when it is no arXiv id.
+    pub year: Option<i64>,
+    /// The id without its version (`strip_version`).
+    pub unversioned: String,
+    /// The id alone, when it was written with a prefix and is valid without.
+    pub bare: Option<String>,
+}
+
+impl ArxivId {
+    /// Reads an arXiv id.
+    pub fn read(id: &str) -> ArxivId {
+        let year = arxiv_year(id).map(|(y, _)| y);
+        let bare = year.is_none().then(|| {
+            id.trim()
+                .trim_start_matches("arXiv:")
+                .trim_start_matches("arxiv:")
+                .trim_start_matches("https://arxiv.org/abs/")
+        });
+        ArxivId {
+            year,
+            unversioned: strip_version(id).to_string(),
+            bare: bare
+                .filter(|b| *b != id && arxiv_year(b).is_some())
+                .map(str::to_string),
+        }
+    }
+}
+
+/// An id (an entry's key, a record's id) beside the name of its file, which
+/// it must equal; the names offered pass the id's rule themselves, as
+/// renaming to an invalid name would trade one error for another.
+pub struct IdForm {
+    /// Whether the id is well formed.
+    pub valid: bool,
+    /// A well-formed id close to an ill-formed one, when there is one.
+    pub suggestion: Option<String>,
+    /// Whether the file's name would be a well-formed id.
+    pub stem_valid: bool,
+    /// A well-formed name for both, when the id and the file's name differ.
+    pub fallback: String,
+}
+
+impl IdForm {
+    /// An entry's key beside its file's name.
+    pub fn key(key: &str, stem: &str) -> IdForm {
+        let valid = valid_key(key);
+        IdForm {
+            valid,
+            suggestion: (!valid).then(|| suggest_key(key)).filter(|k| valid_key(k)),
+            stem_valid: valid_key(stem),
+            fallback: if key == stem {
+                String::new()
+            } else {
+                Some(suggest_key(stem))
+                    .filter(|k| valid_key(k))
+                    .unwrap_or_else(|| "new-entry".to_string())
+            },
+        }
+    }
+
+    /// An exclusion record's id beside its file's name.
+    pub fn record_id(id: &str, stem: &str) -> IdForm {
+        IdForm {
+            valid: valid_record_id(id),
+            suggestion: None,
+            stem_valid: valid_record_id(stem),
+            fallback: if id == stem {
+                String::new()
+            } else {
+                record_id_like(id, stem)
+            },
+        }
+    }
+}
+
+/// A valid record id close to what was written (`e9` -> `E009`): the
+/// digits of the id or, failing that, of the file name, padded to three.
+fn record_id_like(id: &str, stem: &str) -> String {
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let d = [digits(id), digits(stem)]
+        .into_iter()
+        .find(|d| !d.is_empty())
+        .unwrap_or_else(|| "33".to_string());
+    let id = format!("E{d:0>3}");
+    if valid_record_id(&id) {
+        id
+    } else {
+        "E033".to_string()
+    }
 }
 
 /// Lowercase alphanumeric words, for comparing titles and names: first
@@ -289,6 +418,44 @@ mod tests {
         assert_eq!(suggest_key("Bad Key!"), "bad-key");
         assert!(valid_record_id("E001") && valid_record_id("E1234"));
         assert!(!valid_record_id("E1") && !valid_record_id("E01") && !valid_record_id("e001"));
+    }
+
+    #[test]
+    fn a_link_read_once_normalizes_as_normalize_url_does() {
+        for u in [
+            "https://arxiv.org/pdf/2508.04652v2",
+            "http://www.Example.org/paper/",
+            "https://openreview.net/forum?id=abc",
+            "not a link",
+        ] {
+            assert_eq!(Link::read(u).normalized, normalize_url(u), "{u}");
+            assert_eq!(Link::read(u).problem, url_problem(u), "{u}");
+        }
+        let arxiv = Link::read("https://arxiv.org/abs/2508.04652v2").arxiv;
+        assert_eq!(arxiv, Some(("2508.04652v2".into(), "2508.04652".into())));
+    }
+
+    #[test]
+    fn an_arxiv_id_written_with_a_prefix_offers_the_id_alone() {
+        let id = ArxivId::read("arXiv:2508.04652");
+        assert_eq!((id.year, id.bare.as_deref()), (None, Some("2508.04652")));
+        let id = ArxivId::read("2508.04652v3");
+        assert_eq!(
+            (id.year, id.bare, id.unversioned.as_str()),
+            (Some(2025), None, "2508.04652")
+        );
+        assert_eq!(ArxivId::read("arXiv:nonsense").bare, None);
+    }
+
+    #[test]
+    fn a_name_offered_for_a_mismatched_id_passes_the_id_rule() {
+        let key = IdForm::key("Bad_Key!", "good-name");
+        assert!(!key.valid && key.stem_valid);
+        assert_eq!(key.suggestion.as_deref(), Some("bad-key"));
+        assert!(valid_key(&key.fallback));
+        assert_eq!(IdForm::key("same", "same").fallback, "");
+        assert_eq!(IdForm::record_id("e9", "x").fallback, "E009");
+        assert_eq!(IdForm::record_id("E009", "E009").fallback, "");
     }
 
     #[test]

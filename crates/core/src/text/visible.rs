@@ -13,6 +13,55 @@ pub fn is_hidden(c: char) -> bool {
         || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether a text may hold a hidden character in a value read from it: it
+/// holds one itself, or a backslash that could write one as an escape. Most
+/// texts have neither; bytes first, as the hidden ASCII characters are the
+/// controls but newline and tab, and only a text with other characters
+/// needs decoding.
+fn may_hide(text: &str) -> bool {
+    let ascii_hidden = |b: u8| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f;
+    let wide_hidden = || !text.is_ascii() && text.chars().any(|c| !c.is_ascii() && is_hidden(c));
+    text.contains('\\') || text.bytes().any(ascii_hidden) || wide_hidden()
+}
+
+/// Every text value of an item read from `text` holding a hidden character,
+/// by path (`authors[1]`, `waivers.rule`), with the first such character;
+/// a text that cannot hide one needs no walk over the item's values.
+pub fn hidden_values<T: serde::Serialize>(text: &str, item: &T) -> Vec<(String, char)> {
+    fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<(String, char)>) {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some(c) = s.chars().find(|c| is_hidden(*c)) {
+                    out.push((path.to_string(), c));
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, &format!("{path}[{i}]"), out);
+                }
+            }
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(x, &p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if may_hide(text) {
+        if let Ok(v) = serde_json::to_value(item) {
+            walk(&v, "", &mut out);
+        }
+    }
+    out
+}
+
 /// The text with every hidden character written as `\u{…}`.
 pub fn visible(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_hidden) {
