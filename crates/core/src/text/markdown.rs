@@ -28,7 +28,10 @@ pub fn escape_markdown(s: &str) -> String {
     // Most text needs nothing: the runs between special bytes, found by a
     // table lookup, are copied whole rather than char by char.
     let mut i = run;
-    while let Some(k) = bytes[i..].iter().position(|&b| MARKDOWN_SPECIAL[b as usize]) {
+    while let Some(k) = bytes[i..]
+        .iter()
+        .position(|&b| MARKDOWN_SPECIAL[b as usize])
+    {
         i += k;
         match markdown_special(bytes, i) {
             Some((with, width)) => {
@@ -119,20 +122,33 @@ pub fn link_target(url: &str) -> Option<String> {
     if !is_http_url(url) {
         return None;
     }
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        match c {
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '"' => out.push_str("%22"),
-            '`' => out.push_str("%60"),
-            '|' => out.push_str("%7C"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
+    let bytes = url.as_bytes();
+    let mut out = String::with_capacity(url.len() + 8);
+    let mut run = 0;
+    let mut i = 0;
+    // Runs between the bytes to change are copied whole, as in `escape_markdown`.
+    while i < bytes.len() {
+        let (with, width) = match bytes[i] {
+            b'(' => ("%28", 1),
+            b')' => ("%29", 1),
+            b'<' => ("%3C", 1),
+            b'>' => ("%3E", 1),
+            b'"' => ("%22", 1),
+            b'`' => ("%60", 1),
+            b'|' => ("%7C", 1),
+            0x00..=0x1f | 0x7f => ("", 1),
+            0xc2 if matches!(bytes.get(i + 1), Some(0x80..=0x9f)) => ("", 2),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(&url[run..i]);
+        out.push_str(with);
+        i += width;
+        run = i;
     }
+    out.push_str(&url[run..]);
     Some(out)
 }
 
@@ -242,6 +258,41 @@ mod tests {
         assert_eq!(code_span("plain é"), "`plain é`");
         assert_eq!(code_span("a\u{85}b\nc"), "`a b c`");
         assert_eq!(code_span("Ā"), "`Ā`");
+    }
+
+    #[test]
+    fn link_targets_drop_controls_and_encode_what_ends_a_link() {
+        // The char-by-char encoding the run copying replaced, as the reference.
+        let by_char = |url: &str| -> String {
+            url.chars()
+                .filter(|c| !c.is_control())
+                .map(|c| match c {
+                    '(' => "%28".to_string(),
+                    ')' => "%29".to_string(),
+                    '<' => "%3C".to_string(),
+                    '>' => "%3E".to_string(),
+                    '"' => "%22".to_string(),
+                    '`' => "%60".to_string(),
+                    '|' => "%7C".to_string(),
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        for url in [
+            "https://a.org/é(x)<\"`|>",
+            "https://a.org/x\u{85}y\u{a0}z",
+            "http://b.org/a?q=(1)&r=[2]",
+            "https://a.org/plain",
+        ] {
+            match link_target(url) {
+                Some(t) => assert_eq!(t, by_char(url), "{url:?}"),
+                None => assert!(!is_http_url(url), "{url:?}"),
+            }
+        }
+        assert_eq!(
+            link_target("http://b.org/a?q=(1)&r=[2]").as_deref(),
+            Some("http://b.org/a?q=%281%29&r=[2]")
+        );
     }
 
     #[test]
