@@ -141,6 +141,17 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
 /// Builds the corpus from the inputs read: the taxonomy (refused whole when
 /// broken), then the entries and records, the claims ledger and the survey.
 pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
+    parse_with(inputs, |_| ()).map(|(corpus, ())| corpus)
+}
+
+/// [`parse`], and `beside` run on the taxonomy while the data folders are
+/// parsed (on the thread of the ledger and survey files): work that needs
+/// only the taxonomy, such as replaying the example traces, costs no time
+/// of its own there.
+pub fn parse_with<R: Send>(
+    inputs: &Inputs,
+    beside: impl FnOnce(&Taxonomy) -> R + Send,
+) -> Result<(Corpus, R), LoadError> {
     let read = inputs.taxonomy.as_deref().map_err(|u| &u.error);
     let tax_text = accepted(read, Layout::TAXONOMY, None).map_err(|d| match &inputs.taxonomy {
         Err(Unread { is_file: false, .. }) => LoadError::Io(d.message),
@@ -182,7 +193,7 @@ pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
     // thread reads them meanwhile, and they join the corpus in the same order.
     let tax = &corpus.taxonomy;
     let (folders, optional) = std::thread::scope(|s| {
-        let optional = s.spawn(|| Optional::parse(inputs, tax));
+        let optional = s.spawn(|| (Optional::parse(inputs, tax), beside(tax)));
         let folders = (
             parse_folder(papers, tax, (FileKind::Entry, convert_entry)),
             parse_folder(records, tax, (FileKind::Record, convert_exclusion)),
@@ -192,6 +203,7 @@ pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (folders, optional)
     });
+    let (optional, besides) = optional;
     let ((paper_problems, papers), (record_problems, records)) = folders;
     corpus.diagnostics.extend(paper_problems);
     corpus.add_entries(papers);
@@ -200,7 +212,7 @@ pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
     optional.into_corpus(&mut corpus);
     parse_status(inputs.status.as_ref(), &mut corpus);
     parse_releases(inputs.releases.as_ref(), &mut corpus);
-    Ok(corpus)
+    Ok((corpus, besides))
 }
 
 /// What a data folder yields, its listing's problems reported first; the
