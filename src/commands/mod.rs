@@ -406,8 +406,16 @@ pub fn parse_checked(
     inputs: &Inputs,
     report: Option<Format>,
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
-    let mut corpus = loaded(load::parse(inputs), report)?;
-    let examples = load::examples::replay(&inputs.traces, &corpus.taxonomy);
+    // The example traces need only the taxonomy: they are replayed while the data folders are parsed.
+    let parsed = load::parse_with(inputs, |tax| load::examples::replay(&inputs.traces, tax));
+    let mut examples = load::examples::Examples::default();
+    let mut corpus = loaded(
+        parsed.map(|(corpus, replayed)| {
+            examples = replayed;
+            corpus
+        }),
+        report,
+    )?;
     corpus.diagnostics.extend(examples.diagnostics);
     let linked = corpus_core::check::traces::linked(&corpus, &examples.forms);
     corpus.diagnostics.extend(linked);

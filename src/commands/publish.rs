@@ -88,7 +88,16 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
                 .as_ref()
                 .ok()
                 .map(|t| generate::parse_templates(t, part));
-            (tera, man.map(|render| render()))
+            // The page costs a third of this thread; a root that will not
+            // take it (no `docs/`, or a page of the user's there) is spared it.
+            let man = man.map(|render| {
+                if previous.takes_man_page() {
+                    render()
+                } else {
+                    Ok(String::new())
+                }
+            });
+            (tera, man)
         });
         let parsed = parse_checked(&inputs, None).map(|(corpus, examples)| {
             let rep = check::check(&corpus);

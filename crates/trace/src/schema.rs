@@ -24,6 +24,9 @@ use jsonschema::Validator;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
+mod root;
+pub(crate) use root::root_surely_valid;
+
 /// The schema text, as shipped in `traces/`.
 pub(crate) const SCHEMA_TEXT: &str = include_str!("../../../traces/trace.schema.json");
 
@@ -302,7 +305,7 @@ mod tests {
     }
 
     /// Documents around the edges of the schema, checked both ways.
-    fn samples() -> Vec<Value> {
+    pub(super) fn samples() -> Vec<Value> {
         let mut out = vec![base(), json!({}), json!([]), json!(3)];
         let edits: Vec<(&str, Value)> = vec![
             ("/events", json!([])),
@@ -381,6 +384,12 @@ mod tests {
             assert_eq!(split, full, "{text}");
             assert_eq!(whole.is_valid(&doc), loaded.findings.is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn shipped_schema_is_valid_against_its_meta_schema() {
+        let schema: Value = serde_json::from_str(SCHEMA_TEXT).unwrap();
+        assert!(jsonschema::meta::validate(&schema).is_ok());
     }
 
     /// Every keyword of `$defs/event` and `$defs/edge` is one the typed checks know.

@@ -35,9 +35,7 @@ use corpus_diagnostics::rules::Rule;
 use corpus_io::reader;
 use data_file::{parse_file, parse_read, Convert, FileLoad};
 use listing::listing_problems;
-use optional::{
-    parse_claims, parse_locators, parse_releases, parse_search, parse_status, parse_survey,
-};
+use optional::{parse_releases, parse_status, Optional};
 use parallel::in_parallel;
 use read::accepted;
 use std::path::Path;
@@ -143,6 +141,17 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
 /// Builds the corpus from the inputs read: the taxonomy (refused whole when
 /// broken), then the entries and records, the claims ledger and the survey.
 pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
+    parse_with(inputs, |_| ()).map(|(corpus, ())| corpus)
+}
+
+/// [`parse`], and `beside` run on the taxonomy while the data folders are
+/// parsed (on the thread of the ledger and survey files): work that needs
+/// only the taxonomy, such as replaying the example traces, costs no time
+/// of its own there.
+pub fn parse_with<R: Send>(
+    inputs: &Inputs,
+    beside: impl FnOnce(&Taxonomy) -> R + Send,
+) -> Result<(Corpus, R), LoadError> {
     let read = inputs.taxonomy.as_deref().map_err(|u| &u.error);
     let tax_text = accepted(read, Layout::TAXONOMY, None).map_err(|d| match &inputs.taxonomy {
         Err(Unread { is_file: false, .. }) => LoadError::Io(d.message),
@@ -179,32 +188,45 @@ pub fn parse(inputs: &Inputs) -> Result<Corpus, LoadError> {
         .diagnostics
         .extend(rule_filter_problems(&corpus.taxonomy, tax_text));
     let [papers, records] = &inputs.folders;
-    let loaded = parse_folder(papers, &mut corpus, (FileKind::Entry, convert_entry));
-    corpus.add_entries(loaded);
-    let loaded = parse_folder(records, &mut corpus, (FileKind::Record, convert_exclusion));
-    corpus.add_exclusions(loaded);
-    parse_claims(inputs.claims.as_ref(), &mut corpus);
-    parse_survey(inputs.survey.as_ref(), &mut corpus);
-    parse_locators(inputs.locators.as_ref(), &mut corpus);
-    parse_search(inputs.search.as_ref(), &mut corpus);
+    // The ledger, survey, locators and search files are as much work as the
+    // data folders on a small corpus, and need only the taxonomy: a second
+    // thread reads them meanwhile, and they join the corpus in the same order.
+    let tax = &corpus.taxonomy;
+    let (folders, optional) = std::thread::scope(|s| {
+        let optional = s.spawn(|| (Optional::parse(inputs, tax), beside(tax)));
+        let folders = (
+            parse_folder(papers, tax, (FileKind::Entry, convert_entry)),
+            parse_folder(records, tax, (FileKind::Record, convert_exclusion)),
+        );
+        let optional = optional
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (folders, optional)
+    });
+    let (optional, besides) = optional;
+    let ((paper_problems, papers), (record_problems, records)) = folders;
+    corpus.diagnostics.extend(paper_problems);
+    corpus.add_entries(papers);
+    corpus.diagnostics.extend(record_problems);
+    corpus.add_exclusions(records);
+    optional.into_corpus(&mut corpus);
     parse_status(inputs.status.as_ref(), &mut corpus);
     parse_releases(inputs.releases.as_ref(), &mut corpus);
-    Ok(corpus)
+    Ok((corpus, besides))
 }
 
 /// What a data folder yields, its listing's problems reported first; the
 /// files are parsed on every core, as each is independent of the others.
 fn parse_folder<T: Send>(
     folder: &Folder,
-    corpus: &mut Corpus,
+    tax: &Taxonomy,
     convert: (FileKind, Convert<T>),
-) -> Vec<FileLoad<T>> {
-    let problems = listing_problems(folder, &corpus.taxonomy);
-    corpus.diagnostics.extend(problems);
-    let tax = &corpus.taxonomy;
-    in_parallel(&folder.files, |(rel, read)| {
+) -> (Vec<Diagnostic>, Vec<FileLoad<T>>) {
+    let problems = listing_problems(folder, tax);
+    let loaded = in_parallel(&folder.files, |(rel, read)| {
         parse_read(rel, read.as_ref(), tax, convert)
-    })
+    });
+    (problems, loaded)
 }
 
 /// Rule filters (`when`/`require`) naming values outside the vocabulary: such

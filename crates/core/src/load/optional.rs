@@ -2,15 +2,55 @@
 //! locators of judged values, the search file, the status file and the
 //! releases file.
 
+use super::inputs::Inputs;
 use super::read::accepted;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
+use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use corpus_io::reader::ReadError;
 
+/// The claims ledger, the survey facts, the locators and the search file,
+/// parsed apart from the corpus: they need only the taxonomy, so they are
+/// read while the data folders are, and join the corpus after its files.
+pub(super) struct Optional {
+    claims: Option<(crate::model::claims::Ledger, String)>,
+    survey: Option<(crate::model::survey::Survey, String)>,
+    locators: Option<(crate::model::locators::Locators, String)>,
+    search: Option<crate::model::search::Search>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Optional {
+    /// Parses the four files the root has, in the order their problems are reported.
+    pub(super) fn parse(inputs: &Inputs, taxonomy: &Taxonomy) -> Self {
+        let mut out = Optional {
+            claims: None,
+            survey: None,
+            locators: None,
+            search: None,
+            diagnostics: Vec::new(),
+        };
+        parse_claims(inputs.claims.as_ref(), taxonomy, &mut out);
+        parse_survey(inputs.survey.as_ref(), &mut out);
+        parse_locators(inputs.locators.as_ref(), &mut out);
+        parse_search(inputs.search.as_ref(), taxonomy, &mut out);
+        out
+    }
+
+    /// The parsed files, and their problems after those already reported.
+    pub(super) fn into_corpus(self, corpus: &mut Corpus) {
+        corpus.claims = self.claims;
+        corpus.survey = self.survey;
+        corpus.locators = self.locators;
+        corpus.search = self.search;
+        corpus.diagnostics.extend(self.diagnostics);
+    }
+}
+
 /// Takes in the survey facts (`corpus/survey.yaml`), when the root has them.
-pub(super) fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::SURVEY, None)
         .map_err(|d| vec![d])
@@ -23,7 +63,7 @@ pub(super) fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mu
 
 /// Takes in the locators of judged values (`corpus/locators.yaml`), when
 /// the root has them.
-pub(super) fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::LOCATORS, None)
         .map_err(|d| vec![d])
@@ -36,14 +76,18 @@ pub(super) fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &
 
 /// Takes in and validates the search file, when the root has one; a search
 /// with problems is reported and left out, so `discover` never runs it.
-pub(super) fn parse_search(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+fn parse_search(
+    read: Option<&Result<String, ReadError>>,
+    taxonomy: &Taxonomy,
+    corpus: &mut Optional,
+) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::SEARCH, None)
         .map_err(|d| vec![d])
         .and_then(crate::model::search::parse);
     match parsed {
         Ok(s) => {
-            let problems = crate::model::search::validate(&s, Some(&corpus.taxonomy));
+            let problems = crate::model::search::validate(&s, Some(taxonomy));
             if problems.is_empty() {
                 corpus.search = Some(s);
             }
@@ -101,14 +145,18 @@ pub(super) fn parse_releases(read: Option<&Result<String, ReadError>>, corpus: &
 
 /// Takes in and validates the claims ledger, when the root has one; a ledger
 /// with problems is reported and left out, so no claim is judged on it.
-pub(super) fn parse_claims(read: Option<&Result<String, ReadError>>, corpus: &mut Corpus) {
+fn parse_claims(
+    read: Option<&Result<String, ReadError>>,
+    taxonomy: &Taxonomy,
+    corpus: &mut Optional,
+) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::CLAIMS, None)
         .map_err(|d| vec![d])
         .and_then(|text| crate::model::claims::parse(text).map(|ledger| (ledger, text)));
     match parsed {
         Ok((ledger, text)) => {
-            let problems = crate::model::claims::validate(&ledger, text, Some(&corpus.taxonomy));
+            let problems = crate::model::claims::validate(&ledger, text, Some(taxonomy));
             if problems.is_empty() {
                 corpus.claims = Some((ledger, text.to_string()));
             }

@@ -34,14 +34,23 @@ pub struct Item {
 
 /// Percent-encodes a URN or URL fragment part (unreserved characters stay).
 pub(crate) fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
+    // Pushed byte by byte into one buffer: a string per byte cost more than
+    // the rest of the changelog.
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len() + s.len() / 2);
+    for b in s.bytes() {
+        match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
+                out.push(b as char);
             }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+            _ => {
+                out.push('%');
+                out.push(HEX[usize::from(b >> 4)] as char);
+                out.push(HEX[usize::from(b & 0xf)] as char);
+            }
+        }
+    }
+    out
 }
 
 fn sentence(e: &Event, paper: &str) -> (String, String) {

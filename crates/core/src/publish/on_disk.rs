@@ -98,6 +98,12 @@ impl Previous {
         }
     }
 
+    /// Whether [`Previous::man_page`] would place a page: one was asked for,
+    /// the root has `docs/` and no page of the user's sits there.
+    pub fn takes_man_page(&self) -> bool {
+        matches!(self.man_page, Some((_, true)))
+    }
+
     /// Files the previous build generated that a generation of `paths` does not.
     pub fn leftovers_of(&self, paths: &[&str]) -> Vec<String> {
         // Only a generation that includes stats/ (and so its manifest) owns that folder.

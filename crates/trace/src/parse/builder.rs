@@ -14,8 +14,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The trace under construction, fed one step of the document at a time.
-pub(super) struct Builder<'v> {
-    validators: &'v Validators,
+pub(super) struct Builder {
+    /// Why the schema engine could not be built, once an item or the root needed it.
+    engine_error: Option<String>,
     events: Vec<Event>,
     event_ids: IdTable,
     event_findings: Vec<Finding>,
@@ -31,10 +32,10 @@ pub(super) struct Builder<'v> {
     pending: Vec<Unresolved>,
 }
 
-impl<'v> Builder<'v> {
-    pub(super) fn new(validators: &'v Validators) -> Self {
+impl Builder {
+    pub(super) fn new() -> Self {
         Builder {
-            validators,
+            engine_error: None,
             events: Vec::new(),
             event_ids: IdTable::default(),
             event_findings: Vec::new(),
@@ -136,20 +137,33 @@ impl<'v> Builder<'v> {
     }
 
     fn item(&mut self, which: Which, n: usize, value: Value) {
-        let (validator, prefix, surely_valid) = match which {
-            Which::Events => (
-                &self.validators.event,
-                "events",
-                schema::event_surely_valid(&value),
-            ),
-            Which::Edges => (
-                &self.validators.edge,
-                "edges",
-                schema::edge_surely_valid(&value),
-            ),
+        let surely_valid = match which {
+            Which::Events => schema::event_surely_valid(&value),
+            Which::Edges => schema::edge_surely_valid(&value),
         };
-        if !surely_valid && !validator.is_valid(&value) {
-            let findings = schema::findings(validator, &value, &format!("/{prefix}/{n}"));
+        let findings = if surely_valid {
+            None
+        } else {
+            self.engine().map(|v| {
+                let (validator, prefix) = match which {
+                    Which::Events => (&v.event, "events"),
+                    Which::Edges => (&v.edge, "edges"),
+                };
+                if validator.is_valid(&value) {
+                    Vec::new()
+                } else {
+                    schema::findings(validator, &value, &format!("/{prefix}/{n}"))
+                }
+            })
+        };
+        // No engine: the load fails as a whole in `finish`, so this item's fate is moot.
+        let findings = match findings {
+            Some(f) if f.is_empty() => None,
+            Some(f) => Some(f),
+            None if surely_valid => None,
+            None => Some(Vec::new()),
+        };
+        if let Some(findings) = findings {
             match which {
                 Which::Events => {
                     self.events_valid = false;
@@ -299,8 +313,33 @@ impl<'v> Builder<'v> {
         true
     }
 
-    pub(super) fn finish(mut self, skeleton: Value) -> Loaded {
-        let mut findings = schema::findings(&self.validators.root, &skeleton, "");
+    /// The schema engine, compiled the first time a document needs it: the
+    /// fast paths settle every well-formed trace, and compiling the engine
+    /// (checking the schema against its meta-schema first) costs more than
+    /// replaying all the example traces.
+    fn engine(&mut self) -> Option<&'static Validators> {
+        match schema::validators() {
+            Ok(v) => Some(v),
+            Err(message) => {
+                self.engine_error.get_or_insert(message);
+                None
+            }
+        }
+    }
+
+    /// The trace and its schema findings, or why the schema engine could not be built.
+    pub(super) fn finish(mut self, skeleton: Value) -> Result<Loaded, String> {
+        let mut findings = if schema::root_surely_valid(&skeleton) {
+            Vec::new()
+        } else {
+            match self.engine() {
+                Some(v) => schema::findings(&v.root, &skeleton, ""),
+                None => Vec::new(),
+            }
+        };
+        if let Some(message) = self.engine_error.take() {
+            return Err(message);
+        }
         findings.append(&mut self.event_findings);
         findings.append(&mut self.edge_findings);
 
@@ -321,12 +360,12 @@ impl<'v> Builder<'v> {
         unresolved.sort_by_key(|u| (u.edge, u.end == End::Dst));
 
         let Value::Object(mut top) = skeleton else {
-            return self.into_loaded(Map::new(), unresolved, findings);
+            return Ok(self.into_loaded(Map::new(), unresolved, findings));
         };
         // Drop the placeholders before keeping the rest.
         top.remove("events");
         top.remove("edges");
-        self.into_loaded(top, unresolved, findings)
+        Ok(self.into_loaded(top, unresolved, findings))
     }
 
     fn into_loaded(

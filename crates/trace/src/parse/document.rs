@@ -39,18 +39,18 @@ macro_rules! scalar_visits {
 }
 
 /// The top-level document.
-pub(super) struct TopSeed<'a, 'f, 'v, 'de> {
-    pub(super) b: &'a mut Feed<'f, 'v, 'de>,
+pub(super) struct TopSeed<'a, 'f, 'de> {
+    pub(super) b: &'a mut Feed<'f, 'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_, '_, 'de> {
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_, 'de> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl TopSeed<'_, '_, '_, '_> {
+impl TopSeed<'_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
         self.b.send(Op::NotAnArray(Which::Events));
         self.b.send(Op::NotAnArray(Which::Edges));
@@ -58,7 +58,7 @@ impl TopSeed<'_, '_, '_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed<'_, '_, '_, 'de> {
+impl<'de> Visitor<'de> for TopSeed<'_, '_, 'de> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -93,12 +93,12 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_, '_, 'de> {
 }
 
 /// The `events` or `edges` array, read one item at a time.
-struct ItemsSeed<'a, 'f, 'v, 'de> {
-    b: &'a mut Feed<'f, 'v, 'de>,
+struct ItemsSeed<'a, 'f, 'de> {
+    b: &'a mut Feed<'f, 'de>,
     which: Which,
 }
 
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_, 'de> {
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, 'de> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         self.b.send(Op::Reset(self.which));
@@ -106,14 +106,14 @@ impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, '_, 'de> {
     }
 }
 
-impl ItemsSeed<'_, '_, '_, '_> {
+impl ItemsSeed<'_, '_, '_> {
     fn other<E: de::Error>(self, v: Value) -> Result<Value, E> {
         self.b.send(Op::NotAnArray(self.which));
         Ok(v)
     }
 }
 
-impl<'de> Visitor<'de> for ItemsSeed<'_, '_, '_, 'de> {
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_, 'de> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {

@@ -19,7 +19,6 @@ mod index;
 mod item;
 
 use super::finding::Finding;
-use super::schema::{self, Validators};
 use super::{EdgeKind, EventKind, Trace};
 use builder::Builder;
 use document::TopSeed;
@@ -49,30 +48,15 @@ pub(crate) struct Loaded {
 
 /// Parses and schema-checks `bytes`.
 pub(crate) fn load(bytes: &[u8]) -> Result<Loaded, JsonError> {
-    let validators = match schema::validators() {
-        Ok(v) => v,
-        Err(message) => {
-            return Err(JsonError {
-                message: format!("internal error: the trace schema does not compile: {message}"),
-                line: 0,
-                column: 0,
-                help: None,
-            })
-        }
-    };
-    load_with(validators, bytes, bytes.len() >= PIPELINE_MIN_BYTES)
+    load_with(bytes, bytes.len() >= PIPELINE_MIN_BYTES)
 }
 
 /// Parses and schema-checks `bytes`, on one thread or two.
-fn load_with(
-    validators: &'static Validators,
-    bytes: &[u8],
-    piped: bool,
-) -> Result<Loaded, JsonError> {
-    let mut builder = Builder::new(validators);
+fn load_with(bytes: &[u8], piped: bool) -> Result<Loaded, JsonError> {
+    let mut builder = Builder::new();
     if !piped {
         let skeleton = parse(&mut Feed::Direct(&mut builder), bytes)?;
-        return Ok(builder.finish(skeleton));
+        return builder.finish(skeleton).map_err(engine_error);
     }
     // Reading JSON into values and checking them cost about the same, so on a
     // large file a second thread checks and types the items while this one
@@ -90,8 +74,18 @@ fn load_with(
             Ok(b) => b,
             Err(panic) => std::panic::resume_unwind(panic),
         };
-        Ok(builder.finish(parsed?))
+        builder.finish(parsed?).map_err(engine_error)
     })
+}
+
+/// The schema engine could not be built: the shipped schema is broken.
+fn engine_error(message: String) -> JsonError {
+    JsonError {
+        message: format!("internal error: the trace schema does not compile: {message}"),
+        line: 0,
+        column: 0,
+        help: None,
+    }
 }
 
 /// Files smaller than this are checked on the parsing thread: a thread costs more than it saves.
@@ -104,7 +98,7 @@ const PIPELINE_DEPTH: usize = 4;
 const BATCH_ITEMS: usize = 256;
 
 /// Parses the document, feeding the arrays' items to the builder; returns the skeleton.
-fn parse<'de>(feed: &mut Feed<'_, '_, 'de>, bytes: &'de [u8]) -> Result<Value, JsonError> {
+fn parse<'de>(feed: &mut Feed<'_, 'de>, bytes: &'de [u8]) -> Result<Value, JsonError> {
     // Checking the whole file's UTF-8 at once is far cheaper than string by
     // string; a file that fails it is read from bytes, so its error (and
     // position) is the one serde_json gives there.
@@ -115,7 +109,7 @@ fn parse<'de>(feed: &mut Feed<'_, '_, 'de>, bytes: &'de [u8]) -> Result<Value, J
 }
 
 fn parse_from<'de, R: serde_json::de::Read<'de>>(
-    feed: &mut Feed<'_, '_, 'de>,
+    feed: &mut Feed<'_, 'de>,
     mut de: serde_json::Deserializer<R>,
 ) -> Result<Value, JsonError> {
     TopSeed { b: &mut *feed }
@@ -160,8 +154,8 @@ struct RawEdge<'de> {
 }
 
 /// Where the parser's steps go: straight into the builder, or to the checking thread.
-enum Feed<'a, 'v, 'de> {
-    Direct(&'a mut Builder<'v>),
+enum Feed<'a, 'de> {
+    Direct(&'a mut Builder),
     Piped {
         tx: std::sync::mpsc::SyncSender<Op<'de>>,
         /// Set when the checking thread has gone; it only goes by panicking,
@@ -170,7 +164,7 @@ enum Feed<'a, 'v, 'de> {
     },
 }
 
-impl<'de> Feed<'_, '_, 'de> {
+impl<'de> Feed<'_, 'de> {
     fn send(&mut self, op: Op<'de>) {
         match self {
             Feed::Direct(b) => b.apply(op),
@@ -249,11 +243,10 @@ mod tests {
 
     #[test]
     fn two_threads_build_what_one_builds() {
-        let v = schema::validators().expect("schema compiles");
         // Several batches, and a final partial one.
         let text = big_trace(3 * BATCH_ITEMS + 17);
-        let one = load_with(v, text.as_bytes(), false).expect("json");
-        let two = load_with(v, text.as_bytes(), true).expect("json");
+        let one = load_with(text.as_bytes(), false).expect("json");
+        let two = load_with(text.as_bytes(), true).expect("json");
         assert_eq!(one.trace, two.trace);
         assert_eq!(format!("{:?}", one.findings), format!("{:?}", two.findings));
         assert_eq!(one.items_valid, two.items_valid);
@@ -262,8 +255,8 @@ mod tests {
         assert_eq!(one.trace.unresolved.len(), 5);
         // A syntax error after many items is the same error either way.
         let cut = &text[..text.len() - 40];
-        let e1 = load_with(v, cut.as_bytes(), false).expect_err("truncated");
-        let e2 = load_with(v, cut.as_bytes(), true).expect_err("truncated");
+        let e1 = load_with(cut.as_bytes(), false).expect_err("truncated");
+        let e2 = load_with(cut.as_bytes(), true).expect_err("truncated");
         assert_eq!(e1, e2);
     }
 
