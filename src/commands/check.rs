@@ -69,7 +69,7 @@ fn from_fingerprint(
     format: Format,
 ) -> Option<Outcome> {
     let key = generate::fingerprint_key(store, inputs, Part::All)?;
-    let previous = on_disk::Previous::read(&inputs.root, None);
+    let previous = on_disk::Previous::of(&inputs.root, &inputs.previous, None);
     let (_, c) = generate::unchanged(store, &inputs.root, key, &previous)?;
     let sources: Sources = c
         .diagnostics

@@ -48,9 +48,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// page `man` renders (or, with `check_only`, fails when one of them is stale).
 ///
 /// The stages run once each, in this order: what the build needs from the
-/// context; read (the inputs, and what the previous build left on disk);
-/// the shortcut (a fresh record ends the run here); parse and check; count;
-/// render; place the user's files; write (or compare) and record.
+/// context; read (the inputs, and what the previous build left on disk, in
+/// one pass); the shortcut (a fresh record ends the run here); parse and
+/// check; count; render; place the user's files; write (or compare) and
+/// record.
 pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
     let store = ctx.store();
     let opts = ctx.load;
@@ -59,8 +60,8 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     } else {
         ctx.writing_root()?
     };
-    let inputs = load::read_inputs(root, opts);
-    let previous = on_disk::Previous::read(root, man.map(|_| (MAN_PAGE, MAN_MARK)));
+    let inputs = load::read_inputs_with_man(root, opts, man.map(|_| MAN_PAGE));
+    let previous = on_disk::Previous::of(root, &inputs.previous, man.map(|_| MAN_MARK));
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
     // only a whole build has a key, and only it can be found fresh.

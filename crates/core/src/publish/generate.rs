@@ -25,7 +25,7 @@ use std::path::Path;
 pub const PRISMA_CHART: &str = "chart_prisma_2020.svg";
 
 /// Largest generated file read back for comparison.
-pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
+pub use crate::load::MAX_GENERATED_BYTES;
 
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

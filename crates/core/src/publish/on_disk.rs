@@ -4,7 +4,9 @@
 //! a man page) that `build` must leave alone.
 
 use crate::layout::Layout;
-use crate::publish::generate::{Generated, MAX_GENERATED_BYTES};
+use crate::load::Outputs;
+use crate::load::MAX_GENERATED_BYTES;
+use crate::publish::generate::Generated;
 use corpus_io::reader;
 use std::path::{Path, PathBuf};
 
@@ -30,32 +32,30 @@ impl Previous {
     /// page's path and the mark a page this tool wrote starts with, when
     /// the command line hands one down.
     pub fn read(root: &Path, man: Option<(&str, &str)>) -> Previous {
-        let changelog = root.join(Layout::CHANGELOG);
-        let changelog_text = reader::read_text(&changelog, MAX_GENERATED_BYTES);
-        // Through the reader: a FIFO or device planted here must not hang `check`.
-        let manifest = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES);
-        let man_text = man
-            .filter(|_| root.join("docs").is_dir())
-            .map(|(path, mark)| {
-                (
-                    path,
-                    mark,
-                    reader::read_text(&root.join(path), MAX_GENERATED_BYTES),
-                )
-            });
-        let users_changelog = std::fs::symlink_metadata(&changelog).is_ok()
-            && !changelog_text.is_ok_and(|t| t.contains(crate::publish::changes::MARK));
-        let manifest = manifest.map_or_else(
+        let outputs = crate::load::read_outputs(root, man.map(|(path, _)| path));
+        Previous::of(root, &outputs, man.map(|(_, mark)| mark))
+    }
+
+    /// Judges what a previous build left below `root`, as read with the
+    /// inputs (`load::read_outputs`); `man_mark` is the mark a man page
+    /// this tool wrote starts with.
+    pub fn of(root: &Path, outputs: &Outputs, man_mark: Option<&str>) -> Previous {
+        let users_changelog = outputs.changelog_present
+            && !outputs
+                .changelog
+                .as_ref()
+                .is_ok_and(|t| t.contains(crate::publish::changes::MARK));
+        let manifest = outputs.manifest.as_ref().map_or_else(
             |_| Vec::new(),
             |old| old.lines().map(|l| l.trim().to_string()).collect(),
         );
-        let man_page = man_text.map(|(path, mark, text)| {
+        let man_page = outputs.man_page.as_ref().map(|(path, text)| {
             let ours = match text {
                 Err(reader::ReadError::Missing) => true,
-                Ok(text) => text.starts_with(mark),
+                Ok(text) => man_mark.is_some_and(|mark| text.starts_with(mark)),
                 Err(_) => false,
             };
-            (path.to_string(), ours)
+            (path.clone(), ours)
         });
         Previous {
             users_changelog,
