@@ -162,12 +162,10 @@ pub fn read_outputs(root: &Path, man_page: Option<&str>) -> Outputs {
         changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
         changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
         manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
-        man_page: man_page
-            .filter(|_| root.join("docs").is_dir())
-            .map(|path| {
-                let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
-                (path.to_string(), text)
-            }),
+        man_page: man_page.filter(|_| root.join("docs").is_dir()).map(|path| {
+            let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
+            (path.to_string(), text)
+        }),
     }
 }
 
