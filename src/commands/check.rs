@@ -126,6 +126,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             &inputs.templates,
             &examples,
             Part::All,
+            &on_disk::Previous::of(root, &inputs.previous, None),
         ));
     }
     let mut stdout = render_report(&corpus, &rep.diagnostics, rep.waived.len(), format);

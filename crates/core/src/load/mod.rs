@@ -131,6 +131,18 @@ pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&st
         error,
         is_file: tax_path.is_file(),
     });
+    // What a previous build left, through the reader like every input: a
+    // FIFO or device planted here must not hang `check`.
+    let changelog = root.join(Layout::CHANGELOG);
+    let previous = Outputs {
+        changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
+        changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
+        manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
+        man_page: man_page.filter(|_| root.join("docs").is_dir()).map(|path| {
+            let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
+            (path.to_string(), text)
+        }),
+    };
     let optional = |rel: &str| {
         let path = root.join(rel);
         path.exists().then(|| reader::read_text(&path, max))
@@ -148,24 +160,7 @@ pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&st
         releases: optional(Layout::RELEASES),
         traces,
         templates,
-        previous: read_outputs(root, man_page),
-    }
-}
-
-/// Reads what a previous build left below `root`: its changelog, its
-/// manifest, and the man page at `man_page` when asked and the root has a
-/// `docs/` folder.
-pub fn read_outputs(root: &Path, man_page: Option<&str>) -> Outputs {
-    // Through the reader: a FIFO or device planted here must not hang `check`.
-    let changelog = root.join(Layout::CHANGELOG);
-    Outputs {
-        changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
-        changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
-        manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
-        man_page: man_page.filter(|_| root.join("docs").is_dir()).map(|path| {
-            let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
-            (path.to_string(), text)
-        }),
+        previous,
     }
 }
 

@@ -28,17 +28,9 @@ pub struct Previous {
 }
 
 impl Previous {
-    /// Reads the previous build's traces below `root`; `man` is the man
-    /// page's path and the mark a page this tool wrote starts with, when
-    /// the command line hands one down.
-    pub fn read(root: &Path, man: Option<(&str, &str)>) -> Previous {
-        let outputs = crate::load::read_outputs(root, man.map(|(path, _)| path));
-        Previous::of(root, &outputs, man.map(|(_, mark)| mark))
-    }
-
     /// Judges what a previous build left below `root`, as read with the
-    /// inputs (`load::read_outputs`); `man_mark` is the mark a man page
-    /// this tool wrote starts with.
+    /// inputs (`Inputs::previous`); `man_mark` is the mark a man page this
+    /// tool wrote starts with.
     pub fn of(root: &Path, outputs: &Outputs, man_mark: Option<&str>) -> Previous {
         let users_changelog = outputs.changelog_present
             && !outputs
@@ -119,12 +111,6 @@ impl Previous {
     }
 }
 
-/// Leaves out of `files` a changelog the user wrote (see
-/// [`Previous::keep_users_changelog`]); returns its path when it did so.
-pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<String> {
-    Previous::read(root, None).keep_users_changelog(files)
-}
-
 /// Whether this root publishes generated files at all: it has templates, or
 /// a build left its manifest (then missing templates are a problem, not a
 /// data-only corpus).
@@ -142,11 +128,6 @@ pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
 pub(crate) fn is_fresh(root: &Path, f: &Generated) -> bool {
     reader::read_bytes(&root.join(&f.path), MAX_GENERATED_BYTES)
         .is_ok_and(|b| b == f.content.as_bytes())
-}
-
-/// Files the previous build generated that this one no longer does.
-pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
-    Previous::read(root, None).leftovers(files)
 }
 
 /// Whether a manifest line names a file a build could have written, so that
