@@ -102,6 +102,9 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
     let (corpus, examples, rep) = parsed?;
+    // Counted beside the check, before its verdict: the figures are of the
+    // corpus as parsed, and the stages after the gate only render them.
+    let st = corpus_core::stats::of_corpus(&corpus);
     if rep.errors() > 0 {
         return Err(refused(&corpus, rep.diagnostics));
     }
@@ -124,7 +127,6 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
             ),
         ));
     }
-    let st = corpus_core::stats::of_corpus(&corpus);
     // Read templates are always parsed above.
     let tera = tera
         .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
