@@ -47,25 +47,23 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// Checks the corpus, then writes the generated files of `part` and the man
 /// page `man` renders (or, with `check_only`, fails when one of them is stale).
 ///
-/// The stages run once each, in this order: what the build needs from the
-/// context; read (the inputs, and what the previous build left on disk, in
-/// one pass); the shortcut (a fresh record ends the run here); parse and
-/// check; count; render; place the user's files; write (or compare) and
-/// record.
+/// The stages run once each, in this order: the root; read (the inputs,
+/// and what the previous build left on disk, in one pass); the shortcut
+/// (this user's store, the key of what was read, and a fresh record ends
+/// the run here); parse, check and count; render; place the user's files;
+/// write (or compare) and record.
 pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
-    let store = ctx.store();
-    let opts = ctx.load;
     let root = if check_only {
         ctx.root()?
     } else {
         ctx.writing_root()?
     };
-    let inputs = load::read_inputs_with_man(root, opts, man.map(|_| MAN_PAGE));
+    let inputs = load::read_inputs_with_man(root, ctx.load, man.map(|_| MAN_PAGE));
     let previous = on_disk::Previous::of(root, &inputs.previous, man.map(|_| MAN_MARK));
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
-    // only a whole build has a key, and only it can be found fresh.
-    let store = store.filter(|_| part == Part::All);
+    // only a whole build opens the store, has a key and can be found fresh.
+    let store = if part == Part::All { ctx.store() } else { None };
     let key = match store {
         Some(s) => generate::fingerprint_key(s, &inputs, part),
         None => None,
