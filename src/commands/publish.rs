@@ -79,7 +79,7 @@ enum Built {
     },
     /// The check found errors, so nothing was written.
     Refused {
-        corpus: Corpus,
+        corpus: Box<Corpus>,
         diagnostics: Vec<Diagnostic>,
     },
 }
@@ -140,7 +140,7 @@ fn stages(
     let st = corpus_core::stats::of_corpus(&corpus);
     if rep.errors() > 0 {
         return Ok(Built::Refused {
-            corpus,
+            corpus: Box::new(corpus),
             diagnostics: rep.diagnostics,
         });
     }
