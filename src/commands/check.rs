@@ -69,7 +69,7 @@ fn from_fingerprint(
     format: Format,
 ) -> Option<Outcome> {
     let key = generate::fingerprint_key(store, inputs, Part::All)?;
-    let previous = on_disk::Previous::read(&inputs.root, None);
+    let previous = on_disk::Previous::of(&inputs.root, &inputs.previous, None);
     let (_, c) = generate::unchanged(store, &inputs.root, key, &previous)?;
     let sources: Sources = c
         .diagnostics
@@ -126,6 +126,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             &inputs.templates,
             &examples,
             Part::All,
+            &on_disk::Previous::of(root, &inputs.previous, None),
         ));
     }
     let mut stdout = render_report(&corpus, &rep.diagnostics, rep.waived.len(), format);

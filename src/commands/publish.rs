@@ -7,6 +7,7 @@ use super::{parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::layout::Layout;
 use corpus_core::load;
+use corpus_core::model::corpus::Corpus;
 use corpus_core::publish::fingerprint::Checked;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::publish::on_disk;
@@ -47,35 +48,68 @@ pub fn render(ctx: &Context, args: &Args) -> Result {
 /// Checks the corpus, then writes the generated files of `part` and the man
 /// page `man` renders (or, with `check_only`, fails when one of them is stale).
 ///
-/// The stages run once each, in this order: what the build needs from the
-/// context; read (the inputs, and what the previous build left on disk);
-/// the shortcut (a fresh record ends the run here); parse and check; count;
-/// render; place the user's files; write (or compare) and record.
+/// The stages run once each, in this order: the root; read (the inputs,
+/// and what the previous build left on disk, in one pass); the shortcut
+/// (this user's store, the key of what was read, and a fresh record ends
+/// the run here); parse, check and count; render; place the user's files;
+/// write (or compare) and record.
 pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage>) -> Result {
-    let store = ctx.store();
-    let opts = ctx.load;
+    let built = stages(ctx, part, check_only, man)?;
+    reported(built, check_only)
+}
+
+/// What the stages of a build came to, reported once they are all done.
+enum Built {
+    /// The record proved this many generated files fresh: nothing was parsed.
+    Fresh(usize),
+    /// `--check`: the stale files and the leftovers among the `generated`,
+    /// and the `notes` for standard error.
+    Compared {
+        stale: Vec<String>,
+        leftovers: Vec<String>,
+        generated: usize,
+        notes: String,
+    },
+    /// What was written, the user's changelog left alone (if any) and the
+    /// `notes` for standard error.
+    Written {
+        written: generate::Written,
+        kept: Option<String>,
+        notes: String,
+    },
+    /// The check found errors, so nothing was written.
+    Refused {
+        corpus: Box<Corpus>,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+/// The stages of `run_part`, once each, in order; Err is a run that could
+/// not go on (exit 2).
+fn stages(
+    ctx: &Context,
+    part: Part,
+    check_only: bool,
+    man: Option<ManPage>,
+) -> std::result::Result<Built, Outcome> {
     let root = if check_only {
         ctx.root()?
     } else {
         ctx.writing_root()?
     };
-    let inputs = load::read_inputs(root, opts);
-    let previous = on_disk::Previous::read(root, man.map(|_| (MAN_PAGE, MAN_MARK)));
+    let inputs = load::read_inputs_with_man(root, ctx.load, man.map(|_| MAN_PAGE));
+    let previous = on_disk::Previous::of(root, &inputs.previous, man.map(|_| MAN_MARK));
     // Only a whole build is recorded: `render` and `stats --write` leave
     // the files they do not generate, the record among them, alone. So
-    // only a whole build has a key, and only it can be found fresh.
-    let store = store.filter(|_| part == Part::All);
+    // only a whole build opens the store, has a key and can be found fresh.
+    let store = if part == Part::All { ctx.store() } else { None };
     let key = match store {
         Some(s) => generate::fingerprint_key(s, &inputs, part),
         None => None,
     };
     if let (Some(s), Some(k)) = (store, key) {
         if let Some((paths, _)) = generate::unchanged(s, root, k, &previous) {
-            return Ok(Outcome {
-                code: 0,
-                stdout: unchanged_message(paths.len(), check_only),
-                stderr: String::new(),
-            });
+            return Ok(Built::Fresh(paths.len()));
         }
     }
     // Parsing the templates and rendering the man page need none of the
@@ -110,8 +144,14 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
     let (corpus, examples, rep) = parsed?;
+    // Counted beside the check, before its verdict: the figures are of the
+    // corpus as parsed, and the stages after the gate only render them.
+    let st = corpus_core::stats::of_corpus(&corpus);
     if rep.errors() > 0 {
-        return Err(refused(&corpus, rep.diagnostics));
+        return Ok(Built::Refused {
+            corpus: Box::new(corpus),
+            diagnostics: rep.diagnostics,
+        });
     }
     let failed = |d: &Diagnostic| {
         let at = match (d.line, d.column) {
@@ -132,7 +172,6 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
             ),
         ));
     }
-    let st = corpus_core::stats::of_corpus(&corpus);
     // Read templates are always parsed above.
     let tera = tera
         .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
@@ -151,9 +190,11 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     if check_only {
         let leftovers = previous.leftovers(&files);
         let stale = on_disk::stale(root, &files);
-        return Ok(Outcome {
-            stderr: notes,
-            ..compared(&stale, &leftovers, files.len())
+        return Ok(Built::Compared {
+            stale: stale.iter().map(|f| f.path.clone()).collect(),
+            leftovers,
+            generated: files.len(),
+            notes,
         });
     }
     // The figures too, so that `stats` can print them unparsed.
@@ -171,7 +212,47 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         }),
         _ => None,
     };
-    let w = generate::write(root, &files, &previous, record).map_err(|e| Outcome::fail(2, e))?;
+    let written =
+        generate::write(root, &files, &previous, record).map_err(|e| Outcome::fail(2, e))?;
+    Ok(Built::Written {
+        written,
+        kept,
+        notes,
+    })
+}
+
+/// The outcome of a build, from what its stages came to.
+fn reported(built: Built, check_only: bool) -> Result {
+    match built {
+        Built::Fresh(n) => Ok(Outcome::ok(unchanged_message(n, check_only))),
+        Built::Compared {
+            stale,
+            leftovers,
+            generated,
+            notes,
+        } => Ok(Outcome {
+            stderr: notes,
+            ..compared(&stale, &leftovers, generated)
+        }),
+        Built::Written {
+            written,
+            kept,
+            notes,
+        } => Ok(Outcome {
+            code: 0,
+            stdout: written_message(&written, kept.as_deref()),
+            stderr: notes,
+        }),
+        Built::Refused {
+            corpus,
+            diagnostics,
+        } => Err(refused(&corpus, diagnostics)),
+    }
+}
+
+/// What a build that wrote says: each file written or removed, the user's
+/// changelog `kept` (if any), and the counts.
+fn written_message(w: &generate::Written, kept: Option<&str>) -> String {
     let mut out = String::new();
     for p in &w.changed {
         out.push_str(&format!("wrote {p}\n"));
@@ -179,7 +260,7 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
     for p in &w.removed {
         out.push_str(&format!("removed {p}\n"));
     }
-    if let Some(p) = &kept {
+    if let Some(p) = kept {
         out.push_str(&format!(
             "left {p} alone: `corpus build` did not write it (move it away to have the changelog generated)\n"
         ));
@@ -190,16 +271,12 @@ pub fn run_part(ctx: &Context, part: Part, check_only: bool, man: Option<ManPage
         w.unchanged,
         w.removed.len()
     ));
-    Ok(Outcome {
-        code: 0,
-        stdout: out,
-        stderr: notes,
-    })
+    out
 }
 
 /// The outcome of a build whose check found errors: they alone, rendered
 /// against the data files, and that nothing was written.
-fn refused(corpus: &corpus_core::model::corpus::Corpus, diagnostics: Vec<Diagnostic>) -> Outcome {
+fn refused(corpus: &Corpus, diagnostics: Vec<Diagnostic>) -> Outcome {
     let sources = sources(corpus);
     let errors: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.fails(false)).collect();
     let summary = format!(
@@ -229,13 +306,13 @@ fn fresh_message(n: usize) -> String {
 
 /// `--check`: names the `stale` and `leftovers` files among the `n` a
 /// build generates, writing nothing.
-fn compared(stale: &[&generate::Generated], leftovers: &[String], n: usize) -> Outcome {
+fn compared(stale: &[String], leftovers: &[String], n: usize) -> Outcome {
     if stale.is_empty() && leftovers.is_empty() {
         return Outcome::ok(fresh_message(n));
     }
     let mut msg = String::new();
-    for f in stale {
-        msg.push_str(&format!("stale: {}\n", f.path));
+    for p in stale {
+        msg.push_str(&format!("stale: {p}\n"));
     }
     for p in leftovers {
         msg.push_str(&format!("no longer generated: {p}\n"));

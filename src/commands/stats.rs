@@ -6,6 +6,7 @@ use super::{parse_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::check;
 use corpus_core::load;
 use corpus_core::publish::generate::{self, Part};
+use corpus_core::publish::on_disk;
 use corpus_core::stats::{self, Stats};
 use corpus_diagnostics::diag::Severity;
 
@@ -63,7 +64,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     // error-free build, its figures and check result are this run's.
     let recorded = ctx.store().and_then(|s| {
         let key = generate::fingerprint_key(s, &inputs, Part::All)?;
-        generate::fresh_stats(s, root, key)
+        let previous = on_disk::Previous::of(root, &inputs.previous, None);
+        generate::fresh_stats(s, root, key, &previous)
     });
     if let Some((st, checked)) = recorded {
         let errors = checked

@@ -10,12 +10,13 @@
 use crate::common::{repo, Tree};
 use corpus_core::check::check;
 use corpus_core::load::examples::Traces;
-use corpus_core::load::{parse, read_inputs, Folder, Inputs, LoadOptions};
+use corpus_core::load::{parse, read_inputs, Folder, Inputs, LoadOptions, Outputs};
 use corpus_core::model::claims::{evaluate, Claim, Over, Pool};
 use corpus_core::model::corpus::Corpus;
 use corpus_core::model::fields;
 use corpus_core::model::format::{format, FileKind};
 use corpus_core::model::{Entry, Exclusion};
+use corpus_io::reader::ReadError;
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeSet;
 
@@ -240,6 +241,12 @@ fn verdict_after(
                 runs: Ok(Vec::new()),
             },
             templates: Ok(Vec::new()),
+            previous: Outputs {
+                changelog_present: false,
+                changelog: Err(ReadError::Missing),
+                manifest: Err(ReadError::Missing),
+                man_page: None,
+            },
         };
         parse(&alone).ok()
     });

@@ -43,6 +43,25 @@ pub struct Inputs {
     pub traces: Traces,
     /// The templates by name, sorted, or the problem that stopped reading them.
     pub templates: Result<Vec<(String, String)>, Diagnostic>,
+    /// What a previous build left at the root, read with the rest so that
+    /// nothing after this stage goes back to the disk but the comparison
+    /// and the write.
+    pub previous: Outputs,
+}
+
+/// What a previous build left at the root, as read (`publish::on_disk`
+/// judges it): its changelog, its manifest and the man page asked about.
+#[derive(Debug)]
+pub struct Outputs {
+    /// Whether anything stands at the changelog's path (a symlink too).
+    pub changelog_present: bool,
+    /// The changelog's text, or why it could not be read.
+    pub changelog: Result<String, ReadError>,
+    /// The manifest's text, or why it could not be read.
+    pub manifest: Result<String, ReadError>,
+    /// The man page's path and its text, when one was asked about and the
+    /// root has a `docs/` folder.
+    pub man_page: Option<(String, Result<String, ReadError>)>,
 }
 
 /// A taxonomy that could not be read.

@@ -21,7 +21,7 @@ mod read;
 
 pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 pub use crate::yaml::source::{SourceFile, Spans};
-pub use inputs::{Inputs, Unread};
+pub use inputs::{Inputs, Outputs, Unread};
 pub use listing::is_data_file;
 pub use listing::Folder;
 pub use read::{read_text, MAX_FLOW_DEPTH};
@@ -42,6 +42,10 @@ use std::path::Path;
 
 /// Largest data file read by default (bytes); larger ones are refused.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Largest generated file read back (for comparison, or as what a previous
+/// build left).
+pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Why a corpus could not be loaded at all.
 #[derive(Debug)]
@@ -106,6 +110,13 @@ pub fn load(root: &Path, opts: LoadOptions) -> Result<Corpus, LoadError> {
 
 /// Reads every input below `root`; nothing that fails stops the others.
 pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
+    read_inputs_with_man(root, opts, None)
+}
+
+/// Reads every input below `root`, and with what a previous build left
+/// there the man page at `man_page` (a root-relative path), when asked
+/// and the root has a `docs/` folder.
+pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&str>) -> Inputs {
     let max = opts.max_file_bytes;
     // The reads do not depend on each other, so their order is free: whole
     // folders (traces, templates, data) first, then the single files.
@@ -118,6 +129,18 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
         error,
         is_file: tax_path.is_file(),
     });
+    // What a previous build left, through the reader like every input: a
+    // FIFO or device planted here must not hang `check`.
+    let changelog = root.join(Layout::CHANGELOG);
+    let previous = Outputs {
+        changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
+        changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
+        manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
+        man_page: man_page.filter(|_| root.join("docs").is_dir()).map(|path| {
+            let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
+            (path.to_string(), text)
+        }),
+    };
     let optional = |rel: &str| {
         let path = root.join(rel);
         path.exists().then(|| reader::read_text(&path, max))
@@ -135,6 +158,7 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
         releases: optional(Layout::RELEASES),
         traces,
         templates,
+        previous,
     }
 }
 

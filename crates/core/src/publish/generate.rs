@@ -8,9 +8,7 @@ use crate::load::Inputs;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::publish::fingerprint;
-use crate::publish::on_disk::{
-    is_fresh, keep_users_changelog, leftovers, publishes, stale, Previous,
-};
+use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
 use crate::publish::{engine, render};
 use crate::stats::charts::{self, Bar, Flow};
 use crate::stats::{self, Stats};
@@ -25,7 +23,7 @@ use std::path::Path;
 pub const PRISMA_CHART: &str = "chart_prisma_2020.svg";
 
 /// Largest generated file read back for comparison.
-pub const MAX_GENERATED_BYTES: u64 = 512 * 1024 * 1024;
+pub use crate::load::MAX_GENERATED_BYTES;
 
 /// Which generated files a command produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -462,9 +460,15 @@ pub fn unchanged(
 /// The figures of the corpus, and what checking found, when the record for
 /// `key` proves the generated files fresh (see `unchanged`) and the recorded
 /// figures are exactly those of the fresh stats/stats.json. None when the
-/// full path must decide.
-pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fingerprint::Checked)> {
-    let (paths, mut checked) = unchanged(store, root, key, &Previous::read(root, None))?;
+/// full path must decide. `previous` is what the previous build left, as
+/// read with the inputs.
+pub fn fresh_stats(
+    store: &Store,
+    root: &Path,
+    key: u128,
+    previous: &Previous,
+) -> Option<(Stats, fingerprint::Checked)> {
+    let (paths, mut checked) = unchanged(store, root, key, previous)?;
     let json = format!("{}/stats.json", Layout::STATS_DIR);
     if !paths.contains(&json) {
         return None;
@@ -478,13 +482,15 @@ pub fn fresh_stats(store: &Store, root: &Path, key: u128) -> Option<(Stats, fing
 const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// `stale-generated` diagnostics for a root (none when it has no
-/// templates), from the templates read with its other inputs.
+/// templates), from the templates and what the `previous` build left, read
+/// with its other inputs.
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
     templates: &Result<Vec<(String, String)>, Diagnostic>,
     examples: &[(String, Metrics)],
     part: Part,
+    previous: &Previous,
 ) -> Vec<Diagnostic> {
     if !publishes(root) {
         return Vec::new();
@@ -515,8 +521,8 @@ pub fn stale_diagnostics(
         Ok(f) => f,
         Err(d) => return vec![d],
     };
-    keep_users_changelog(root, &mut files);
-    out.extend(stale_files(root, &files, severity));
+    previous.keep_users_changelog(&mut files);
+    out.extend(stale_files(root, &files, severity, previous));
     out
 }
 
@@ -524,14 +530,19 @@ pub fn stale_diagnostics(
 /// from what a build would write, or none: every stale file has the same
 /// cause and the same fix, and twenty copies of it would bury the other
 /// problems.
-fn stale_files(root: &Path, files: &[Generated], severity: Severity) -> Option<Diagnostic> {
+fn stale_files(
+    root: &Path,
+    files: &[Generated],
+    severity: Severity,
+    previous: &Previous,
+) -> Option<Diagnostic> {
     let mut stale: Vec<&str> = stale(root, files)
         .into_iter()
         .map(|f| f.path.as_str())
         .collect();
     // The Layout::README first: it is what readers see, so the diagnostic points there.
     stale.sort_by_key(|p| *p != Layout::README);
-    let gone = leftovers(root, files);
+    let gone = previous.leftovers(files);
     let first = stale
         .first()
         .copied()

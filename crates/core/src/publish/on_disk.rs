@@ -4,7 +4,9 @@
 //! a man page) that `build` must leave alone.
 
 use crate::layout::Layout;
-use crate::publish::generate::{Generated, MAX_GENERATED_BYTES};
+use crate::load::Outputs;
+use crate::load::MAX_GENERATED_BYTES;
+use crate::publish::generate::Generated;
 use corpus_io::reader;
 use std::path::{Path, PathBuf};
 
@@ -26,36 +28,26 @@ pub struct Previous {
 }
 
 impl Previous {
-    /// Reads the previous build's traces below `root`; `man` is the man
-    /// page's path and the mark a page this tool wrote starts with, when
-    /// the command line hands one down.
-    pub fn read(root: &Path, man: Option<(&str, &str)>) -> Previous {
-        let changelog = root.join(Layout::CHANGELOG);
-        let changelog_text = reader::read_text(&changelog, MAX_GENERATED_BYTES);
-        // Through the reader: a FIFO or device planted here must not hang `check`.
-        let manifest = reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES);
-        let man_text = man
-            .filter(|_| root.join("docs").is_dir())
-            .map(|(path, mark)| {
-                (
-                    path,
-                    mark,
-                    reader::read_text(&root.join(path), MAX_GENERATED_BYTES),
-                )
-            });
-        let users_changelog = std::fs::symlink_metadata(&changelog).is_ok()
-            && !changelog_text.is_ok_and(|t| t.contains(crate::publish::changes::MARK));
-        let manifest = manifest.map_or_else(
+    /// Judges what a previous build left below `root`, as read with the
+    /// inputs (`Inputs::previous`); `man_mark` is the mark a man page this
+    /// tool wrote starts with.
+    pub fn of(root: &Path, outputs: &Outputs, man_mark: Option<&str>) -> Previous {
+        let users_changelog = outputs.changelog_present
+            && !outputs
+                .changelog
+                .as_ref()
+                .is_ok_and(|t| t.contains(crate::publish::changes::MARK));
+        let manifest = outputs.manifest.as_ref().map_or_else(
             |_| Vec::new(),
             |old| old.lines().map(|l| l.trim().to_string()).collect(),
         );
-        let man_page = man_text.map(|(path, mark, text)| {
+        let man_page = outputs.man_page.as_ref().map(|(path, text)| {
             let ours = match text {
                 Err(reader::ReadError::Missing) => true,
-                Ok(text) => text.starts_with(mark),
+                Ok(text) => man_mark.is_some_and(|mark| text.starts_with(mark)),
                 Err(_) => false,
             };
-            (path.to_string(), ours)
+            (path.clone(), ours)
         });
         Previous {
             users_changelog,
@@ -125,12 +117,6 @@ impl Previous {
     }
 }
 
-/// Leaves out of `files` a changelog the user wrote (see
-/// [`Previous::keep_users_changelog`]); returns its path when it did so.
-pub fn keep_users_changelog(root: &Path, files: &mut Vec<Generated>) -> Option<String> {
-    Previous::read(root, None).keep_users_changelog(files)
-}
-
 /// Whether this root publishes generated files at all: it has templates, or
 /// a build left its manifest (then missing templates are a problem, not a
 /// data-only corpus).
@@ -148,11 +134,6 @@ pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
 pub(crate) fn is_fresh(root: &Path, f: &Generated) -> bool {
     reader::read_bytes(&root.join(&f.path), MAX_GENERATED_BYTES)
         .is_ok_and(|b| b == f.content.as_bytes())
-}
-
-/// Files the previous build generated that this one no longer does.
-pub fn leftovers(root: &Path, files: &[Generated]) -> Vec<String> {
-    Previous::read(root, None).leftovers(files)
 }
 
 /// Whether a manifest line names a file a build could have written, so that
