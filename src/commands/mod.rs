@@ -369,11 +369,11 @@ pub fn load_corpus(
     loaded(load::load(root, opts), report)
 }
 
-/// A corpus, or the outcome of a load that failed (see `load_corpus`).
-fn loaded(
-    corpus: std::result::Result<Corpus, LoadError>,
+/// What a load gave, or the outcome of a load that failed (see `load_corpus`).
+fn loaded<T>(
+    corpus: std::result::Result<T, LoadError>,
     report: Option<Format>,
-) -> std::result::Result<Corpus, Outcome> {
+) -> std::result::Result<T, Outcome> {
     match corpus {
         Ok(c) => Ok(c),
         Err(LoadError::Io(m)) => Err(Outcome::fail(2, m)),
@@ -408,14 +408,7 @@ pub fn parse_checked(
 ) -> std::result::Result<(Corpus, Vec<(String, Metrics)>), Outcome> {
     // The example traces need only the taxonomy: they are replayed while the data folders are parsed.
     let parsed = load::parse_with(inputs, |tax| load::examples::replay(&inputs.traces, tax));
-    let mut examples = load::examples::Examples::default();
-    let mut corpus = loaded(
-        parsed.map(|(corpus, replayed)| {
-            examples = replayed;
-            corpus
-        }),
-        report,
-    )?;
+    let (mut corpus, examples) = loaded(parsed, report)?;
     corpus.diagnostics.extend(examples.diagnostics);
     let linked = corpus_core::check::traces::linked(&corpus, &examples.forms);
     corpus.diagnostics.extend(linked);
