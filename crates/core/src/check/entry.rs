@@ -181,11 +181,7 @@ fn check_arxiv(f: &EntryFacts, out: &mut Vec<Finding>) {
         ));
     }
     for (i, (u, link)) in e.urls.iter().zip(&f.urls).enumerate() {
-        if let Some((linked, _)) = link
-            .arxiv
-            .as_ref()
-            .filter(|(_, unversioned)| *unversioned != arxiv.unversioned)
-        {
+        if let Some(linked) = link.names_other_arxiv(&arxiv.unversioned) {
             out.push(
                 Finding::new(
                     Rule::ArxivLinkId,

@@ -81,12 +81,7 @@ fn check_link(f: &RecordFacts, out: &mut Vec<Finding>) {
                 )
                 .help(arxiv_help(arxiv)),
             );
-        } else if let Some((linked, _)) = f
-            .url
-            .arxiv
-            .as_ref()
-            .filter(|(_, unversioned)| *unversioned != arxiv.unversioned)
-        {
+        } else if let Some(linked) = f.url.names_other_arxiv(&arxiv.unversioned) {
             // A record's link and identifier must name the same paper, as an entry's do.
             out.push(
                 Finding::new(

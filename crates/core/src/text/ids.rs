@@ -288,6 +288,14 @@ impl Link {
             }),
         }
     }
+
+    /// The arXiv id the link names (as written) when it is another paper than `unversioned`.
+    pub fn names_other_arxiv(&self, unversioned: &str) -> Option<&str> {
+        self.arxiv
+            .as_ref()
+            .filter(|(_, own)| own != unversioned)
+            .map(|(linked, _)| linked.as_str())
+    }
 }
 
 /// What the syntax of an arXiv id as written tells, read once.
