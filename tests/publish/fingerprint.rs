@@ -152,7 +152,13 @@ fn after(base: &Tree, change: impl Fn(&Tree)) -> (i32, String) {
     pair.same(&["build"]);
     pair.same(&["check", "--format", "json"]);
     pair.same(&["check", "--strict"]);
-    pair.stats_same();
+    // Recorded figures and counted ones are printed by the same renderer
+    // of each format, so JSON (every figure) shows whether the record holds
+    // the figures of the changed tree, and `stats --write` compares every
+    // format's files; every format from a fresh record is pinned in
+    // `a_second_build_takes_the_shortcut_with_the_same_answer` and
+    // `a_corpus_with_warnings_answers_alike_with_and_without_the_record`.
+    pair.same(&["stats", "--format", "json"]);
     pair.same(&["stats", "--write"]);
     check
 }
@@ -380,10 +386,11 @@ fn a_corpus_with_warnings_answers_alike_with_and_without_the_record() {
         let pair = Pair::of(&t);
         pair.same(&["check", "--format", "json"]);
         pair.same(&["build", "--check"]);
-        pair.stats_same();
+        // One format per change, stale record then fresh, as in `after`.
+        pair.same(&["stats", "--format", "json"]);
         pair.same(&["build"]);
         pair.same(&["check", "--format", "github"]);
-        pair.stats_same();
+        pair.same(&["stats", "--format", "json"]);
     }
 }
 
