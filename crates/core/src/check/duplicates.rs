@@ -4,6 +4,7 @@ use super::sink::Finding;
 use crate::model::facts::Facts;
 use crate::model::fields;
 use corpus_diagnostics::rules::Rule;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 
 /// Rules that compare files with each other, over the values the facts
@@ -28,14 +29,12 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
             }
         }
         if let (Some(id), Some(a)) = (&e.arxiv_id, &f.arxiv) {
-            if let Some(first) = arxiv.get(a.unversioned.as_str()) {
+            if let Some(first) = first_seen(&mut arxiv, &a.unversioned, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateArxiv,
                     fields::ARXIV_ID,
                     format!("arXiv id {id} is also used by {first}"),
                 ));
-            } else {
-                arxiv.insert(&a.unversioned, rel);
             }
         }
         let mut own = BTreeSet::new();
@@ -49,25 +48,21 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 ));
                 continue;
             }
-            if let Some(first) = urls.get(norm) {
+            if let Some(first) = first_seen(&mut urls, norm, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateUrl,
                     format!("urls[{i}]"),
                     format!("link `{u}` is also used by {first}"),
                 ));
-            } else {
-                urls.insert(norm, rel);
             }
         }
         if !f.title.is_empty() {
-            if let Some(first) = titles.get(f.title.as_str()) {
+            if let Some(first) = first_seen(&mut titles, &f.title, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateTitle,
                     fields::TITLE,
                     format!("the same title is used by {first}"),
                 ));
-            } else {
-                titles.insert(&f.title, rel);
             }
         }
     }
@@ -113,7 +108,7 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
             if norm.is_empty() || norm == "/" {
                 continue;
             }
-            if let Some(first) = map.get(norm) {
+            if let Some(first) = first_seen(map, norm, rel) {
                 out.push(
                     Finding::new(
                         rule,
@@ -125,8 +120,6 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                     )
                     .help("one record per screened item: delete the repeat"),
                 );
-            } else {
-                map.insert(norm, rel);
             }
         }
         let hit = f
@@ -157,6 +150,22 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 )
                 .help("keep it in one place: delete the exclusion record or the entry"),
             );
+        }
+    }
+}
+
+/// The file that first used `value`, or none when this is its first use
+/// (then `rel` is kept as that file): one lookup per value.
+fn first_seen<'a>(
+    seen: &mut HashMap<&'a str, &'a str>,
+    value: &'a str,
+    rel: &'a str,
+) -> Option<&'a str> {
+    match seen.entry(value) {
+        Entry::Occupied(first) => Some(*first.get()),
+        Entry::Vacant(slot) => {
+            slot.insert(rel);
+            None
         }
     }
 }

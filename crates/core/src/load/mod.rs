@@ -115,7 +115,7 @@ pub fn read_inputs(root: &Path, opts: LoadOptions) -> Inputs {
 
 /// Reads every input below `root`, and with what a previous build left
 /// there the man page at `man_page` (a root-relative path), when asked
-/// and the root has a `docs/` folder.
+/// and the root has the page's folder.
 pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&str>) -> Inputs {
     let max = opts.max_file_bytes;
     // The reads do not depend on each other, so their order is free: whole
@@ -136,10 +136,17 @@ pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&st
         changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
         changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
         manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
-        man_page: man_page.filter(|_| root.join("docs").is_dir()).map(|path| {
-            let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
-            (path.to_string(), text)
-        }),
+        // The page goes only into a folder the root already has.
+        man_page: man_page
+            .filter(|path| {
+                Path::new(path)
+                    .parent()
+                    .is_some_and(|dir| root.join(dir).is_dir())
+            })
+            .map(|path| {
+                let text = reader::read_text(&root.join(path), MAX_GENERATED_BYTES);
+                (path.to_string(), text)
+            }),
     };
     let optional = |rel: &str| {
         let path = root.join(rel);

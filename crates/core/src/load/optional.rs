@@ -14,6 +14,7 @@ use corpus_io::reader::ReadError;
 /// The claims ledger, the survey facts, the locators and the search file,
 /// parsed apart from the corpus: they need only the taxonomy, so they are
 /// read while the data folders are, and join the corpus after its files.
+#[derive(Default)]
 pub(super) struct Optional {
     claims: Option<(crate::model::claims::Ledger, String)>,
     survey: Option<(crate::model::survey::Survey, String)>,
@@ -25,13 +26,7 @@ pub(super) struct Optional {
 impl Optional {
     /// Parses the four files the root has, in the order their problems are reported.
     pub(super) fn parse(inputs: &Inputs, taxonomy: &Taxonomy) -> Self {
-        let mut out = Optional {
-            claims: None,
-            survey: None,
-            locators: None,
-            search: None,
-            diagnostics: Vec::new(),
-        };
+        let mut out = Optional::default();
         parse_claims(inputs.claims.as_ref(), taxonomy, &mut out);
         parse_survey(inputs.survey.as_ref(), &mut out);
         parse_locators(inputs.locators.as_ref(), &mut out);
@@ -50,37 +45,33 @@ impl Optional {
 }
 
 /// Takes in the survey facts (`corpus/survey.yaml`), when the root has them.
-fn parse_survey(read: Option<&Result<String, ReadError>>, corpus: &mut Optional) {
+fn parse_survey(read: Option<&Result<String, ReadError>>, out: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::SURVEY, None)
         .map_err(|d| vec![d])
         .and_then(|text| crate::model::survey::parse(text).map(|s| (s, text.to_string())));
     match parsed {
-        Ok(s) => corpus.survey = Some(s),
-        Err(d) => corpus.diagnostics.extend(d),
+        Ok(s) => out.survey = Some(s),
+        Err(d) => out.diagnostics.extend(d),
     }
 }
 
 /// Takes in the locators of judged values (`corpus/locators.yaml`), when
 /// the root has them.
-fn parse_locators(read: Option<&Result<String, ReadError>>, corpus: &mut Optional) {
+fn parse_locators(read: Option<&Result<String, ReadError>>, out: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::LOCATORS, None)
         .map_err(|d| vec![d])
         .and_then(|text| crate::model::locators::parse(text).map(|l| (l, text.to_string())));
     match parsed {
-        Ok(l) => corpus.locators = Some(l),
-        Err(d) => corpus.diagnostics.extend(d),
+        Ok(l) => out.locators = Some(l),
+        Err(d) => out.diagnostics.extend(d),
     }
 }
 
 /// Takes in and validates the search file, when the root has one; a search
 /// with problems is reported and left out, so `discover` never runs it.
-fn parse_search(
-    read: Option<&Result<String, ReadError>>,
-    taxonomy: &Taxonomy,
-    corpus: &mut Optional,
-) {
+fn parse_search(read: Option<&Result<String, ReadError>>, taxonomy: &Taxonomy, out: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::SEARCH, None)
         .map_err(|d| vec![d])
@@ -89,11 +80,11 @@ fn parse_search(
         Ok(s) => {
             let problems = crate::model::search::validate(&s, Some(taxonomy));
             if problems.is_empty() {
-                corpus.search = Some(s);
+                out.search = Some(s);
             }
-            corpus.diagnostics.extend(problems);
+            out.diagnostics.extend(problems);
         }
-        Err(d) => corpus.diagnostics.extend(d),
+        Err(d) => out.diagnostics.extend(d),
     }
 }
 
@@ -145,11 +136,7 @@ pub(super) fn parse_releases(read: Option<&Result<String, ReadError>>, corpus: &
 
 /// Takes in and validates the claims ledger, when the root has one; a ledger
 /// with problems is reported and left out, so no claim is judged on it.
-fn parse_claims(
-    read: Option<&Result<String, ReadError>>,
-    taxonomy: &Taxonomy,
-    corpus: &mut Optional,
-) {
+fn parse_claims(read: Option<&Result<String, ReadError>>, taxonomy: &Taxonomy, out: &mut Optional) {
     let Some(read) = read else { return };
     let parsed = accepted(read.as_deref(), Layout::CLAIMS, None)
         .map_err(|d| vec![d])
@@ -158,10 +145,10 @@ fn parse_claims(
         Ok((ledger, text)) => {
             let problems = crate::model::claims::validate(&ledger, text, Some(taxonomy));
             if problems.is_empty() {
-                corpus.claims = Some((ledger, text.to_string()));
+                out.claims = Some((ledger, text.to_string()));
             }
-            corpus.diagnostics.extend(problems);
+            out.diagnostics.extend(problems);
         }
-        Err(d) => corpus.diagnostics.extend(d),
+        Err(d) => out.diagnostics.extend(d),
     }
 }
