@@ -195,7 +195,7 @@ impl Verdict {
 
 /// Parses the ledger text; a parse error is a `claim-invalid` diagnostic.
 pub fn parse(text: &str) -> Result<Ledger, Vec<Diagnostic>> {
-    serde_yaml::from_str(text).map_err(|e| {
+    crate::yaml::block::from_str(text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, text);
         vec![x.place(Diagnostic::new(
             Rule::ClaimInvalid,

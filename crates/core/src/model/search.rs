@@ -111,7 +111,7 @@ fn problem(message: String, help: &str) -> Diagnostic {
 
 /// Parses the search file's text.
 pub fn parse(text: &str) -> Result<Search, Vec<Diagnostic>> {
-    serde_yaml::from_str(text).map_err(|e| {
+    crate::yaml::block::from_str(text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, text);
         vec![x.place(Diagnostic::new(
             Rule::YamlSyntax,

@@ -283,7 +283,7 @@ impl Survey {
 
 /// Parses the survey file's text.
 pub fn parse(text: &str) -> Result<Survey, Vec<Diagnostic>> {
-    serde_yaml::from_str(text).map_err(|e| {
+    crate::yaml::block::from_str(text).map_err(|e| {
         let x = crate::yaml::error::explain(&e, text);
         vec![x.place(Diagnostic::new(
             Rule::YamlSyntax,

@@ -188,7 +188,7 @@ pub struct Taxonomy {
 impl Taxonomy {
     /// Parses taxonomy YAML text.
     pub fn from_yaml(text: &str) -> Result<Taxonomy, serde_yaml::Error> {
-        serde_yaml::from_str(text)
+        crate::yaml::block::from_str(text)
     }
 
     /// Every reward_type value, in family order.

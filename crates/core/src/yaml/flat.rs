@@ -178,21 +178,20 @@ fn key_of(line: &str) -> Option<(&str, &str)> {
 /// One scalar written on one line: double-quoted without escapes,
 /// single-quoted without doubled quotes, or plain text that YAML reads as a
 /// string, a plain number of digits, a boolean or null.
-fn scalar(s: &str) -> Option<Value> {
+pub(crate) fn scalar(s: &str) -> Option<Value> {
     let b = s.as_bytes();
     match b.first()? {
-        b'"' => {
-            let inner = s[1..].strip_suffix('"')?;
-            let plain = !inner.bytes().any(|c| c == b'"' || c == b'\\');
-            plain.then(|| Value::String(inner.to_string()))
-        }
-        b'\'' => {
-            let inner = s[1..].strip_suffix('\'')?;
-            (!inner.contains('\'')).then(|| Value::String(inner.to_string()))
+        b'"' | b'\'' => {
+            let (v, len) = quoted(s)?;
+            (len == s.len()).then_some(v)
         }
         b'0'..=b'9' => {
             if !b.iter().all(u8::is_ascii_digit) {
-                return None;
+                // Other text from a digit on (a date, a hash, a phrase) is
+                // a string unless it is a number in another form.
+                let number =
+                    ["0x", "0o", "0b"].iter().any(|p| s.starts_with(p)) || s.parse::<f64>().is_ok();
+                return if number { None } else { plain_text(s) };
             }
             if b.len() > 1 && b[0] == b'0' {
                 // Leading zeros make a string in YAML 1.2.
@@ -202,30 +201,63 @@ fn scalar(s: &str) -> Option<Value> {
         }
         b'-' | b'+' | b'.' | b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&'
         | b'*' | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' | b'~' | b' ' => None,
-        _ => {
-            // One pass over the bytes: `: ` or ` #` would end the scalar,
-            // brackets are left to the full parser.
-            let mut prev = 0u8;
-            for &c in b {
-                if (prev == b':' && c == b' ')
-                    || (prev == b' ' && c == b'#')
-                    || matches!(c, b'[' | b']' | b'{' | b'}')
-                {
-                    return None;
-                }
-                prev = c;
+        _ => plain_text(s),
+    }
+}
+
+/// The quoted scalar at the start of `s` and its length in bytes: single
+/// quotes (a doubled quote is one) or double quotes with the escapes `\\`,
+/// `\"`, `\/`, `\n` and `\t`; `None` for any other escape or no closing quote.
+pub(crate) fn quoted(s: &str) -> Option<(Value, usize)> {
+    let q = s.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1).peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == q {
+            if q == '\'' && chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                chars.next();
+                out.push('\'');
+                continue;
             }
-            if s.ends_with(':') {
-                return None;
-            }
-            Some(match s {
-                "null" | "Null" | "NULL" => Value::Null,
-                "true" | "True" | "TRUE" => Value::Bool(true),
-                "false" | "False" | "FALSE" => Value::Bool(false),
-                _ => Value::String(s.to_string()),
-            })
+            return Some((Value::String(out), i + 1));
+        }
+        if c == '\\' && q == '"' {
+            let (_, e) = chars.next()?;
+            out.push(match e {
+                '\\' | '"' | '/' => e,
+                'n' => '\n',
+                't' => '\t',
+                _ => return None,
+            });
+        } else {
+            out.push(c);
         }
     }
+    None
+}
+
+/// A plain scalar that is not a number: a string, a boolean or null; `None`
+/// when `: ` or ` #` would end it early, or for brackets (left to the full parser).
+fn plain_text(s: &str) -> Option<Value> {
+    let mut prev = 0u8;
+    for &c in s.as_bytes() {
+        if (prev == b':' && c == b' ')
+            || (prev == b' ' && c == b'#')
+            || matches!(c, b'[' | b']' | b'{' | b'}')
+        {
+            return None;
+        }
+        prev = c;
+    }
+    if s.ends_with(':') {
+        return None;
+    }
+    Some(match s {
+        "null" | "Null" | "NULL" => Value::Null,
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        _ => Value::String(s.to_string()),
+    })
 }
 
 #[cfg(test)]
@@ -254,7 +286,6 @@ mod tests {
     fn gives_up_on_what_it_does_not_know_and_never_disagrees() {
         let near_misses = [
             "a: b # comment\n",
-            "a: \"x\\ty\"\n",
             "a: 1.5\n",
             "a: -1\n",
             "a: 0x1f\n",
@@ -273,7 +304,6 @@ mod tests {
             "---\na: x\n",
             "true: x\n",
             "A: x\n",
-            "a: 'it''s'\n",
             "a: \"open\n  quote\"\n",
             "a: &anchor x\n",
             "a: !tag x\n",
@@ -295,6 +325,12 @@ mod tests {
             "a: False\n",
             "a: 0\n",
             "a: x#y\n",
+            "a: \"x\\ty\"\n",
+            "a: 'it''s'\n",
+            "a: \"q \\\"x\\\" \\\\ y\"\n",
+            "a: 2026-05-04\n",
+            "a: 7a80a1da9b\n",
+            "a: 116 records\n",
         ] {
             assert!(parse_flat(t).is_some(), "{t:?}");
             assert!(agrees(t), "{t:?}");
