@@ -50,8 +50,10 @@ use std::path::{Path, PathBuf};
 
 /// First line of a record; another format is ignored.
 const HEADER: &str = "corpus build fingerprint v5";
-/// Largest record read.
-const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest record read, and written: a record holds every warning of the
+/// build it records (about 300 bytes each), so it grows with the corpus; a
+/// corpus of 100,000 entries with a warning each needs 30 MB.
+const MAX_RECORD_BYTES: u64 = 256 * 1024 * 1024;
 /// Largest generated file read back to compare with its digest.
 const MAX_OUTPUT_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -200,11 +202,64 @@ pub fn record<'a>(
         let digest = Digest::of(store.key(), content);
         text.push_str(&format!("{digest:032x} {path}\n"));
     }
+    // A record too large to be read back would only cost the writing.
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        return;
+    }
     let Some(path) = path(store, root) else {
         return;
     };
     // Never through a symlink or over something that is not a plain file.
     if corpus_io::files::not_regular(&path).is_none() {
         let _ = corpus_io::files::write_atomic(store.dir(), &path, text.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use corpus_diagnostics::rules::Rule;
+    use corpus_diagnostics::severity::Severity;
+
+    #[test]
+    fn a_record_of_many_warnings_is_read_back() {
+        let store_dir = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let store = Store::open(&store_dir.path().join("store")).unwrap();
+        std::fs::write(root.path().join("README.md"), "list\n").unwrap();
+        // 20 MB of warnings: more than a record could hold before.
+        let message = "w".repeat(10_000);
+        let checked = Checked {
+            entries: 2_000,
+            exclusions: 0,
+            waived: 0,
+            diagnostics: (0..2_000)
+                .map(|i| {
+                    let file = format!("corpus/papers/p{i}.yaml");
+                    Diagnostic::new(
+                        Rule::AuthorsMissing,
+                        Severity::Warning,
+                        file,
+                        message.as_str(),
+                    )
+                })
+                .collect(),
+            stats_json: None,
+        };
+        let key = 7;
+        record(
+            &store,
+            root.path(),
+            key,
+            &checked,
+            [("README.md", &b"list\n"[..])],
+        );
+        let (paths, read) = fresh(&store, root.path(), key).expect("fresh");
+        assert_eq!(paths, ["README.md"]);
+        assert_eq!(read.diagnostics, checked.diagnostics);
+        // Another key, or changed output, is not fresh.
+        assert!(fresh(&store, root.path(), key + 1).is_none());
+        std::fs::write(root.path().join("README.md"), "edited\n").unwrap();
+        assert!(fresh(&store, root.path(), key).is_none());
     }
 }
