@@ -17,6 +17,11 @@ use super::flat;
 use serde::de::DeserializeOwned;
 use serde_yaml::{Mapping, Value};
 
+/// The deepest nesting read here (blocks and flows alike); deeper text is
+/// serde_yaml's, whose own limit turns it into an error, not a stack
+/// overflow.
+const MAX_DEPTH: usize = 64;
+
 /// Deserializes `text` as serde_yaml does: through this reader when it
 /// knows the text and the value fits `T`, else through serde_yaml.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, serde_yaml::Error> {
@@ -37,6 +42,7 @@ pub fn parse(text: &str) -> Option<Value> {
     let mut p = Reader {
         lines: text.lines().map(split_indent).collect(),
         at: 0,
+        depth: 0,
     };
     let value = match p.peek() {
         None => return None,
@@ -53,10 +59,12 @@ fn split_indent(line: &str) -> (usize, &str) {
     (line.len() - rest.len(), rest)
 }
 
-/// The lines of a text and the first one not yet read.
+/// The lines of a text, the first one not yet read, and how deep the
+/// collection being read is nested.
 struct Reader<'a> {
     lines: Vec<(usize, &'a str)>,
     at: usize,
+    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -88,6 +96,10 @@ impl<'a> Reader<'a> {
     }
 
     fn mapping(&mut self, indent: usize) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
         let mut map = Mapping::new();
         while let Some((at, rest)) = self.peek() {
             if at < indent {
@@ -104,10 +116,15 @@ impl<'a> Reader<'a> {
                 return None;
             }
         }
+        self.depth -= 1;
         Some(Value::Mapping(map))
     }
 
     fn sequence(&mut self, indent: usize) -> Option<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
         let mut items = Vec::new();
         while let Some((at, rest)) = self.peek() {
             if at < indent {
@@ -131,6 +148,7 @@ impl<'a> Reader<'a> {
                 items.push(self.value(content, indent)?);
             }
         }
+        self.depth -= 1;
         Some(Value::Sequence(items))
     }
 
@@ -149,7 +167,11 @@ impl<'a> Reader<'a> {
         let value = match rest.as_bytes()[0] {
             b'|' | b'>' => return self.block_scalar(rest, indent),
             b'[' | b'{' => {
-                let mut f = Flow { s: rest, at: 0 };
+                let mut f = Flow {
+                    s: rest,
+                    at: 0,
+                    depth: self.depth,
+                };
                 let v = f.value()?;
                 end_of_line(&rest[f.at..])?;
                 v
@@ -240,10 +262,12 @@ fn end_of_line(rest: &str) -> Option<()> {
     (r.is_empty() || (r.starts_with('#') && r.len() < rest.len())).then_some(())
 }
 
-/// A one-line flow collection (`[a, b]`, `{k: v}`), read from `at`.
+/// A one-line flow collection (`[a, b]`, `{k: v}`), read from `at`, inside
+/// collections nested `depth` deep.
 struct Flow<'a> {
     s: &'a str,
     at: usize,
+    depth: usize,
 }
 
 impl Flow<'_> {
@@ -295,11 +319,16 @@ impl Flow<'_> {
         close: u8,
         mut item: impl FnMut(&mut Self) -> Option<T>,
     ) -> Option<Vec<T>> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
         self.at += 1;
         let mut items = Vec::new();
         self.skip_spaces();
         if self.s.as_bytes().get(self.at) == Some(&close) {
             self.at += 1;
+            self.depth -= 1;
             return Some(items);
         }
         loop {
@@ -309,6 +338,7 @@ impl Flow<'_> {
                 b',' => self.at += 1,
                 &b if b == close => {
                     self.at += 1;
+                    self.depth -= 1;
                     return Some(items);
                 }
                 _ => return None,
@@ -409,6 +439,25 @@ mod tests {
             assert!(parse(t).is_none(), "accepted {t:?}");
             assert!(agrees(t), "{t:?}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_left_to_serde_yaml_without_overflowing() {
+        let mut blocks = String::new();
+        for level in 0..500 {
+            blocks.push_str(&format!("{}k{level}:\n", " ".repeat(level)));
+        }
+        let flows = format!("a: {}\n", "[".repeat(1_000));
+        let fine = format!(
+            "a: {}x{}\n",
+            "[".repeat(MAX_DEPTH - 1),
+            "]".repeat(MAX_DEPTH - 1)
+        );
+        assert!(parse(&blocks).is_none());
+        assert!(parse(&flows).is_none());
+        assert!(parse(&fine).is_some() && agrees(&fine));
+        // serde_yaml refuses it with its recursion limit.
+        assert!(from_str::<Value>(&flows).is_err());
     }
 
     #[test]
