@@ -2,7 +2,7 @@
 //! cite key, the BibTeX entry type and the year a citation prints.
 
 use super::sink::Finding;
-use crate::model::facts::{EntryFacts, Facts};
+use crate::model::facts::EntryFacts;
 use crate::model::fields::{self, BIB_TYPES, MORE_AUTHORS};
 use crate::model::Entry;
 use corpus_diagnostics::rules::Rule;
@@ -92,30 +92,32 @@ fn check_authors(e: &Entry, out: &mut Vec<Finding>) {
 /// No two entries share a citation key (an entry without `cite_key` is
 /// cited by its own key); two entries sharing their own key are
 /// `duplicate-key`'s, so a clash is reported only when a `cite_key` is in it.
-pub(super) fn check_cite_keys<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]) {
-    let mut seen: HashMap<&str, (&str, bool)> = HashMap::new();
-    for f in &facts.entries {
-        let key = f.citation_key;
-        if key.is_empty() {
-            continue;
+/// `seen` holds the citation key of each entry before this one.
+pub(super) fn check_cite_key<'a>(
+    f: &EntryFacts<'a>,
+    seen: &mut HashMap<&'a str, (&'a str, bool)>,
+    out: &mut Vec<Finding<'a>>,
+) {
+    let key = f.citation_key;
+    if key.is_empty() {
+        return;
+    }
+    let own = f.entry.cite_key.is_some();
+    match seen.get(key) {
+        Some(&(first, first_own)) if own || first_own => {
+            let field = if own { fields::CITE_KEY } else { fields::KEY };
+            out.push(
+                Finding::new(
+                    Rule::DuplicateCiteKey,
+                    field,
+                    format!("cite key `{key}` also cites {first}"),
+                )
+                .help("give each entry the key the survey cites it by; two works cannot share one"),
+            );
         }
-        let own = f.entry.cite_key.is_some();
-        match seen.get(key) {
-            Some(&(first, first_own)) if own || first_own => {
-                let field = if own { fields::CITE_KEY } else { fields::KEY };
-                found[f.origin.file].push(
-                    Finding::new(
-                        Rule::DuplicateCiteKey,
-                        field,
-                        format!("cite key `{key}` also cites {first}"),
-                    )
-                    .help("give each entry the key the survey cites it by; two works cannot share one"),
-                );
-            }
-            Some(_) => {}
-            None => {
-                seen.insert(key, (f.origin.rel, own));
-            }
+        Some(_) => {}
+        None => {
+            seen.insert(key, (f.origin.rel, own));
         }
     }
 }

@@ -1,26 +1,41 @@
 //! Rules across files: keys, arXiv ids, links and titles used twice, records also retained.
 
 use super::sink::Finding;
-use crate::model::facts::Facts;
+use crate::model::facts::{EntryFacts, RecordFacts};
 use crate::model::fields;
 use corpus_diagnostics::rules::Rule;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 
 /// Rules that compare files with each other, over the values the facts
-/// normalized once; linear in the corpus size. Each finding goes to the
-/// file it is about, `found` holding one list per file.
-pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]) {
-    super::citation::check_cite_keys(facts, found);
-    let mut keys: HashMap<&str, &str> = HashMap::new();
-    let mut arxiv: HashMap<&str, &str> = HashMap::new();
-    let mut urls: HashMap<&str, &str> = HashMap::new();
-    let mut titles: HashMap<&str, &str> = HashMap::new();
-    for f in &facts.entries {
+/// normalized once; linear in the corpus size. The items are handed over one
+/// at a time, entries first, each right after its own rules; what is kept is
+/// only the values later items are compared with (with the file that first
+/// used each), not their facts.
+#[derive(Default)]
+pub(super) struct Across<'a> {
+    /// The citation key of each entry so far, its file, and whether it
+    /// was written as `cite_key`.
+    cite_keys: HashMap<&'a str, (&'a str, bool)>,
+    keys: HashMap<&'a str, &'a str>,
+    arxiv: HashMap<String, &'a str>,
+    urls: HashMap<String, &'a str>,
+    titles: HashMap<String, &'a str>,
+    record_ids: HashMap<&'a str, &'a str>,
+    // The entry duplicate rules, applied among records: a record screened
+    // twice would count twice in the audited total.
+    record_idents: HashMap<String, &'a str>,
+    record_urls: HashMap<String, &'a str>,
+    record_titles: HashMap<String, &'a str>,
+}
+
+impl<'a> Across<'a> {
+    /// Compares an entry with the entries before it; its findings go to `out`.
+    pub(super) fn entry(&mut self, f: EntryFacts<'a>, out: &mut Vec<Finding<'a>>) {
+        super::citation::check_cite_key(&f, &mut self.cite_keys, out);
         let (e, rel) = (f.entry, f.origin.rel);
-        let out = &mut found[f.origin.file];
         if !e.key.is_empty() {
-            if let Some(first) = keys.insert(&e.key, rel) {
+            if let Some(first) = self.keys.insert(&e.key, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateKey,
                     fields::KEY,
@@ -28,8 +43,8 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 ));
             }
         }
-        if let (Some(id), Some(a)) = (&e.arxiv_id, &f.arxiv) {
-            if let Some(first) = first_seen(&mut arxiv, &a.unversioned, rel) {
+        if let (Some(id), Some(a)) = (&e.arxiv_id, f.arxiv) {
+            if let Some(first) = first_seen(&mut self.arxiv, a.unversioned, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateArxiv,
                     fields::ARXIV_ID,
@@ -38,9 +53,8 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
             }
         }
         let mut own = BTreeSet::new();
-        for (i, (u, link)) in e.urls.iter().zip(&f.urls).enumerate() {
-            let norm = link.normalized.as_str();
-            if !own.insert(norm) {
+        for (i, (u, link)) in e.urls.iter().zip(f.urls).enumerate() {
+            if !own.insert(link.normalized.clone()) {
                 out.push(Finding::new(
                     Rule::DuplicateUrl,
                     format!("urls[{i}]"),
@@ -48,7 +62,7 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 ));
                 continue;
             }
-            if let Some(first) = first_seen(&mut urls, norm, rel) {
+            if let Some(first) = first_seen(&mut self.urls, link.normalized, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateUrl,
                     format!("urls[{i}]"),
@@ -57,7 +71,7 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
             }
         }
         if !f.title.is_empty() {
-            if let Some(first) = first_seen(&mut titles, &f.title, rel) {
+            if let Some(first) = first_seen(&mut self.titles, f.title, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateTitle,
                     fields::TITLE,
@@ -66,17 +80,13 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
             }
         }
     }
-    let mut ids: HashMap<&str, &str> = HashMap::new();
-    // The entry duplicate rules, applied among records: a record screened
-    // twice would count twice in the audited total.
-    let mut record_idents: HashMap<&str, &str> = HashMap::new();
-    let mut record_urls: HashMap<&str, &str> = HashMap::new();
-    let mut record_titles: HashMap<&str, &str> = HashMap::new();
-    for f in &facts.records {
+
+    /// Compares a record with the records before it and with every entry
+    /// (all handed over before any record); its findings go to `out`.
+    pub(super) fn record(&mut self, f: RecordFacts<'a>, out: &mut Vec<Finding<'a>>) {
         let (x, rel) = (f.record, f.origin.rel);
-        let out = &mut found[f.origin.file];
         if !x.record_id.is_empty() {
-            if let Some(first) = ids.insert(&x.record_id, rel) {
+            if let Some(first) = self.record_ids.insert(&x.record_id, rel) {
                 out.push(Finding::new(
                     Rule::DuplicateKey,
                     fields::RECORD_ID,
@@ -84,24 +94,44 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 ));
             }
         }
+        let hit = f
+            .arxiv
+            .as_ref()
+            .and_then(|a| {
+                self.arxiv
+                    .get(a.unversioned.as_str())
+                    .map(|r| (fields::IDENTIFIER, *r))
+            })
+            .or_else(|| {
+                self.urls
+                    .get(f.url.normalized.as_str())
+                    .map(|r| (fields::URL, *r))
+                    .filter(|_| !x.url.is_empty())
+            })
+            .or_else(|| {
+                self.titles
+                    .get(f.title.as_str())
+                    .map(|r| (fields::TITLE, *r))
+                    .filter(|_| !x.title.is_empty())
+            });
         let seen = [
             (
                 Rule::DuplicateKey,
                 fields::IDENTIFIER,
-                f.identifier.as_str(),
-                &mut record_idents,
+                f.identifier,
+                &mut self.record_idents,
             ),
             (
                 Rule::DuplicateUrl,
                 fields::URL,
-                f.url.normalized.as_str(),
-                &mut record_urls,
+                f.url.normalized,
+                &mut self.record_urls,
             ),
             (
                 Rule::DuplicateTitle,
                 fields::TITLE,
-                f.title.as_str(),
-                &mut record_titles,
+                f.title,
+                &mut self.record_titles,
             ),
         ];
         for (rule, field, norm, map) in seen {
@@ -122,25 +152,6 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
                 );
             }
         }
-        let hit = f
-            .arxiv
-            .as_ref()
-            .and_then(|a| {
-                arxiv
-                    .get(a.unversioned.as_str())
-                    .map(|r| (fields::IDENTIFIER, *r))
-            })
-            .or_else(|| {
-                urls.get(f.url.normalized.as_str())
-                    .map(|r| (fields::URL, *r))
-                    .filter(|_| !x.url.is_empty())
-            })
-            .or_else(|| {
-                titles
-                    .get(f.title.as_str())
-                    .map(|r| (fields::TITLE, *r))
-                    .filter(|_| !x.title.is_empty())
-            });
         if let Some((field, entry_file)) = hit {
             out.push(
                 Finding::new(
@@ -157,8 +168,8 @@ pub(super) fn check_across<'a>(facts: &Facts<'a>, found: &mut [Vec<Finding<'a>>]
 /// The file that first used `value`, or none when this is its first use
 /// (then `rel` is kept as that file): one lookup per value.
 fn first_seen<'a>(
-    seen: &mut HashMap<&'a str, &'a str>,
-    value: &'a str,
+    seen: &mut HashMap<String, &'a str>,
+    value: String,
     rel: &'a str,
 ) -> Option<&'a str> {
     match seen.entry(value) {

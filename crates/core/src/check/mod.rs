@@ -26,10 +26,10 @@ mod values;
 mod waivers;
 
 use crate::model::corpus::Corpus;
-use crate::model::facts::Facts;
+use crate::model::facts::Deriver;
 use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
-use duplicates::check_across;
+use duplicates::Across;
 use entry::check_entry;
 use exclusion::check_exclusion;
 use sink::{Finding, Sink};
@@ -73,20 +73,27 @@ pub const DERIVED_WAIT: &str = "claims and generated files are checked once thes
 
 /// Runs every check on a loaded corpus (loading problems included).
 ///
-/// The facts the rules judge are derived once; every rule of an entry or a
-/// record, and every rule across files, then adds its findings to the list
-/// of the file they are about, and each file's list is graded and placed at
-/// its fields once, after all of them.
+/// The facts the rules judge are derived once per entry and record, just
+/// before its rules run, and let go after: every rule of the item, then the
+/// rules comparing it with the items before it, add their findings to the
+/// list of the file they are about, and each file's list is graded and
+/// placed at its fields once, after all of them.
 pub fn check(corpus: &Corpus) -> Findings {
-    let facts = Facts::derive(corpus);
+    let derive = Deriver::new(corpus);
     let mut found: Vec<Vec<Finding>> = corpus.files.iter().map(|_| Vec::new()).collect();
-    for f in &facts.entries {
-        check_entry(f, &mut found[f.origin.file]);
+    let mut across = Across::default();
+    for le in &corpus.entries {
+        let f = derive.entry(le);
+        let out = &mut found[f.origin.file];
+        check_entry(&f, out);
+        across.entry(f, out);
     }
-    for f in &facts.records {
-        check_exclusion(f, facts.cutoff_text, &mut found[f.origin.file]);
+    for lx in &corpus.exclusions {
+        let f = derive.record(lx);
+        let out = &mut found[f.origin.file];
+        check_exclusion(&f, derive.cutoff_text, out);
+        across.record(f, out);
     }
-    check_across(&facts, &mut found);
     let tax = &corpus.taxonomy;
     let mut sink = Sink {
         tax,

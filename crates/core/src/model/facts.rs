@@ -1,5 +1,5 @@
-//! What the checks judge, derived once per entry and record before any rule
-//! runs: ids and whether they are well formed, tag values against the
+//! What the checks judge, derived once per entry and record just before its
+//! rules run: ids and whether they are well formed, tag values against the
 //! vocabulary, dates, arXiv ids, links and titles normalized, the taxonomy's
 //! own rules an entry breaks and the invisible characters in its values.
 //!
@@ -8,7 +8,7 @@
 //! judge these values; the rules across files compare the same normalized
 //! values the rules of one file read, and nothing is normalized twice.
 
-use super::corpus::Corpus;
+use super::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 use super::dates::parse_date;
 use super::fields::{self, MODELINE};
 use super::filter::{Condition, FieldValue, Fields, Filter};
@@ -27,12 +27,15 @@ pub type Date = (i64, u32, u32);
 /// Allowed values per tag field, looked up once per check rather than per entry.
 type Vocab = HashMap<&'static str, Vec<String>>;
 
-/// Every fact the checks judge, one per entry and record, in load order.
-pub struct Facts<'a> {
-    /// One per loaded entry.
-    pub entries: Vec<EntryFacts<'a>>,
-    /// One per loaded exclusion record.
-    pub records: Vec<RecordFacts<'a>>,
+/// What deriving the facts of an entry or a record needs of the corpus
+/// (its cutoff, vocabulary and usable rules), prepared once. The check
+/// derives one item's facts at a time and lets them go once judged, so a
+/// large corpus never holds the facts of all its items at once.
+pub struct Deriver<'a> {
+    corpus: &'a Corpus,
+    cutoff: Date,
+    vocab: Vocab,
+    rules: Vec<(&'a Rule, &'a Filter, &'a Filter)>,
     /// The search cutoff as the taxonomy writes it.
     pub cutoff_text: &'a str,
 }
@@ -145,47 +148,43 @@ pub struct RecordFacts<'a> {
     pub hidden: Vec<(String, char)>,
 }
 
-impl<'a> Facts<'a> {
-    /// Derives the facts of every entry and record of a loaded corpus.
-    pub fn derive(corpus: &'a Corpus) -> Facts<'a> {
+impl<'a> Deriver<'a> {
+    /// Prepares the derivation of the facts of `corpus`'s items.
+    pub fn new(corpus: &'a Corpus) -> Deriver<'a> {
         let tax = &corpus.taxonomy;
-        // `load` refuses a taxonomy whose cutoff is no date; a corpus built
-        // another way is checked as if it had no cutoff.
-        let cutoff = parse_date(&tax.screening.cutoff).unwrap_or(NO_CUTOFF);
-        // The cutoff bounds the survey's search; an item of a later round
-        // may be younger than it.
-        let cutoff_of = |added_in: Option<&str>| {
-            if corpus.in_survey_pool(added_in) {
-                cutoff
-            } else {
-                NO_CUTOFF
-            }
-        };
-        let vocab = vocab(tax);
-        let rules = usable_rules(tax);
-        let entries = corpus
-            .entries
-            .iter()
-            .map(|le| {
-                let cutoff = cutoff_of(le.entry.added_in.as_deref());
-                let origin = origin_of(le.file, corpus.file(le.file));
-                EntryFacts::derive(&le.entry, origin, cutoff, &vocab, &rules)
-            })
-            .collect();
-        let records = corpus
-            .exclusions
-            .iter()
-            .map(|lx| {
-                let cutoff = cutoff_of(lx.record.added_in.as_deref());
-                let origin = origin_of(lx.file, corpus.file(lx.file));
-                RecordFacts::derive(&lx.record, origin, cutoff, &vocab)
-            })
-            .collect();
-        Facts {
-            entries,
-            records,
+        Deriver {
+            corpus,
+            // `load` refuses a taxonomy whose cutoff is no date; a corpus
+            // built another way is checked as if it had no cutoff.
+            cutoff: parse_date(&tax.screening.cutoff).unwrap_or(NO_CUTOFF),
+            vocab: vocab(tax),
+            rules: usable_rules(tax),
             cutoff_text: &tax.screening.cutoff,
         }
+    }
+
+    /// The cutoff bounds the survey's search; an item of a later round may
+    /// be younger than it.
+    fn cutoff_of(&self, added_in: Option<&str>) -> Date {
+        if self.corpus.in_survey_pool(added_in) {
+            self.cutoff
+        } else {
+            NO_CUTOFF
+        }
+    }
+
+    /// The facts of one loaded entry.
+    pub fn entry(&self, le: &'a LoadedEntry) -> EntryFacts<'a> {
+        let cutoff = self.cutoff_of(le.entry.added_in.as_deref());
+        let origin = origin_of(le.file, self.corpus.file(le.file));
+        EntryFacts::derive(&le.entry, origin, cutoff, &self.vocab, &self.rules)
+    }
+
+    /// The facts of one loaded exclusion record.
+    pub fn record(&self, lx: &'a LoadedExclusion) -> RecordFacts<'a> {
+        let cutoff = self.cutoff_of(lx.record.added_in.as_deref());
+        let origin = origin_of(lx.file, self.corpus.file(lx.file));
+        RecordFacts::derive(&lx.record, origin, cutoff, &self.vocab)
     }
 }
 
