@@ -80,6 +80,13 @@ impl<'a> Reader<'a> {
         None
     }
 
+    /// One level deeper, or `None` past [`MAX_DEPTH`] (the caller gives up,
+    /// so only a collection read whole steps back out).
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth <= MAX_DEPTH).then_some(())
+    }
+
     /// The block under a line indented `parent`: a mapping or a sequence
     /// indented deeper, or null when nothing is.
     fn node(&mut self, parent: isize) -> Option<Value> {
@@ -96,10 +103,7 @@ impl<'a> Reader<'a> {
     }
 
     fn mapping(&mut self, indent: usize) -> Option<Value> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return None;
-        }
+        self.enter()?;
         let mut map = Mapping::new();
         while let Some((at, rest)) = self.peek() {
             if at < indent {
@@ -121,10 +125,7 @@ impl<'a> Reader<'a> {
     }
 
     fn sequence(&mut self, indent: usize) -> Option<Value> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return None;
-        }
+        self.enter()?;
         let mut items = Vec::new();
         while let Some((at, rest)) = self.peek() {
             if at < indent {
