@@ -102,14 +102,22 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The next line of the block indented `indent`: `Some(None)` once the
+    /// block has ended (a line indented less, or no line), `None` for a
+    /// line indented deeper (the full parser's).
+    fn line_at(&mut self, indent: usize) -> Option<Option<&'a str>> {
+        match self.peek() {
+            Some((at, rest)) if at == indent => Some(Some(rest)),
+            Some((at, _)) if at > indent => None,
+            _ => Some(None),
+        }
+    }
+
     fn mapping(&mut self, indent: usize) -> Option<Value> {
         self.enter()?;
         let mut map = Mapping::new();
-        while let Some((at, rest)) = self.peek() {
-            if at < indent {
-                break;
-            }
-            if at > indent || is_item(rest) {
+        while let Some(rest) = self.line_at(indent)? {
+            if is_item(rest) {
                 return None;
             }
             let (key, rest) = flat::key_value(rest)?;
@@ -127,16 +135,13 @@ impl<'a> Reader<'a> {
     fn sequence(&mut self, indent: usize) -> Option<Value> {
         self.enter()?;
         let mut items = Vec::new();
-        while let Some((at, rest)) = self.peek() {
-            if at < indent {
-                break;
-            }
-            if at > indent || !is_item(rest) {
+        while let Some(rest) = self.line_at(indent)? {
+            if !is_item(rest) {
                 return None;
             }
             let item = &rest[1..];
             let content = item.trim_start_matches(' ');
-            let inner = at + 1 + (item.len() - content.len());
+            let inner = indent + 1 + (item.len() - content.len());
             if content.starts_with('-') || content.starts_with('?') {
                 return None;
             }
