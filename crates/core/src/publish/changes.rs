@@ -9,9 +9,11 @@
 
 use crate::model::corpus::Corpus;
 use crate::model::releases::{tags_of, Release, Tags};
+use crate::model::Entry;
 use crate::publish::feeds::{enc, Item};
 use crate::text::markdown::{code_span, escape_markdown, link_target};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
 /// The first line of a changelog `build` wrote: a file without it is the
 /// user's, which `build` leaves alone.
@@ -109,16 +111,18 @@ impl Intro {
     }
 }
 
-/// The changes between two tag snapshots (`old` then `new`): removals and
-/// tag changes, by key; additions are the rounds' to tell.
-fn between(
+/// The changes between a tag snapshot `old` and the tags `new` gives of a
+/// key (None: no such entry): removals and tag changes, by key; additions
+/// are the rounds' to tell. Only the keys of `old` are asked about, so the
+/// tags of the entries now are made one at a time, never all at once.
+fn between<'n>(
     old: &BTreeMap<String, Tags>,
-    new: &BTreeMap<String, Tags>,
+    new: impl Fn(&str) -> Option<Cow<'n, Tags>>,
     title: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<Change> {
     let mut out = Vec::new();
     for (key, before) in old {
-        let Some(after) = new.get(key) else {
+        let Some(after) = new(key) else {
             out.push(Change {
                 key: key.clone(),
                 title: title(key),
@@ -158,23 +162,25 @@ pub fn snapshot(corpus: &Corpus) -> BTreeMap<String, Tags> {
 /// exists and the data moved since), then releases and rounds by day (a
 /// release before a round of the same day).
 pub fn sections(corpus: &Corpus) -> Vec<Section> {
-    let titles: BTreeMap<&str, &str> = corpus
+    let by_key: HashMap<&str, &Entry> = corpus
         .entries
         .iter()
-        .map(|le| (le.entry.key.as_str(), le.entry.title.as_str()))
+        .map(|le| (le.entry.key.as_str(), &le.entry))
         .collect();
-    let title = |k: &str| titles.get(k).map(|t| t.to_string());
+    let title = |k: &str| by_key.get(k).map(|e| e.title.clone());
     let releases: &[Release] = corpus.releases.as_ref().map_or(&[], |r| &r.releases);
-    let now = snapshot(corpus);
+    let now = |k: &str| by_key.get(k).map(|e| Cow::Owned(tags_of(e)));
     // What moved since the last release, found before any section is worded.
     let unreleased = releases
         .last()
-        .map(|last| (last, between(&last.entries, &now, &title)));
+        .map(|last| (last, between(&last.entries, now, &title)));
     let mut dated: Vec<(String, u8, Section)> = Vec::new();
     let empty = BTreeMap::new();
     for (i, r) in releases.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| &releases[p]);
-        let changes = prev.map_or_else(Vec::new, |p| between(&p.entries, &r.entries, &title));
+        let changes = prev.map_or_else(Vec::new, |p| {
+            between(&p.entries, |k| r.entries.get(k).map(Cow::Borrowed), &title)
+        });
         let added = r
             .entries
             .keys()
@@ -234,11 +240,12 @@ pub fn sections(corpus: &Corpus) -> Vec<Section> {
     dated.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
     let mut out = Vec::new();
     if let Some((last, mut changes)) = unreleased {
-        let mut added: Vec<Change> = now
-            .keys()
+        let keys: std::collections::BTreeSet<&str> = by_key.keys().copied().collect();
+        let mut added: Vec<Change> = keys
+            .into_iter()
             .filter(|k| !last.entries.contains_key(*k))
             .map(|k| Change {
-                key: k.clone(),
+                key: k.to_string(),
                 title: title(k),
                 what: What::Added(String::new()),
             })
@@ -303,12 +310,6 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
     out.push_str(MARK);
     out.push_str("\n\nWhat changed in the list, newest first. Additions are grouped by the round that added them (an entry's `added_in`, else the first round); removals and tag changes are read from `corpus/releases.yaml`, where `corpus release` records the tags of every entry at each release. An entry removed since is no longer listed under its round. Each entry links its row on the site.\n");
     for s in sections(corpus) {
-        // A section's lines first, then its heading above them.
-        let mut lines = String::new();
-        for c in &s.changes {
-            lines.push_str(&line(c, site));
-            lines.push('\n');
-        }
         out.push_str(&format!(
             "\n## {}\n\n{}\n",
             escape_markdown(&s.heading),
@@ -317,7 +318,10 @@ pub fn changelog(corpus: &Corpus, site: &str) -> String {
         if !s.changes.is_empty() {
             out.push('\n');
         }
-        out.push_str(&lines);
+        for c in &s.changes {
+            out.push_str(&line(c, site));
+            out.push('\n');
+        }
     }
     out
 }
@@ -399,7 +403,9 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let got = between(&old, &new, &|k| (k == "a").then(|| "A".to_string()));
+        let got = between(&old, |k| new.get(k).map(Cow::Borrowed), &|k| {
+            (k == "a").then(|| "A".to_string())
+        });
         assert_eq!(
             got,
             [
@@ -415,6 +421,6 @@ mod tests {
                 },
             ]
         );
-        assert!(between(&new, &new, &|_| None).is_empty());
+        assert!(between(&new, |k| new.get(k).map(Cow::Borrowed), &|_| None).is_empty());
     }
 }

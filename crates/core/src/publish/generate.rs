@@ -381,8 +381,11 @@ fn rendered_files(
         survey: corpus.survey.as_ref().map(|(s, _)| s),
         survey_rounds: corpus.survey_rounds(),
     };
-    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
+    let entries = corpus.entry_list();
+    let view = render::context(&corpus.taxonomy, &entries, st, extras);
     let mut ctx = tera::Context::from_serialize(&view).map_err(|e| template_problem(&e, None))?;
+    // The context holds a copy of everything the view had.
+    drop(view);
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
     if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
@@ -394,31 +397,29 @@ fn rendered_files(
     ctx.insert("prisma", &prisma);
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
-    let render_one = |name: &str, path: String| {
-        let text = tera
-            .render(name, &ctx)
-            .map_err(|e| template_problem(&e, Some(name)))?;
-        Ok(Generated {
-            path,
-            content: crate::publish::markdown_layout::layout(&text),
-        })
+    let render_one = |name: &str| {
+        tera.render(name, &ctx)
+            .map_err(|e| template_problem(&e, Some(name)))
     };
     let stats_md = if part != Part::Readme && has(Layout::STATS_TEMPLATE) {
-        Some(render_one(
-            Layout::STATS_TEMPLATE,
-            format!("{}/STATS.md", Layout::STATS_DIR),
-        )?)
+        Some(render_one(Layout::STATS_TEMPLATE)?)
     } else {
         None
     };
     let readme = if part != Part::Stats && has(Layout::README_TEMPLATE) {
-        Some(render_one(
-            Layout::README_TEMPLATE,
-            Layout::README.to_string(),
-        )?)
+        Some(render_one(Layout::README_TEMPLATE)?)
     } else {
         None
     };
+    // Laid out once the context is gone: on a large list the context, the
+    // rendered text and the laid-out text are each about as large.
+    drop(ctx);
+    let laid_out = |text: String, path: String| Generated {
+        path,
+        content: crate::publish::markdown_layout::layout(&text),
+    };
+    let stats_md = stats_md.map(|t| laid_out(t, format!("{}/STATS.md", Layout::STATS_DIR)));
+    let readme = readme.map(|t| laid_out(t, Layout::README.to_string()));
     Ok(Rendered {
         stats_md,
         charts: chart_files,

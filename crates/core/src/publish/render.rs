@@ -143,7 +143,7 @@ pub fn entry_view(
 
 /// A category of the README with its entries.
 #[derive(Debug, Clone, Serialize)]
-pub struct CategoryView {
+pub struct CategoryView<'a> {
     /// Category id.
     pub id: String,
     /// Escaped label.
@@ -155,7 +155,36 @@ pub struct CategoryView {
     /// Number of entries.
     pub count: usize,
     /// The entries in display order.
-    pub entries: Vec<EntryView>,
+    pub entries: EntryViews<'a>,
+}
+
+/// A category's entries in display order, each made into its [`EntryView`]
+/// only while the view is serialized into the template context: the views
+/// of every entry held at once would be as large as the context itself.
+#[derive(Debug, Clone)]
+pub struct EntryViews<'a> {
+    /// The taxonomy whose words the views use.
+    tax: &'a Taxonomy,
+    /// The entries, in display order.
+    entries: Vec<&'a Entry>,
+    /// The rounds of the survey's pool, when the list is split into pools.
+    survey_rounds: Option<&'a [String]>,
+}
+
+impl EntryViews<'_> {
+    /// The view of each entry, numbered from 1.
+    fn views(&self) -> impl Iterator<Item = EntryView> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| entry_view(self.tax, e, i + 1, self.survey_rounds))
+    }
+}
+
+impl Serialize for EntryViews<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.views())
+    }
 }
 
 /// Entries ordered for display: newest first, then by key.
@@ -327,7 +356,7 @@ pub struct ListView {
 /// Everything the README and STATS templates can use: one typed value,
 /// every piece of data text already escaped for Markdown.
 #[derive(Debug, Clone, Serialize)]
-pub struct Context {
+pub struct Context<'a> {
     /// The list's title and description, when the taxonomy gives them.
     pub list: Option<ListView>,
     /// Retained entries.
@@ -341,7 +370,7 @@ pub struct Context {
     /// The search cutoff date.
     pub cutoff: String,
     /// Categories with their entries.
-    pub categories: Vec<CategoryView>,
+    pub categories: Vec<CategoryView<'a>>,
     /// Orchestration forms.
     pub topologies: Vec<TopologyView>,
     /// Reward families.
@@ -397,7 +426,12 @@ pub struct Extras<'a> {
 }
 
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
-pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Context {
+pub fn context<'a>(
+    tax: &'a Taxonomy,
+    entries: &[&'a Entry],
+    st: &Stats,
+    extras: Extras<'a>,
+) -> Context<'a> {
     // Addresses (none for a list not yet published) and tables first.
     let (pages, repo) = match tax.repository.as_str() {
         "" => Default::default(),
@@ -420,11 +454,11 @@ pub fn context(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -
                 heading: escape_markdown(&heading),
                 anchor: anchor(&heading),
                 count: list.len(),
-                entries: list
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| entry_view(tax, e, i + 1, extras.survey_rounds))
-                    .collect(),
+                entries: EntryViews {
+                    tax,
+                    entries: list,
+                    survey_rounds: extras.survey_rounds,
+                },
             }
         })
         .collect();
