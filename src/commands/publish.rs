@@ -143,7 +143,7 @@ fn stages(
         (parsed, aside)
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
-    let (corpus, examples, rep) = parsed?;
+    let (mut corpus, examples, rep) = parsed?;
     // Counted beside the check, before its verdict: the figures are of the
     // corpus as parsed, and the stages after the gate only render them.
     let st = corpus_core::stats::of_corpus(&corpus);
@@ -161,7 +161,11 @@ fn stages(
         };
         Outcome::fail(2, format!("{}{at}: {}", d.file, d.message))
     };
-    let templates = inputs.templates.as_ref().map_err(failed)?;
+    // Past the gate nothing quotes a data file: the texts go, from the
+    // corpus and the inputs alike, before rendering needs the room.
+    corpus.release_texts();
+    let load::Inputs { templates, .. } = inputs;
+    let templates = templates.as_ref().map_err(failed)?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return Err(Outcome::fail(
             2,

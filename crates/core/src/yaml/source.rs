@@ -238,6 +238,12 @@ impl SourceFile {
     pub fn spans(&self) -> &Spans {
         self.spans.get_or_init(|| Spans::scan(&self.text))
     }
+
+    /// Replaces the text with `empty`, and the positions scanned from it.
+    pub(crate) fn release_text(&mut self, empty: std::sync::Arc<str>) {
+        self.text = empty;
+        self.spans = std::sync::OnceLock::new();
+    }
 }
 
 #[cfg(test)]
