@@ -164,7 +164,7 @@ fn stages(
     // Past the gate nothing quotes a data file: the texts go, from the
     // corpus and the inputs alike, before rendering needs the room.
     corpus.release_texts();
-    let load::Inputs { templates, .. } = inputs;
+    let templates = inputs.into_templates();
     let templates = templates.as_ref().map_err(failed)?;
     if part != Part::Stats && !templates.iter().any(|(n, _)| n == Layout::README_TEMPLATE) {
         return Err(Outcome::fail(

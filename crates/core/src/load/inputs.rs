@@ -75,6 +75,12 @@ pub struct Unread {
 }
 
 impl Inputs {
+    /// The templates alone, every other input let go at once: past a clean
+    /// check, rendering needs nothing else read.
+    pub fn into_templates(self) -> Result<Vec<(String, String)>, Diagnostic> {
+        self.templates
+    }
+
     /// The text of a data file as the loaded corpus keeps it (read, neither
     /// empty nor nested too deep), for quoting in a report.
     pub fn source_text(&self, rel: &str) -> Option<&str> {
