@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{parse_checked, sources, Audience, Context, Outcome, ReportFormat, Result};
+use super::{parse_checked, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
 use corpus_core::load::{self, Inputs};
 use corpus_core::model::corpus::Corpus;
@@ -10,6 +10,8 @@ use corpus_core::publish::on_disk;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_io::store::Store;
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Options of `corpus check`.
 #[derive(Debug, clap::Args)]
@@ -34,15 +36,16 @@ impl Audience for Args {
     }
 }
 
-/// Renders check diagnostics, adding a summary line in human format.
-pub fn render_report(
-    corpus: &Corpus,
-    diags: &[Diagnostic],
-    waived: usize,
-    format: Format,
-) -> String {
-    let counts = (corpus.entries.len(), corpus.exclusions.len());
-    render_counted(counts, diags, waived, format, &sources(corpus))
+/// The texts of the data files that `diags` name, kept for quoting in the
+/// report while every other text is let go.
+fn quoted_texts(corpus: &Corpus, diags: &[Diagnostic]) -> Vec<(String, Arc<str>)> {
+    let named: HashSet<&str> = diags.iter().map(|d| d.file.as_str()).collect();
+    corpus
+        .files
+        .iter()
+        .filter(|f| named.contains(f.rel.as_str()))
+        .map(|f| (f.rel.clone(), Arc::clone(&f.text)))
+        .collect()
 }
 
 /// Renders check diagnostics of `(entries, records)` checked.
@@ -102,7 +105,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     if let Some(out) = recorded {
         return Ok(out);
     }
-    let (corpus, examples) = parse_checked(&inputs, Some(format))?;
+    let (mut corpus, examples) = parse_checked(&inputs, Some(format))?;
     let mut rep = check::check(&corpus);
     let found = corpus_core::load::leftovers::diagnostics(&leftovers, &corpus.taxonomy);
     rep.diagnostics.extend(found);
@@ -119,17 +122,28 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     // remain, so generated files are compared only on error-free data.
     let waiting = rep.errors() > 0;
     let deferred = corpus.claims.is_some() || on_disk::publishes(root);
+    let previous = on_disk::Previous::of(root, &inputs.previous, None);
+    // Only the files a diagnostic names are quoted: every other text goes
+    // before the generated files are rendered to be compared.
+    let quoted = quoted_texts(&corpus, &rep.diagnostics);
+    corpus.release_texts();
+    let templates = inputs.into_templates();
     if !waiting {
         rep.diagnostics.extend(generate::stale_diagnostics(
             root,
             &corpus,
-            &inputs.templates,
+            &templates,
             &examples,
             Part::All,
-            &on_disk::Previous::of(root, &inputs.previous, None),
+            &previous,
         ));
     }
-    let mut stdout = render_report(&corpus, &rep.diagnostics, rep.waived.len(), format);
+    let sources: Sources = quoted
+        .iter()
+        .map(|(rel, text)| (rel.as_str(), &**text))
+        .collect();
+    let counts = (corpus.entries.len(), corpus.exclusions.len());
+    let mut stdout = render_counted(counts, &rep.diagnostics, rep.waived.len(), format, &sources);
     if waiting && deferred && format == Format::Human {
         stdout.push_str(&format!("note: {}\n", check::DERIVED_WAIT));
     }
