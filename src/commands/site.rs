@@ -39,13 +39,16 @@ impl Audience for Args {
 pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
     let inputs = load::read_inputs(root, ctx.load);
-    let (corpus, _) = parse_checked(&inputs, None)?;
+    let (mut corpus, _) = parse_checked(&inputs, None)?;
     let errors = check::check(&corpus).errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
-    let templates = inputs
-        .templates
+    // Past the check nothing quotes a data file: the texts go before the
+    // page is rendered.
+    corpus.release_texts();
+    let templates = inputs.into_templates();
+    let templates = templates
         .as_ref()
         .map_err(|d| Outcome::fail(2, &d.message))?;
     let Some((_, template)) = templates.iter().find(|(n, _)| n == Layout::SITE_TEMPLATE) else {
@@ -63,8 +66,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         Some(p) => ctx.cwd.join(p),
         None => root.join(Layout::SITE_DIR),
     };
+    let page_kib = html.len().div_ceil(1024);
     let mut files: Vec<(PathBuf, &str, String)> =
-        vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html.clone())];
+        vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html)];
     // The status file and the releases file were read and checked with the
     // other inputs; an invalid one is an error, which stopped the run above.
     let repo = &corpus.taxonomy.repository;
@@ -74,6 +78,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         (pages_url(repo), repo.as_str())
     };
     let items = feeds::all(&corpus, &home);
+    let changes = items.len();
     files.push((
         dir.join(feeds::JSON_FEED),
         FEED_MARK_JSON,
@@ -93,18 +98,17 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .collect();
     corpus_io::files::write_all(root, &items).map_err(|e| Outcome::fail(2, e))?;
     let path = dir.join(Layout::SITE_PAGE);
-    let n = items.len();
     let feeds_said = format!(
-        "; {} and {}: {n} change{}",
+        "; {} and {}: {changes} change{}",
         feeds::JSON_FEED,
         feeds::ATOM_FEED,
-        if n == 1 { "" } else { "s" }
+        if changes == 1 { "" } else { "s" }
     );
     // On stdout, as `corpus build` reports what it wrote.
     Ok(Outcome::ok(format!(
         "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",
         path.display(),
-        html.len().div_ceil(1024),
+        page_kib,
         corpus.entries.len(),
         corpus.exclusions.len()
     )))

@@ -46,6 +46,24 @@ fn the_page_holds_every_entry_and_record() {
 }
 
 #[test]
+fn its_report_counts_the_changes_the_feeds_carry() {
+    let t = Tree::repo_copy();
+    let run = t.corpus(&["site"]);
+    run.assert_code(0);
+    let feed: serde_json::Value = serde_json::from_str(&t.read("site/feed.json")).unwrap();
+    let n = feed["items"].as_array().expect("the feed has items").len();
+    // One per entry of the shipped list (each joined in a round), not one
+    // per file written.
+    assert_eq!(n, 84);
+    assert!(
+        run.stdout
+            .contains("; feed.json and feed.atom: 84 changes\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn the_page_loads_nothing_from_elsewhere() {
     let t = Tree::repo_copy();
     let html = page(&t);

@@ -120,30 +120,45 @@ pub struct RecordRow {
 /// What the script needs about one row: key, facet value indices and the
 /// sort keys of the columns that do not sort by their text. (The search and
 /// text columns read the rendered row, so the page does not carry them twice.)
+/// The page's data is written straight from these types, and their fields
+/// stand in the order of their names: the order the page has always had.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 struct Item {
-    k: String,
-    /// Per facet, the indices of the values the row holds.
-    v: Vec<Vec<usize>>,
-    /// Sort keys, one per column with `data-col` in the template.
-    o: Vec<i64>,
     /// The row's value of each field of [`ViewData::fields`] (text, or a
     /// list of texts), which the address's `where=` conditions test.
     f: Vec<serde_json::Value>,
+    /// The key.
+    k: String,
+    /// Sort keys, one per column with `data-col` in the template.
+    o: Vec<i64>,
+    /// Per facet, the indices of the values the row holds.
+    v: Vec<Vec<usize>>,
 }
 
-/// What the script needs about one view.
+/// What the script needs about one view (fields in the order of their names,
+/// as [`Item`]'s).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 struct ViewData {
+    /// Per row, the text "Copy BibTeX" copies (entries only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    bib: Vec<String>,
     /// Facet fields and their value ids, in the order of `Item::v`.
     facets: Vec<(String, Vec<String>)>,
     /// The fields a `where=` condition may name, as `list --where` knows them.
     fields: Vec<&'static str>,
     /// Rows in their default order.
     items: Vec<Item>,
-    /// Per row, the text "Copy BibTeX" copies (entries only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    bib: Vec<String>,
+}
+
+/// Everything the page's script reads (fields in the order of their names).
+#[derive(Serialize)]
+struct PageData<'a> {
+    /// The field aliases `where=` conditions accept.
+    aliases: &'a [(&'a str, &'a str)],
+    /// The exclusion log's view.
+    exclusions: &'a ViewData,
+    /// The entries' view.
+    papers: &'a ViewData,
 }
 
 /// Reads the values a row holds in one field.
@@ -617,11 +632,11 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     ctx.insert("charts", &charts);
     ctx.insert(
         "data_json",
-        &script_json(&serde_json::json!({
-            "papers": papers,
-            "exclusions": log,
-            "aliases": crate::model::filter::FIELD_ALIASES,
-        })),
+        &script_json(&PageData {
+            aliases: crate::model::filter::FIELD_ALIASES,
+            exclusions: &log,
+            papers: &papers,
+        }),
     );
     ctx
 }
