@@ -37,7 +37,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         return out;
     };
     let sev = severity("survey-reference");
-    out.extend(round_problems(corpus, survey, text, sev));
+    out.extend(round_problems(corpus, &by_key, survey, text, sev));
     for r in &survey.representatives {
         let carries = |e: &Entry| match r.field.as_str() {
             fields::ORCHESTRATION_FORM => e.orchestration_form == r.value,
@@ -233,6 +233,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
 /// after it, and the round new entries join cannot be one of its own.
 fn round_problems(
     corpus: &Corpus,
+    by_key: &BTreeMap<&str, (&Entry, usize)>,
     survey: &crate::model::survey::Survey,
     text: &str,
     sev: Severity,
@@ -270,14 +271,14 @@ fn round_problems(
         .chain(survey.benchmark_gap.iter().flat_map(|g| &g.benchmarks));
     let mut seen = std::collections::BTreeSet::new();
     for k in named {
-        let Some(e) = corpus.entries.iter().find(|e| &e.entry.key == k) else {
+        let Some((e, _)) = by_key.get(k.as_str()) else {
             continue;
         };
-        if !corpus.in_survey_pool(e.entry.added_in.as_deref()) && seen.insert(k.as_str()) {
+        if !corpus.in_survey_pool(e.added_in.as_deref()) && seen.insert(k.as_str()) {
             push(
                 format!(
                     "the survey names `{k}`, which joined in round `{}` after the survey's pool",
-                    e.entry.added_in.as_deref().unwrap_or_default()
+                    e.added_in.as_deref().unwrap_or_default()
                 ),
                 k,
             );

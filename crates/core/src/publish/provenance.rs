@@ -15,7 +15,7 @@ use crate::publish::render::entry_name;
 use crate::stats::Stats;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The survey's pool and what was added since ("84 in the survey · 1 added since").
 #[derive(Debug, Clone, serde::Serialize)]
@@ -80,10 +80,26 @@ fn by_source<'a>(
         .collect()
 }
 
-/// Escaped short names of the entries a figure names at a level.
-fn figure_names(survey: Option<&Survey>, entries: &[&Entry], keys: &[String]) -> Vec<String> {
+/// The entries by key, the first of any that share one (a shared key is an
+/// error, so a list that renders has none): a figure names its entries by
+/// key, and searching the whole list for each of them grows with the
+/// square of the list.
+fn by_key<'a>(entries: &[&'a Entry]) -> HashMap<&'a str, &'a Entry> {
+    let mut index = HashMap::with_capacity(entries.len());
+    for e in entries {
+        index.entry(e.key.as_str()).or_insert(*e);
+    }
+    index
+}
+
+/// Escaped short names of the entries with these `keys`, in their order.
+fn figure_names(
+    survey: Option<&Survey>,
+    entries: &HashMap<&str, &Entry>,
+    keys: &[String],
+) -> Vec<String> {
     keys.iter()
-        .filter_map(|k| entries.iter().find(|e| &e.key == k))
+        .filter_map(|k| entries.get(k.as_str()))
         .map(|e| escape_markdown(&entry_name(survey, e)))
         .collect()
 }
@@ -102,6 +118,7 @@ fn level<'a>(
 pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verdicts: &[Verdict]) {
     let tax = &corpus.taxonomy;
     let entries = corpus.entry_list();
+    let keyed = by_key(&entries);
     let survey = corpus.survey.as_ref().map(|(s, _)| s);
     let na = tax.na.as_str();
 
@@ -138,7 +155,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                 "near_strict": strict(Some(crate::model::NEAR_STRICT)),
                 "strict_no": strict(Some("no")),
                 "strict_not_judged": strict(None),
-                "figure": lv.map(|l| figure_names(survey, &entries, &l.entries)).unwrap_or_default(),
+                "figure": lv.map(|l| figure_names(survey, &keyed, &l.entries)).unwrap_or_default(),
                 "figure_note": lv.and_then(|l| l.note.as_deref()).map(escape_markdown).unwrap_or_default(),
             })
         })
@@ -185,7 +202,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
             "only_additional": join_words(&only_additional, "and"),
             "primary_empty_count": primary_empty.len(),
             "additional_judged": additional.len(),
-            "additional_names": figure_names(survey, &entries, &additional.iter().map(|e| e.key.clone()).collect::<Vec<_>>()),
+            "additional_names": figure_names(survey, &keyed, &additional.iter().map(|e| e.key.clone()).collect::<Vec<_>>()),
             "additional_sources": by_source(tax, additional.iter().copied(), |e| e.additional_credit_units_source.clone()),
             "title": survey.and_then(|s| s.figure(FigureField::CreditUnit)).map(|f| escape_markdown(&f.title)).unwrap_or_default(),
         }),
@@ -229,7 +246,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                 "count": sub_count.map(|t| t.get(&s.id)).unwrap_or(0),
                 "rl": judged.iter().filter(|e| e.is_rl == "yes").filter(has).count(),
                 "judged_no": judged.len() - judged.iter().filter(has).count(),
-                "figure": lv.map(|l| figure_names(survey, &entries, &l.entries)).unwrap_or_default(),
+                "figure": lv.map(|l| figure_names(survey, &keyed, &l.entries)).unwrap_or_default(),
                 "figure_note": lv.and_then(|l| l.note.as_deref()).map(escape_markdown).unwrap_or_default(),
             })
         })
@@ -340,7 +357,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                 let mut cited: Vec<String> = r
                     .benchmarks
                     .iter()
-                    .filter_map(|k| entries.iter().find(|e| &e.key == k))
+                    .filter_map(|k| keyed.get(k.as_str()))
                     // Named, not linked: each is an entry of the list below,
                     // and a second link to it is a duplicate to awesome-lint.
                     .map(|e| escape_markdown(&entry_name(survey, e)))
