@@ -557,6 +557,18 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         })
         .collect();
     let log = view_data(&record_facets, record_names, ritems, Vec::new());
+    // The script's data is the largest piece of a large list's page: it
+    // goes into the context first, and its pieces and text go before the
+    // rows are added beside it.
+    let data_json = script_json(&PageData {
+        aliases: crate::model::filter::FIELD_ALIASES,
+        exclusions: &log,
+        papers: &papers,
+    });
+    drop((papers, log, entry_values, record_values));
+    let mut ctx = tera::Context::new();
+    ctx.insert("data_json", &data_json);
+    drop(data_json);
 
     let charts: Vec<Chart> = generate::charts(corpus, &st, &crate::publish::prisma::flow(corpus))
         .into_iter()
@@ -567,7 +579,6 @@ pub fn context(corpus: &Corpus) -> tera::Context {
         })
         .collect();
 
-    let mut ctx = tera::Context::new();
     ctx.insert("generator", GENERATOR);
     ctx.insert("retained", &st.retained);
     ctx.insert("excluded", &st.excluded);
@@ -630,14 +641,6 @@ pub fn context(corpus: &Corpus) -> tera::Context {
             .collect::<Vec<_>>(),
     );
     ctx.insert("charts", &charts);
-    ctx.insert(
-        "data_json",
-        &script_json(&PageData {
-            aliases: crate::model::filter::FIELD_ALIASES,
-            exclusions: &log,
-            papers: &papers,
-        }),
-    );
     ctx
 }
 
