@@ -106,6 +106,18 @@ impl Corpus {
         self.entries.iter().map(|e| &e.entry).collect()
     }
 
+    /// The entries by key, for finding the ones a figure, a release or a
+    /// changelog names without searching the list for each (which grows
+    /// with the square of the list). Of entries sharing a key (an error, so
+    /// never in a list that renders) the first is kept.
+    pub fn entries_by_key(&self) -> std::collections::HashMap<&str, &Entry> {
+        let mut index = std::collections::HashMap::with_capacity(self.entries.len());
+        for le in &self.entries {
+            index.entry(le.entry.key.as_str()).or_insert(&le.entry);
+        }
+        index
+    }
+
     /// The exclusion records alone, in record order.
     pub fn exclusion_list(&self) -> Vec<&Exclusion> {
         self.exclusions.iter().map(|e| &e.record).collect()

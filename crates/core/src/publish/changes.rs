@@ -9,11 +9,10 @@
 
 use crate::model::corpus::Corpus;
 use crate::model::releases::{tags_of, Release, Tags};
-use crate::model::Entry;
 use crate::publish::feeds::{enc, Item};
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The first line of a changelog `build` wrote: a file without it is the
 /// user's, which `build` leaves alone.
@@ -162,11 +161,7 @@ pub fn snapshot(corpus: &Corpus) -> BTreeMap<String, Tags> {
 /// exists and the data moved since), then releases and rounds by day (a
 /// release before a round of the same day).
 pub fn sections(corpus: &Corpus) -> Vec<Section> {
-    let by_key: HashMap<&str, &Entry> = corpus
-        .entries
-        .iter()
-        .map(|le| (le.entry.key.as_str(), &le.entry))
-        .collect();
+    let by_key = corpus.entries_by_key();
     let title = |k: &str| by_key.get(k).map(|e| e.title.clone());
     let releases: &[Release] = corpus.releases.as_ref().map_or(&[], |r| &r.releases);
     let now = |k: &str| by_key.get(k).map(|e| Cow::Owned(tags_of(e)));

@@ -381,8 +381,7 @@ fn rendered_files(
         survey: corpus.survey.as_ref().map(|(s, _)| s),
         survey_rounds: corpus.survey_rounds(),
     };
-    let entries = corpus.entry_list();
-    let view = render::context(&corpus.taxonomy, &entries, st, extras);
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
     let mut ctx = tera::Context::from_serialize(&view).map_err(|e| template_problem(&e, None))?;
     // The context holds a copy of everything the view had.
     drop(view);

@@ -80,18 +80,6 @@ fn by_source<'a>(
         .collect()
 }
 
-/// The entries by key, the first of any that share one (a shared key is an
-/// error, so a list that renders has none): a figure names its entries by
-/// key, and searching the whole list for each of them grows with the
-/// square of the list.
-fn by_key<'a>(entries: &[&'a Entry]) -> HashMap<&'a str, &'a Entry> {
-    let mut index = HashMap::with_capacity(entries.len());
-    for e in entries {
-        index.entry(e.key.as_str()).or_insert(*e);
-    }
-    index
-}
-
 /// Escaped short names of the entries with these `keys`, in their order.
 fn figure_names(
     survey: Option<&Survey>,
@@ -118,7 +106,7 @@ fn level<'a>(
 pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verdicts: &[Verdict]) {
     let tax = &corpus.taxonomy;
     let entries = corpus.entry_list();
-    let keyed = by_key(&entries);
+    let keyed = corpus.entries_by_key();
     let survey = corpus.survey.as_ref().map(|(s, _)| s);
     let na = tax.na.as_str();
 
