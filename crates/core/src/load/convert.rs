@@ -14,6 +14,11 @@ use std::collections::BTreeMap;
 /// Converts mapping values field by field, reporting each problem.
 struct Converter<'a> {
     map: &'a serde_yaml::Mapping,
+    /// The mapping's text-keyed fields sorted by the length of their name,
+    /// then the name: every field is looked up at least once, and a search
+    /// of these few, deciding mostly on lengths, costs less than hashing the
+    /// name into the mapping each time.
+    by_name: Vec<(&'a str, &'a Value)>,
     /// The field table of what is converted (entry or record).
     table: &'static [fields::Field],
     file: &'a SourceFile,
@@ -30,8 +35,38 @@ impl<'a> Converter<'a> {
         d
     }
 
+    fn new(
+        map: &'a serde_yaml::Mapping,
+        table: &'static [fields::Field],
+        file: &'a SourceFile,
+        tax: &'a Taxonomy,
+    ) -> Self {
+        let mut by_name: Vec<_> = map
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str()?, v)))
+            .collect();
+        by_name.sort_unstable_by_key(|(k, _)| (k.len(), *k));
+        Converter {
+            map,
+            by_name,
+            table,
+            file,
+            tax,
+            out: Vec::new(),
+        }
+    }
+
+    /// The value of a field, as `map.get(field)` finds it (a mapping holds
+    /// each key once).
+    fn lookup(&self, field: &str) -> Option<&'a Value> {
+        self.by_name
+            .binary_search_by_key(&(field.len(), field), |(k, _)| (k.len(), *k))
+            .ok()
+            .map(|i| self.by_name[i].1)
+    }
+
     fn get(&self, field: &str) -> Option<&'a Value> {
-        self.map.get(field).filter(|v| !v.is_null())
+        self.lookup(field).filter(|v| !v.is_null())
     }
 
     /// What a contributor should write in a field, from this file's table.
@@ -94,7 +129,7 @@ impl<'a> Converter<'a> {
         }
         for f in &required {
             if self.get(f).is_none() {
-                let present = self.map.contains_key(*f);
+                let present = self.lookup(f).is_some();
                 let msg = if present {
                     format!("required field `{f}` is still empty")
                 } else {
@@ -359,13 +394,7 @@ pub(super) fn convert_entry(
     tax: &Taxonomy,
     out: &mut Vec<Diagnostic>,
 ) -> Entry {
-    let mut c = Converter {
-        map,
-        table: &fields::ENTRY,
-        file,
-        tax,
-        out: Vec::new(),
-    };
+    let mut c = Converter::new(map, &fields::ENTRY, file, tax);
     c.check_fields();
     let entry = Entry::read_from(&mut c);
     out.extend(c.out);
@@ -378,13 +407,7 @@ pub(super) fn convert_exclusion(
     tax: &Taxonomy,
     out: &mut Vec<Diagnostic>,
 ) -> Exclusion {
-    let mut c = Converter {
-        map,
-        table: &fields::RECORD,
-        file,
-        tax,
-        out: Vec::new(),
-    };
+    let mut c = Converter::new(map, &fields::RECORD, file, tax);
     c.check_fields();
     let record = Exclusion::read_from(|f| c.text(f).unwrap_or_default());
     out.extend(c.out);

@@ -19,9 +19,15 @@ pub fn is_hidden(c: char) -> bool {
 /// controls but newline and tab, and only a text with other characters
 /// needs decoding.
 fn may_hide(text: &str) -> bool {
-    let ascii_hidden = |b: u8| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f;
-    let wide_hidden = || !text.is_ascii() && text.chars().any(|c| !c.is_ascii() && is_hidden(c));
-    text.contains('\\') || text.bytes().any(ascii_hidden) || wide_hidden()
+    // One pass that never stops early (so it runs many bytes at a time):
+    // nearly every text has none of these, so nearly every pass goes to
+    // the end anyway.
+    let (mut ascii, mut wide) = (false, false);
+    for &b in text.as_bytes() {
+        ascii |= b == b'\\' || (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f;
+        wide |= !b.is_ascii();
+    }
+    ascii || (wide && text.chars().any(|c| !c.is_ascii() && is_hidden(c)))
 }
 
 /// Every text value of an item read from `text` holding a hidden character,
@@ -87,5 +93,17 @@ mod tests {
         assert_eq!(visible("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
         assert_eq!(visible("x\u{202e}y"), "x\\u{202e}y");
         assert_eq!(visible("line\n\tnext é"), "line\n\tnext é");
+    }
+
+    #[test]
+    fn a_text_may_hide_exactly_when_it_holds_a_hidden_character_or_a_backslash() {
+        let chars = (0..0x3000).chain(0xFEFF..0xFF00).filter_map(char::from_u32);
+        for c in chars.chain(['\u{1F600}', '\u{E0001}']) {
+            for text in [format!("{c}"), format!("plain ascii {c} é — text")] {
+                let hides = c == '\\' || is_hidden(c);
+                assert_eq!(may_hide(&text), hides, "{:?}", c);
+            }
+        }
+        assert!(!may_hide("title: Plain — “quoted” naïve\n\tindented\n"));
     }
 }
