@@ -156,14 +156,18 @@ fn plain_char(c: char) -> bool {
 /// `key: rest` or `key:` with a lower-case identifier key, which YAML reads
 /// as a string.
 fn key_of(line: &str) -> Option<(&str, &str)> {
-    let colon = line.find(':')?;
+    // The key's characters, then the colon: one pass that stops where the
+    // key does (a search for the colon would run on through the value).
+    let colon = line
+        .bytes()
+        .position(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-'))?;
+    if line.as_bytes()[colon] != b':' {
+        return None;
+    }
     let key = &line[..colon];
     let rest = &line[colon + 1..];
     let ok = key.len() <= 128
         && key.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
         && !matches!(key, "true" | "false" | "null");
     if !ok {
         return None;
