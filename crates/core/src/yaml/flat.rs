@@ -99,9 +99,13 @@ pub fn parse_flat(text: &str) -> Option<Value> {
 
 /// Whether every character of `text` is one the flat reader reads as itself.
 pub fn all_plain(text: &str) -> bool {
-    // ASCII text (nearly all of a corpus) is checked byte by byte, undecoded.
+    // ASCII text (nearly all of a corpus) is checked byte by byte, undecoded,
+    // in a pass that does not stop early (so it takes many bytes a step):
+    // nearly every text passes, so the pass runs to the end anyway.
     if text.is_ascii() {
-        return text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n'));
+        return text
+            .bytes()
+            .fold(true, |ok, b| ok & matches!(b, b' '..=b'~' | b'\n'));
     }
     text.chars().all(plain_char)
 }
@@ -243,17 +247,16 @@ pub(crate) fn quoted(s: &str) -> Option<(Value, usize)> {
 /// A plain scalar that is not a number: a string, a boolean or null; `None`
 /// when `: ` or ` #` would end it early, or for brackets (left to the full parser).
 fn plain_text(s: &str) -> Option<Value> {
-    let mut prev = 0u8;
-    for &c in s.as_bytes() {
-        if (prev == b':' && c == b' ')
-            || (prev == b' ' && c == b'#')
-            || matches!(c, b'[' | b']' | b'{' | b'}')
-        {
-            return None;
-        }
-        prev = c;
-    }
-    if s.ends_with(':') {
+    // Passes that do not stop early, as nearly every value passes them.
+    let b = s.as_bytes();
+    let pairs = b.iter().zip(b.get(1..).unwrap_or_default());
+    let ends_early = pairs.fold(false, |found, (&p, &c)| {
+        found | ((p == b':') & (c == b' ')) | ((p == b' ') & (c == b'#'))
+    });
+    let brackets = b.iter().fold(false, |found, c| {
+        found | matches!(c, b'[' | b']' | b'{' | b'}')
+    });
+    if ends_early || brackets || s.ends_with(':') {
         return None;
     }
     Some(match s {
