@@ -30,6 +30,7 @@ pub mod watch;
 use corpus_core::layout::Layout;
 use corpus_core::load::{self, Inputs, LoadError, LoadOptions};
 use corpus_core::model::corpus::Corpus;
+use corpus_core::stats::Stats;
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_io::store::Store;
 use corpus_trace::Metrics;
@@ -413,6 +414,20 @@ pub fn parse_checked(
     let linked = corpus_core::check::traces::linked(&corpus, &examples.forms);
     corpus.diagnostics.extend(linked);
     Ok((corpus, examples.metrics))
+}
+
+/// The check of a parsed corpus and its figures, counted on a second
+/// thread meanwhile: both only read the corpus, and the figures are of the
+/// corpus as parsed whatever the check finds.
+pub fn checked_and_counted(corpus: &Corpus) -> (corpus_core::check::Findings, Stats) {
+    std::thread::scope(|s| {
+        let counting = s.spawn(|| corpus_core::stats::of_corpus(corpus));
+        let found = corpus_core::check::check(corpus);
+        let st = counting
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (found, st)
+    })
 }
 
 /// Source texts of a corpus, for snippets.

@@ -3,8 +3,7 @@
 //! compare them with the disk).
 
 use super::completions::{MAN_MARK, MAN_PAGE};
-use super::{parse_checked, sources, Audience, Context, Outcome, Result};
-use corpus_core::check;
+use super::{checked_and_counted, parse_checked, sources, Audience, Context, Outcome, Result};
 use corpus_core::layout::Layout;
 use corpus_core::load;
 use corpus_core::model::corpus::Corpus;
@@ -133,9 +132,12 @@ fn stages(
             });
             (tera, man)
         });
+        // The figures are counted beside the check, before its verdict:
+        // they are of the corpus as parsed, and the stages after the gate
+        // only render them.
         let parsed = parse_checked(&inputs, None).map(|(corpus, examples)| {
-            let rep = check::check(&corpus);
-            (corpus, examples, rep)
+            let (rep, st) = checked_and_counted(&corpus);
+            (corpus, examples, rep, st)
         });
         let aside = aside
             .join()
@@ -143,10 +145,7 @@ fn stages(
         (parsed, aside)
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
-    let (mut corpus, examples, rep) = parsed?;
-    // Counted beside the check, before its verdict: the figures are of the
-    // corpus as parsed, and the stages after the gate only render them.
-    let st = corpus_core::stats::of_corpus(&corpus);
+    let (mut corpus, examples, rep, st) = parsed?;
     if rep.errors() > 0 {
         return Ok(Built::Refused {
             corpus: Box::new(corpus),

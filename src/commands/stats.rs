@@ -2,12 +2,11 @@
 //! `--write`, written under stats/ as `corpus build` would; with `--check`,
 //! compared with what is there).
 
-use super::{parse_checked, publish, Audience, Context, Outcome, Result};
-use corpus_core::check;
+use super::{checked_and_counted, parse_checked, publish, Audience, Context, Outcome, Result};
 use corpus_core::load;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::publish::on_disk;
-use corpus_core::stats::{self, Stats};
+use corpus_core::stats::Stats;
 use corpus_diagnostics::diag::Severity;
 
 /// Output format of `corpus stats`.
@@ -76,8 +75,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return Ok(printed(&st, args.format, errors));
     }
     let (corpus, _) = parse_checked(&inputs, None)?;
-    let st = stats::of_corpus(&corpus);
-    let errors = check::check(&corpus).errors();
+    let (found, st) = checked_and_counted(&corpus);
+    let errors = found.errors();
     Ok(printed(&st, args.format, errors))
 }
 
