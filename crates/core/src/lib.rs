@@ -1,7 +1,8 @@
 //! The corpus library: keeps a curated literature corpus as YAML and turns it
 //! into checked, counted, rendered output.
 //!
-//! Folders are the layers, lowest first: `text` (leaf helpers), `model` (the
+//! Folders are the layers, lowest first: `text` and `parallel` (leaf
+//! helpers), `model` (the
 //! data and the field table), `yaml` (the file format), `load`, `check` and
 //! `stats`, then `publish`, `exchange` and `network`. Nothing here prints;
 //! the command-line crate writes to the terminal.
@@ -17,6 +18,7 @@ pub mod layout;
 pub mod load;
 pub mod model;
 pub mod network;
+pub mod parallel;
 pub mod publish;
 pub mod rank;
 pub mod stats;

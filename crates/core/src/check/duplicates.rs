@@ -1,6 +1,7 @@
 //! Rules across files: keys, arXiv ids, links and titles used twice, records also retained.
 
 use super::sink::Finding;
+use crate::model::corpus::Corpus;
 use crate::model::facts::{EntryFacts, RecordFacts};
 use crate::model::fields;
 use corpus_diagnostics::rules::Rule;
@@ -12,7 +13,6 @@ use std::collections::{BTreeSet, HashMap};
 /// at a time, entries first, each right after its own rules; what is kept is
 /// only the values later items are compared with (with the file that first
 /// used each), not their facts.
-#[derive(Default)]
 pub(super) struct Across<'a> {
     /// The citation key of each entry so far, its file, and whether it
     /// was written as `cite_key`.
@@ -30,6 +30,25 @@ pub(super) struct Across<'a> {
 }
 
 impl<'a> Across<'a> {
+    /// Ready for the items of `corpus`: each map is made at its final size
+    /// once, where growing it would hash every value again at each doubling
+    /// (at 100k entries, a third of the time these rules took).
+    pub(super) fn sized(corpus: &Corpus) -> Self {
+        let (entries, records) = (corpus.entries.len(), corpus.exclusions.len());
+        let links = corpus.entries.iter().map(|e| e.entry.urls.len()).sum();
+        Across {
+            cite_keys: HashMap::with_capacity(entries),
+            keys: HashMap::with_capacity(entries),
+            arxiv: HashMap::with_capacity(entries),
+            urls: HashMap::with_capacity(links),
+            titles: HashMap::with_capacity(entries),
+            record_ids: HashMap::with_capacity(records),
+            record_idents: HashMap::with_capacity(records),
+            record_urls: HashMap::with_capacity(records),
+            record_titles: HashMap::with_capacity(records),
+        }
+    }
+
     /// Compares an entry with the entries before it; its findings go to `out`.
     pub(super) fn entry(&mut self, f: EntryFacts<'a>, out: &mut Vec<Finding<'a>>) {
         super::citation::check_cite_key(&f, &mut self.cite_keys, out);

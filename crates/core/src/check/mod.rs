@@ -27,6 +27,7 @@ mod waivers;
 
 use crate::model::corpus::Corpus;
 use crate::model::facts::Deriver;
+use crate::parallel::in_parallel;
 use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::Across;
@@ -71,28 +72,48 @@ impl Findings {
 /// were not run because the data itself has errors.
 pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
 
+/// How many items have their facts derived and their own rules run at once,
+/// on every core, before the rules across files take them in order: enough
+/// to keep the cores busy, few enough that the facts of a large corpus are
+/// never all alive together.
+const BLOCK: usize = 4096;
+
 /// Runs every check on a loaded corpus (loading problems included).
 ///
-/// The facts the rules judge are derived once per entry and record, just
-/// before its rules run, and let go after: every rule of the item, then the
-/// rules comparing it with the items before it, add their findings to the
-/// list of the file they are about, and each file's list is graded and
-/// placed at its fields once, after all of them.
+/// The facts the rules judge are derived once per entry and record, a block
+/// of items at a time (see `BLOCK`), and let go after: every rule of the
+/// item, then the rules comparing it with the items before it, add their
+/// findings to the list of the file they are about, and each file's list is
+/// graded and placed at its fields once, after all of them.
 pub fn check(corpus: &Corpus) -> Findings {
     let derive = Deriver::new(corpus);
     let mut found: Vec<Vec<Finding>> = corpus.files.iter().map(|_| Vec::new()).collect();
-    let mut across = Across::default();
-    for le in &corpus.entries {
-        let f = derive.entry(le);
-        let out = &mut found[f.origin.file];
-        check_entry(&f, out);
-        across.entry(f, out);
+    let mut across = Across::sized(corpus);
+    for block in corpus.entries.chunks(BLOCK) {
+        let judged = in_parallel(block, |le| {
+            let f = derive.entry(le);
+            let mut out = Vec::new();
+            check_entry(&f, &mut out);
+            (f, out)
+        });
+        for (f, mut out) in judged {
+            let file = f.origin.file;
+            across.entry(f, &mut out);
+            found[file].append(&mut out);
+        }
     }
-    for lx in &corpus.exclusions {
-        let f = derive.record(lx);
-        let out = &mut found[f.origin.file];
-        check_exclusion(&f, derive.cutoff_text, out);
-        across.record(f, out);
+    for block in corpus.exclusions.chunks(BLOCK) {
+        let judged = in_parallel(block, |lx| {
+            let f = derive.record(lx);
+            let mut out = Vec::new();
+            check_exclusion(&f, derive.cutoff_text, &mut out);
+            (f, out)
+        });
+        for (f, mut out) in judged {
+            let file = f.origin.file;
+            across.record(f, &mut out);
+            found[file].append(&mut out);
+        }
     }
     let tax = &corpus.taxonomy;
     let mut sink = Sink {

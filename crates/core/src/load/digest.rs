@@ -2,8 +2,8 @@
 
 use super::inputs::Inputs;
 use super::listing::Folder;
-use super::parallel::in_parallel;
 use crate::layout::Layout;
+use crate::parallel::in_parallel;
 use corpus_io::digest::{Digest, Key};
 
 impl Inputs {

@@ -8,9 +8,9 @@
 
 use super::examples::Traces;
 use super::listing::{is_data_file, Folder};
-use super::parallel::in_parallel;
 use super::read::accepted;
 use super::LoadOptions;
+use crate::parallel::in_parallel;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_io::reader::{self, ReadError};
 use std::path::{Path, PathBuf};

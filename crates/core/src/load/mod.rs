@@ -16,7 +16,6 @@ mod digest;
 mod inputs;
 mod listing;
 mod optional;
-mod parallel;
 mod read;
 
 pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
@@ -29,6 +28,7 @@ pub use read::{read_text, MAX_FLOW_DEPTH};
 use crate::layout::Layout;
 use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
+use crate::parallel::in_parallel;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -36,7 +36,6 @@ use corpus_io::reader;
 use data_file::{parse_file, parse_read, Convert, FileLoad};
 use listing::listing_problems;
 use optional::{parse_releases, parse_status, Optional};
-use parallel::in_parallel;
 use read::accepted;
 use std::path::Path;
 

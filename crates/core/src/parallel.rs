@@ -1,10 +1,11 @@
-//! The order-keeping parallel map that reads and parses files on every core.
+//! The order-keeping parallel map that reads, parses and judges files on every core.
 
 /// Runs `f` over the items on every core, keeping the input order.
 ///
-/// Reading and parsing one file is independent of every other, and on large
-/// corpora it is most of the time a check takes.
-pub(super) fn in_parallel<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+/// Reading, parsing and judging one file is independent of every other, and
+/// on large corpora that is most of the time a check takes. Small lists stay
+/// on the calling thread, where starting threads would cost more than it saves.
+pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
