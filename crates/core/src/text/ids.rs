@@ -396,12 +396,35 @@ fn record_id_like(id: &str, stem: &str) -> String {
 /// letter and a combining accent compare equal, then case and punctuation
 /// folded.
 pub fn normalize_title(t: &str) -> String {
+    if t.is_ascii() {
+        return normalize_ascii_title(t);
+    }
+    normalize_any_title(t)
+}
+
+/// `normalize_title` of ASCII text in one pass over its bytes: an ASCII
+/// text is already composed, and its letters and digits are its alphanumerics.
+fn normalize_ascii_title(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut gap = false;
+    for b in t.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.push(char::from(b.to_ascii_lowercase()));
+        } else {
+            gap = true;
+        }
+    }
+    out
+}
+
+/// `normalize_title` of any text, composed first.
+fn normalize_any_title(t: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let composed: String = if t.is_ascii() {
-        t.to_string()
-    } else {
-        t.nfc().collect()
-    };
+    let composed: String = t.nfc().collect();
     composed
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
@@ -501,6 +524,27 @@ mod tests {
         assert_eq!(arxiv_year("2513.00001"), None);
         assert_eq!(arxiv_year("2508.0465"), None);
         assert_eq!(arxiv_year("arXiv:2508.04652"), None);
+    }
+
+    #[test]
+    fn an_ascii_title_normalizes_as_any_title_does() {
+        let every_ascii: String = (0u8..128).map(char::from).collect();
+        for t in [
+            "",
+            "   ",
+            "MARFT: Multi-Agent  RFT",
+            " -- Leading and trailing -- ",
+            "a_b-c.d/e'f\"g",
+            "ALL CAPS 2025 v2.1",
+            "\tTabs\nand\rbreaks\u{7f}",
+            every_ascii.as_str(),
+        ] {
+            assert_eq!(normalize_ascii_title(t), normalize_any_title(t), "{t:?}");
+        }
+        for (i, c) in every_ascii.char_indices() {
+            let t = format!("x{c}Y{i}");
+            assert_eq!(normalize_ascii_title(&t), normalize_any_title(&t), "{t:?}");
+        }
     }
 
     #[test]
