@@ -217,18 +217,19 @@ fn stale(corpus: &Corpus, locs: &Locators, text: &str, sev: Severity) -> Vec<Dia
 fn rounds(corpus: &Corpus, locs: &Locators, text: &str, sev: Severity) -> Vec<Diagnostic> {
     let tax = &corpus.taxonomy;
     let first = tax.rounds.first().map(|r| r.id.as_str());
-    let used: std::collections::BTreeSet<&str> = corpus
-        .entries
-        .iter()
-        .map(|e| e.entry.added_in.as_deref().or(first))
-        .chain(
-            corpus
-                .exclusions
-                .iter()
-                .map(|x| x.record.added_in.as_deref().or(first)),
-        )
-        .flatten()
-        .collect();
+    // Inserted one by one into a set as small as the list of rounds: collecting
+    // would sort every item's round first.
+    let mut used = std::collections::BTreeSet::new();
+    let rounds = corpus.entries.iter().map(|e| e.entry.added_in.as_deref());
+    let rounds = rounds.chain(
+        corpus
+            .exclusions
+            .iter()
+            .map(|x| x.record.added_in.as_deref()),
+    );
+    for round in rounds.filter_map(|r| r.or(first)) {
+        used.insert(round);
+    }
     let mut out = Vec::new();
     let line = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
     for r in tax

@@ -9,7 +9,7 @@ use crate::model::survey::{FigureField, FIGURE_SOURCE};
 use crate::model::Entry;
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 fn invalid(msg: String) -> Diagnostic {
     Diagnostic::new(Rule::SurveyReference, Severity::Error, Layout::SURVEY, msg)
@@ -27,15 +27,16 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
             .map(|r| r.severity.into())
             .unwrap_or(Severity::Error)
     };
-    let by_key: BTreeMap<&str, (&Entry, usize)> = corpus
-        .entries
-        .iter()
-        .map(|le| (le.entry.key.as_str(), (&le.entry, le.file)))
-        .collect();
     let mut out = Vec::new();
     let Some((survey, text)) = &corpus.survey else {
         return out;
     };
+    // Looked up, never walked in order; of entries sharing a key (an error
+    // that holds this check back unless the taxonomy lowers it) the last.
+    let mut by_key = HashMap::with_capacity(corpus.entries.len());
+    for le in &corpus.entries {
+        by_key.insert(le.entry.key.as_str(), (&le.entry, le.file));
+    }
     let sev = severity("survey-reference");
     out.extend(round_problems(corpus, &by_key, survey, text, sev));
     for r in &survey.representatives {
@@ -233,7 +234,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
 /// after it, and the round new entries join cannot be one of its own.
 fn round_problems(
     corpus: &Corpus,
-    by_key: &BTreeMap<&str, (&Entry, usize)>,
+    by_key: &HashMap<&str, (&Entry, usize)>,
     survey: &crate::model::survey::Survey,
     text: &str,
     sev: Severity,

@@ -14,8 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Moves waived warnings aside and reports waivers that waive nothing.
 pub(super) fn apply_waivers(diags: Vec<Diagnostic>, corpus: &Corpus) -> Findings {
     let tax = &corpus.taxonomy;
+    // Only entries that write waivers can waive or misuse one.
     let mut by_file: BTreeMap<&str, (&Entry, &SourceFile)> = BTreeMap::new();
-    for le in &corpus.entries {
+    for le in corpus
+        .entries
+        .iter()
+        .filter(|le| !le.entry.waivers.is_empty())
+    {
         let f = corpus.file(le.file);
         by_file.insert(f.rel.as_str(), (&le.entry, f));
     }
