@@ -6,6 +6,7 @@ use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::model::format::ambiguous_in_yaml11;
 use crate::model::taxonomy::Taxonomy;
+use crate::text::lines::{find_byte, lines};
 use crate::yaml::source::{Layout, SourceFile};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -182,12 +183,12 @@ fn check_file(
     };
     let mut ambiguous = false;
     let mut field = "";
-    for (i, line) in file.text.lines().enumerate() {
+    for (i, line) in lines(&file.text).enumerate() {
         if line.trim_start().starts_with('#') {
             continue;
         }
         if !line.starts_with([' ', '\t', '-']) {
-            if let Some(colon) = line.find(':') {
+            if let Some(colon) = find_byte(line, b':') {
                 field = line[..colon].trim().trim_matches(['"', '\'']);
             }
         }

@@ -33,7 +33,7 @@ pub fn parse_flat(text: &str) -> Option<Value> {
     let mut map = Mapping::new();
     // The top-level key whose value is a block below it, when one is open.
     let mut open: Option<(String, Block)> = None;
-    for line in text.lines() {
+    for line in crate::text::lines::lines(text) {
         let trimmed = line.trim_start_matches(' ');
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;

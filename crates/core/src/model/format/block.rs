@@ -50,7 +50,7 @@ pub(super) fn top_key(line: &str) -> Option<(&str, usize)> {
         let end = q.find(line.as_bytes()[0] as char)?;
         (&q[..end], end + 2)
     } else {
-        let end = line.find(':')?;
+        let end = crate::text::lines::find_byte(line, b':')?;
         (line[..end].trim_end(), end)
     };
     let rest = line.get(after..)?.strip_prefix(':')?;

@@ -49,8 +49,7 @@ pub struct FormatError {
 
 /// Full-line comments of a text, for the check that formatting keeps them all.
 fn comment_lines(text: &str) -> Vec<&str> {
-    let mut v: Vec<&str> = text
-        .lines()
+    let mut v: Vec<&str> = crate::text::lines::lines(text)
         .map(str::trim)
         .filter(|l| l.starts_with('#'))
         .collect();
@@ -112,7 +111,7 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
     let mut header: Vec<&str> = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
     let mut pending: Vec<&str> = Vec::new();
-    for line in text.lines() {
+    for line in crate::text::lines::lines(text) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some((key, _)) = top_key(line) {
             blocks.push(Block {
