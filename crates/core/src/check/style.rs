@@ -148,10 +148,12 @@ fn plain_value(line: &str) -> Option<(&str, usize)> {
     Some((value, indent + prefix_len + lead + 1))
 }
 
-/// Where two bytes first occur together in `s`: a plain scan, without
-/// setting up a substring searcher for each of the corpus's lines.
+/// Where two bytes first occur together in `s`: a search for the first of
+/// them (which lines rarely hold more than once), without setting up a
+/// substring searcher for each of the corpus's lines.
 fn find_pair(s: &str, pair: [u8; 2]) -> Option<usize> {
-    s.as_bytes().windows(2).position(|w| w == pair)
+    let bytes = s.as_bytes();
+    memchr::memchr_iter(pair[0], bytes).find(|&i| bytes.get(i + 1) == Some(&pair[1]))
 }
 
 fn check_file(
@@ -317,6 +319,18 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_is_found_where_it_first_occurs_whole() {
+        let slow = |s: &str, p: [u8; 2]| s.as_bytes().windows(2).position(|w| w == p);
+        for s in [
+            "", ":", ": ", "a:b: c", "x::  #", "é: #é", " #", "##  #", "k:v", "a: b: c",
+        ] {
+            for p in [*b": ", *b" #"] {
+                assert_eq!(find_pair(s, p), slow(s, p), "{s:?} {p:?}");
+            }
+        }
+    }
 
     #[test]
     fn latex_accents_and_letters_become_utf8() {

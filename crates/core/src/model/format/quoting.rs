@@ -2,44 +2,50 @@
 
 use serde_yaml::Value;
 
+/// The words YAML 1.1 reads as a boolean (its type repository, with `y` and
+/// `n`) or as null: the only forms below that start with a letter.
+const YAML11_WORDS: [&str; 25] = [
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+];
+
 /// Whether YAML 1.1 (PyYAML, yamllint) resolves this plain scalar to
 /// something other than a string: a boolean, null, number, date, merge key.
 pub fn ambiguous_in_yaml11(s: &str) -> bool {
-    // Every form below starts with one of these letters or with no letter
-    // at all; most text starts otherwise and needs no regex.
-    if s.bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() && !b"yYnNtTfFoO".contains(&b))
-    {
-        return false;
+    // Every other form starts with no letter at all; most text starts with
+    // one, and is then ambiguous only as one of the words.
+    if s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) {
+        return YAML11_WORDS.contains(&s);
     }
+    yaml11_non_text().is_match(s)
+}
+
+/// Every plain scalar YAML 1.1 reads as something other than a string.
+fn yaml11_non_text() -> &'static regex::Regex {
     use regex::Regex;
     use std::sync::OnceLock;
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(concat!(
-            r"^(?:",
-            // booleans (YAML 1.1 type repository, incl. y/n)
-            r"y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF",
+    RE.get_or_init(|| {
+        let pattern = [
+            format!("^(?:{}", YAML11_WORDS.join("|")),
             // null
-            r"|~|null|Null|NULL",
+            r"|~".into(),
             // integers: binary, octal, decimal, hex, sexagesimal
-            r"|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+",
-            r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+            r"|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+".into(),
+            r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+".into(),
             // floats, incl. PyYAML's exponent forms, sexagesimal, inf and nan
-            r"|[-+]?(?:[0-9][0-9_]*)?\.[0-9_.]*(?:[eE][-+]?[0-9]+)?",
-            r"|[-+]?[0-9][0-9_]*(?:[eE][-+]?[0-9]+)",
-            r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*",
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+            r"|[-+]?(?:[0-9][0-9_]*)?\.[0-9_.]*(?:[eE][-+]?[0-9]+)?".into(),
+            r"|[-+]?[0-9][0-9_]*(?:[eE][-+]?[0-9]+)".into(),
+            r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*".into(),
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)".into(),
             // timestamps: a date, alone or starting a date-time
-            r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?",
+            r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?".into(),
             // merge and value keys
-            r"|<<|=",
-            r")$"
-        ))
-        .expect("valid regex")
-    });
-    re.is_match(s)
+            r"|<<|=".into(),
+            r")$".into(),
+        ];
+        Regex::new(&pattern.concat()).expect("valid regex")
+    })
 }
 
 /// Whether a string can be written plain (unquoted) and read back as the
@@ -223,6 +229,53 @@ pub(super) fn reads_as_itself(raw: &str, want: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn text_starting_with_a_letter_is_ambiguous_exactly_when_the_full_pattern_says() {
+        let mut texts: Vec<String> = YAML11_WORDS.iter().map(|w| w.to_string()).collect();
+        for w in YAML11_WORDS {
+            texts.extend([
+                format!("{w}s"),
+                format!("{w} x"),
+                format!("{w}:"),
+                w.to_lowercase(),
+            ]);
+            texts.push(w.chars().rev().collect());
+        }
+        texts.extend(
+            [
+                "yES",
+                "nULL",
+                "Inf",
+                "inf",
+                "nan",
+                "e5",
+                "x0",
+                "b101",
+                "o",
+                "tru",
+                "Yang, Yuqing",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(
+                ambiguous_in_yaml11(t),
+                yaml11_non_text().is_match(t),
+                "{t:?}"
+            );
+        }
+        assert!(
+            ambiguous_in_yaml11("Off")
+                && ambiguous_in_yaml11("null")
+                && !ambiguous_in_yaml11("Offs")
+        );
+        assert!(
+            ambiguous_in_yaml11("2019")
+                && ambiguous_in_yaml11(".inf")
+                && !ambiguous_in_yaml11("2019a")
+        );
+    }
 
     /// The shortcuts agree with the parser: what they accept reads back as itself.
     fn shortcut_agrees(s: &str) {
