@@ -76,14 +76,15 @@ struct Scan {
 
 impl Scan {
     fn of(s: &str) -> Scan {
-        let mut printable_ascii = true;
-        let mut breaks = false;
-        let mut prev = 0u8;
-        for &b in s.as_bytes() {
-            printable_ascii &= matches!(b, b' '..=b'~');
-            breaks |= (prev == b':' && b == b' ') || (prev == b' ' && b == b'#');
-            prev = b;
-        }
+        let bytes = s.as_bytes();
+        // Passes that do not stop early, so they run many bytes a step.
+        let printable_ascii = bytes
+            .iter()
+            .fold(true, |all, &b| all & matches!(b, b' '..=b'~'));
+        let pairs = bytes.iter().zip(bytes.iter().skip(1));
+        let breaks = pairs.fold(false, |found, (&a, &b)| {
+            found | ((a == b':') & (b == b' ')) | ((a == b' ') & (b == b'#'))
+        });
         Scan {
             printable_ascii,
             breaks,
@@ -229,6 +230,33 @@ pub(super) fn reads_as_itself(raw: &str, want: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_scan_of_a_string_reads_each_pair_and_byte_as_a_walk_over_it_does() {
+        let walk = |s: &str| {
+            let (mut printable, mut breaks, mut prev) = (true, false, 0u8);
+            for &b in s.as_bytes() {
+                printable &= matches!(b, b' '..=b'~');
+                breaks |= (prev == b':' && b == b' ') || (prev == b' ' && b == b'#');
+                prev = b;
+            }
+            (printable, breaks)
+        };
+        let alphabet = [":", " ", "#", "a", "\t", "é", "~", "\u{7f}"];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        for t in &texts {
+            let scan = Scan::of(t);
+            assert_eq!((scan.printable_ascii, scan.breaks), walk(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn text_starting_with_a_letter_is_ambiguous_exactly_when_the_full_pattern_says() {
