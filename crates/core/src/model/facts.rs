@@ -29,8 +29,9 @@ type Vocab = HashMap<&'static str, Vec<String>>;
 
 /// What deriving the facts of an entry or a record needs of the corpus
 /// (its cutoff, vocabulary and usable rules), prepared once. The check
-/// derives one item's facts at a time and lets them go once judged, so a
-/// large corpus never holds the facts of all its items at once.
+/// derives the facts of a block of items at a time, on every core, and lets
+/// them go once judged, so a large corpus never holds the facts of all its
+/// items at once.
 pub struct Deriver<'a> {
     corpus: &'a Corpus,
     cutoff: Date,
