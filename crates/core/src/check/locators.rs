@@ -16,26 +16,28 @@ use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
 
 /// The judged fields of an entry with the sources it names for each (none
-/// for a field left unjudged).
-pub fn judged(e: &Entry) -> Vec<(&'static str, Vec<&str>)> {
-    let mut out = Vec::new();
-    if e.subdecisions.is_some() {
-        let s = e.subdecisions_source.iter().map(String::as_str).collect();
-        out.push((fields::SUBDECISIONS, s));
-    }
-    if e.strict_credit.is_some() {
-        let s = e.strict_credit_source.iter().map(String::as_str).collect();
-        out.push((fields::STRICT_CREDIT, s));
-    }
-    if e.additional_credit_units.is_some() {
-        let s = e
-            .additional_credit_units_source
-            .iter()
-            .map(String::as_str)
-            .collect();
-        out.push((fields::ADDITIONAL_CREDIT_UNITS, s));
-    }
-    out
+/// for a field left unjudged), borrowed from the entry.
+pub fn judged(e: &Entry) -> impl Iterator<Item = (&'static str, &[String])> {
+    [
+        (
+            fields::SUBDECISIONS,
+            e.subdecisions.is_some(),
+            e.subdecisions_source.as_slice(),
+        ),
+        (
+            fields::STRICT_CREDIT,
+            e.strict_credit.is_some(),
+            e.strict_credit_source.as_slice(),
+        ),
+        (
+            fields::ADDITIONAL_CREDIT_UNITS,
+            e.additional_credit_units.is_some(),
+            e.additional_credit_units_source.as_slice(),
+        ),
+    ]
+    .into_iter()
+    .filter(|&(_, is_judged, _)| is_judged)
+    .map(|(field, _, sources)| (field, sources))
 }
 
 /// The figure field a judged field is drawn in, if any.
@@ -93,7 +95,7 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         let e = &le.entry;
         let file = corpus.file(le.file);
         for (field, sources) in judged(e) {
-            for source in sources {
+            for source in sources.iter().map(String::as_str) {
                 let msg = if source == FIGURE_SOURCE && figure_of(field).is_some() {
                     let fig = figure_of(field).and_then(|f| survey.and_then(|s| s.figure(f)));
                     match fig {
@@ -191,11 +193,9 @@ fn stale(corpus: &Corpus, locs: &Locators, text: &str, sev: Severity) -> Vec<Dia
         by_key.entry(le.entry.key.as_str()).or_insert(le);
     }
     for j in &locs.judgements {
-        let named = by_key.get(j.key.as_str()).map(|le| {
-            judged(&le.entry)
-                .iter()
-                .any(|(f, s)| *f == j.field && s.contains(&j.source.as_str()))
-        });
+        let named = by_key
+            .get(j.key.as_str())
+            .map(|le| judged(&le.entry).any(|(f, s)| f == j.field && s.contains(&j.source)));
         let msg = match named {
             None => format!("a locator names `{}`, which is no entry", j.key),
             Some(false) => format!(
