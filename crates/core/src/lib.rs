@@ -2,10 +2,10 @@
 //! into checked, counted, rendered output.
 //!
 //! Folders are the layers, lowest first: `text` and `parallel` (leaf
-//! helpers), `model` (the
-//! data and the field table), `yaml` (the file format), `load`, `check` and
-//! `stats`, then `publish`, `exchange` and `network`. Nothing here prints;
-//! the command-line crate writes to the terminal.
+//! helpers), `model` (the data and the field table), `yaml` (the file
+//! format), `load`, `check` and `stats`, then `publish`, `exchange` and
+//! `network`. Nothing here prints; the command-line crate writes to the
+//! terminal.
 
 // Diagnostics travel in `Err` only on the failure path of file-level
 // operations, so their size costs nothing worth boxing for.

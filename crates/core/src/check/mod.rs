@@ -78,6 +78,17 @@ pub const DERIVED_WAIT: &str = "claims and generated files are checked once thes
 /// never all alive together.
 const BLOCK: usize = 4096;
 
+/// `judge` over `items` a block at a time on every core (see `BLOCK`), the
+/// judged items in order.
+fn in_blocks<'a, I: Sync, T: Send, F: Fn(&'a I) -> T + Sync>(
+    items: &'a [I],
+    judge: F,
+) -> impl Iterator<Item = T> + use<'a, I, T, F> {
+    items
+        .chunks(BLOCK)
+        .flat_map(move |block| in_parallel(block, &judge))
+}
+
 /// Runs every check on a loaded corpus (loading problems included).
 ///
 /// The facts the rules judge are derived once per entry and record, a block
@@ -89,31 +100,27 @@ pub fn check(corpus: &Corpus) -> Findings {
     let derive = Deriver::new(corpus);
     let mut found: Vec<Vec<Finding>> = corpus.files.iter().map(|_| Vec::new()).collect();
     let mut across = Across::sized(corpus);
-    for block in corpus.entries.chunks(BLOCK) {
-        let judged = in_parallel(block, |le| {
-            let f = derive.entry(le);
-            let mut out = Vec::new();
-            check_entry(&f, &mut out);
-            (f, out)
-        });
-        for (f, mut out) in judged {
-            let file = f.origin.file;
-            across.entry(f, &mut out);
-            found[file].append(&mut out);
-        }
+    let judge_entry = |le| {
+        let f = derive.entry(le);
+        let mut out = Vec::new();
+        check_entry(&f, &mut out);
+        (f, out)
+    };
+    for (f, mut out) in in_blocks(&corpus.entries, judge_entry) {
+        let file = f.origin.file;
+        across.entry(f, &mut out);
+        found[file].append(&mut out);
     }
-    for block in corpus.exclusions.chunks(BLOCK) {
-        let judged = in_parallel(block, |lx| {
-            let f = derive.record(lx);
-            let mut out = Vec::new();
-            check_exclusion(&f, derive.cutoff_text, &mut out);
-            (f, out)
-        });
-        for (f, mut out) in judged {
-            let file = f.origin.file;
-            across.record(f, &mut out);
-            found[file].append(&mut out);
-        }
+    let judge_record = |lx| {
+        let f = derive.record(lx);
+        let mut out = Vec::new();
+        check_exclusion(&f, derive.cutoff_text, &mut out);
+        (f, out)
+    };
+    for (f, mut out) in in_blocks(&corpus.exclusions, judge_record) {
+        let file = f.origin.file;
+        across.record(f, &mut out);
+        found[file].append(&mut out);
     }
     let tax = &corpus.taxonomy;
     let mut sink = Sink {

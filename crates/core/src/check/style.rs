@@ -6,6 +6,7 @@ use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::model::format::ambiguous_in_yaml11;
 use crate::model::taxonomy::Taxonomy;
+use crate::parallel::in_parallel;
 use crate::text::lines::{find_byte, lines};
 use crate::yaml::source::{Layout, SourceFile};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -289,31 +290,15 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
                 .map(|x| (x.file, crate::model::format::FileKind::Record)),
         );
     let files: Vec<(usize, crate::model::format::FileKind)> = files.collect();
-    let run = |part: &[(usize, crate::model::format::FileKind)]| {
+    // Files are independent: on every core when there are enough, in order.
+    let per_file = in_parallel(&files, |&(idx, kind)| {
+        let file = corpus.file(idx);
+        let has_errors = erroneous.contains(file.rel.as_str());
         let mut out = Vec::new();
-        for &(idx, kind) in part {
-            let file = corpus.file(idx);
-            let has_errors = erroneous.contains(file.rel.as_str());
-            check_file(&corpus.taxonomy, file, kind, has_errors, &mut out);
-        }
+        check_file(&corpus.taxonomy, file, kind, has_errors, &mut out);
         out
-    };
-    // Files are independent: on two cores when there are enough, in order.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cores < 2 || files.len() < 64 {
-        return run(&files);
-    }
-    let (first, second) = files.split_at(files.len().div_ceil(2));
-    std::thread::scope(|s| {
-        let later = s.spawn(|| run(second));
-        let mut out = run(first);
-        out.extend(
-            later
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-        );
-        out
-    })
+    });
+    per_file.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
