@@ -166,7 +166,7 @@ fn command(
             &[(
                 answers.path.clone(),
                 answers.shown.clone(),
-                cache.to_json().as_bytes(),
+                cache.to_json().as_bytes().into(),
             )],
         )?;
     }

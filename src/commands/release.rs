@@ -15,6 +15,7 @@ use corpus_core::publish::citation::{self, CFF_MARK, ZENODO_MARK};
 use corpus_core::publish::{changes, generate, on_disk};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::report::{self, Format};
+use corpus_io::files::Content;
 use std::path::PathBuf;
 
 /// Options of `corpus release`.
@@ -187,9 +188,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         Layout::ZENODO.to_string(),
         citation::zenodo(&corpus, version, &date),
     ));
-    let items: Vec<(PathBuf, String, &[u8])> = out
+    let items: Vec<(PathBuf, String, Content)> = out
         .iter()
-        .map(|(rel, text)| (root.join(rel), rel.clone(), text.as_bytes()))
+        .map(|(rel, text)| (root.join(rel), rel.clone(), text.as_bytes().into()))
         .collect();
     let written = corpus_io::files::write_all(root, &items).map_err(|e| Outcome::fail(2, e))?;
     let mut msg = String::new();

@@ -8,8 +8,10 @@ use corpus_core::check;
 use corpus_core::layout::Layout;
 use corpus_core::load;
 use corpus_core::publish::feeds;
+use corpus_core::publish::page_data::PageError;
 use corpus_core::publish::repository::pages_url;
 use corpus_core::publish::site::{self, GENERATOR};
+use corpus_io::files::Content;
 use std::path::{Path, PathBuf};
 
 /// Options of `corpus site`.
@@ -61,14 +63,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             ),
         ));
     };
-    let html = site::page(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
+    let page = site::Page::new(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
     let dir = match &args.out {
         Some(p) => ctx.cwd.join(p),
         None => root.join(Layout::SITE_DIR),
     };
-    let page_kib = html.len().div_ceil(1024);
-    let mut files: Vec<(PathBuf, &str, String)> =
-        vec![(dir.join(Layout::SITE_PAGE), GENERATOR, html)];
     // The status file and the releases file were read and checked with the
     // other inputs; an invalid one is an error, which stopped the run above.
     let repo = &corpus.taxonomy.repository;
@@ -79,25 +78,43 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     };
     let items = feeds::all(&corpus, &home);
     let changes = items.len();
-    files.push((
-        dir.join(feeds::JSON_FEED),
-        FEED_MARK_JSON,
-        feeds::json_feed(name, &home, &items),
-    ));
-    files.push((
-        dir.join(feeds::ATOM_FEED),
-        FEED_MARK_ATOM,
-        feeds::atom(name, &home, &items),
-    ));
-    for (path, mark, _) in &files {
+    let page_at = dir.join(Layout::SITE_PAGE);
+    for (path, mark) in [
+        (&page_at, GENERATOR),
+        (&dir.join(feeds::JSON_FEED), FEED_MARK_JSON),
+        (&dir.join(feeds::ATOM_FEED), FEED_MARK_ATOM),
+    ] {
         refuse_foreign(path, mark, args.force)?;
     }
-    let items: Vec<(PathBuf, String, &[u8])> = files
-        .iter()
-        .map(|(p, _, text)| (p.clone(), p.display().to_string(), text.as_bytes()))
-        .collect();
-    corpus_io::files::write_all(root, &items).map_err(|e| Outcome::fail(2, e))?;
-    let path = dir.join(Layout::SITE_PAGE);
+    // The page streams into its file as it renders: on a large list it is
+    // the largest thing the command makes. A template that fails part-way
+    // fails the write, and nothing is replaced.
+    let page_bytes = std::cell::Cell::new(0);
+    let broken = std::cell::RefCell::new(None);
+    let write_page = |out: &mut dyn std::io::Write| match page.write_to(out) {
+        Ok(n) => {
+            page_bytes.set(n);
+            Ok(())
+        }
+        Err(PageError::Io(e)) => Err(e),
+        Err(PageError::Template(e)) => {
+            let said = site::located(&e);
+            *broken.borrow_mut() = Some(said.clone());
+            Err(std::io::Error::other(said))
+        }
+    };
+    // The feeds too are written as they are made, item by item.
+    let json_feed = |out: &mut dyn std::io::Write| feeds::write_json_feed(out, name, &home, &items);
+    let atom_feed = |out: &mut dyn std::io::Write| feeds::write_atom(out, name, &home, &items);
+    let files: Vec<(PathBuf, String, Content)> = vec![
+        labelled(page_at.clone(), &write_page),
+        labelled(dir.join(feeds::JSON_FEED), &json_feed),
+        labelled(dir.join(feeds::ATOM_FEED), &atom_feed),
+    ];
+    corpus_io::files::write_all(root, &files)
+        .map_err(|e| Outcome::fail(2, broken.take().unwrap_or(e)))?;
+    let page_kib = page_bytes.get().div_ceil(1024);
+    let path = page_at;
     let feeds_said = format!(
         "; {} and {}: {changes} change{}",
         feeds::JSON_FEED,
@@ -112,6 +129,15 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         corpus.entries.len(),
         corpus.exclusions.len()
     )))
+}
+
+/// A file to write, labelled by its path, and what writes it.
+fn labelled(
+    path: PathBuf,
+    write: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> (PathBuf, String, Content<'_>) {
+    let label = path.display().to_string();
+    (path, label, Content::Written(write))
 }
 
 /// What marks a JSON feed as written by `corpus site`.

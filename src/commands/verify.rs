@@ -9,6 +9,7 @@ use corpus_core::network::http::{Client, Policy};
 use corpus_core::network::progress::Progress;
 use corpus_core::network::verify::{compare, not_found, with_date, VerifyOptions, FIELD};
 use corpus_diagnostics::report;
+use corpus_io::files::Content;
 use std::path::Path;
 use std::time::Duration;
 
@@ -178,9 +179,9 @@ fn command(
                 )
             })
             .collect();
-        let items: Vec<(std::path::PathBuf, String, &[u8])> = files
+        let items: Vec<(std::path::PathBuf, String, Content)> = files
             .iter()
-            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
+            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice().into()))
             .collect();
         let written = corpus_io::files::write_all(root, &items)?;
         stderr.push_str(&format!(

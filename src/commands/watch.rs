@@ -156,9 +156,9 @@ fn command(
             answers.shown.clone(),
             cache.to_json().into_bytes(),
         )];
-        let items: Vec<(std::path::PathBuf, String, &[u8])> = items
+        let items: Vec<(std::path::PathBuf, String, corpus_io::files::Content)> = items
             .iter()
-            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice()))
+            .map(|(p, l, b)| (p.clone(), l.clone(), b.as_slice().into()))
             .collect();
         corpus_io::files::write_all(root, &items)?;
     }
@@ -206,7 +206,11 @@ fn command(
         let text = status.to_yaml();
         corpus_io::files::write_all(
             root,
-            &[(status_path, Layout::STATUS.to_string(), text.as_bytes())],
+            &[(
+                status_path,
+                Layout::STATUS.to_string(),
+                text.as_bytes().into(),
+            )],
         )?;
     }
     // Diagnostics rest on what is recorded; without --write, on what would be.

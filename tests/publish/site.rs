@@ -285,6 +285,57 @@ fn a_missing_template_is_named() {
     assert!(!t.path("site").exists());
 }
 
+#[test]
+fn a_template_failing_part_way_replaces_nothing_and_leaves_no_temporary_file() {
+    let t = Tree::repo_copy();
+    let before = page(&t);
+    // Fails only when rendering reaches the end of the page, after the
+    // data has been written into the page's temporary file.
+    t.replace(
+        "templates/site.html.tera",
+        "</html>",
+        "{{ no_such_value.x }}</html>",
+    );
+    let run = t.corpus(&["site"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("templates/site.html.tera:") && run.stderr.contains("no_such_value"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(t.read("site/index.html"), before);
+    let left: Vec<String> = std::fs::read_dir(t.path("site"))
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".corpus-tmp-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_template_using_the_data_otherwise_gets_it_whole() {
+    let t = Tree::repo_copy();
+    let streamed = page(&t);
+    // Besides its place in the script, the template asks for the data's
+    // length: the data is then handed to it as one text, as it always was.
+    t.replace(
+        "templates/site.html.tera",
+        "{{ data_json | safe }}</script>",
+        "{{ data_json | safe }}</script><!-- {{ data_json | length }} -->",
+    );
+    let whole = page(&t);
+    assert_eq!(page_data(&whole), page_data(&streamed));
+    let length = &Regex::new(r"<!-- (\d+) -->")
+        .unwrap()
+        .captures(&whole)
+        .unwrap()[1];
+    // The length of the JSON text the script element holds.
+    let script = Regex::new(r#"(?s)id="corpus-data">(.*?)</script>"#).unwrap();
+    let json = &script.captures(&streamed).unwrap()[1];
+    assert_eq!(length.parse::<usize>().unwrap(), json.chars().count());
+    assert_eq!(whole.replace(&format!("<!-- {length} -->"), ""), streamed);
+}
+
 /// The Pages workflow, parsed.
 fn pages_workflow() -> serde_yaml::Value {
     let text = std::fs::read_to_string(common::repo().join(".github/workflows/pages.yml"))

@@ -67,7 +67,25 @@ pub fn write_atomic(root: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<(
         )));
     }
     let staged = stage(path, bytes)?;
-    staged.commit(path, bytes)
+    staged.commit(path, Content::Bytes(bytes))
+}
+
+/// What a file to be written holds: bytes in memory, or a function that
+/// writes them, so that a large file streams to its temporary file instead
+/// of being held whole. The function may be called a second time (see
+/// [`Staged::commit`]) and must then write the same bytes.
+#[derive(Clone, Copy)]
+pub enum Content<'a> {
+    /// The bytes themselves.
+    Bytes(&'a [u8]),
+    /// Writes the bytes to the writer it is given.
+    Written(&'a dyn Fn(&mut dyn Write) -> std::io::Result<()>),
+}
+
+impl<'a> From<&'a [u8]> for Content<'a> {
+    fn from(bytes: &'a [u8]) -> Content<'a> {
+        Content::Bytes(bytes)
+    }
 }
 
 /// A temporary file written beside its target, locked while this process
@@ -83,13 +101,13 @@ pub struct Staged {
 impl Staged {
     /// Renames the temporary file onto `target`. Should a concurrent
     /// [`sweep`] have taken the file in the instant before it was locked,
-    /// `bytes` are staged once more.
-    pub fn commit(self, target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    /// `content` is staged once more.
+    pub fn commit(self, target: &Path, content: Content) -> std::io::Result<()> {
         match std::fs::rename(&self.path, target) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !self.path.exists() => {
                 drop(self);
-                let again = stage(target, bytes)?;
+                let again = stage_content(target, content)?;
                 again.commit_once(target)
             }
             Err(e) => {
@@ -122,6 +140,12 @@ impl Staged {
 /// [`TEMP_PREFIX`] and eight hex digits whatever the target is called, so
 /// it fits wherever the target's name fits.
 pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
+    stage_content(path, Content::Bytes(bytes))
+}
+
+/// [`stage`] of any [`Content`]: a writing function writes through a buffer
+/// straight into the temporary file.
+pub fn stage_content(path: &Path, content: Content) -> std::io::Result<Staged> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -156,7 +180,14 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
             return Err(std::io::Error::other("no free temporary file name"));
         }
     };
-    let result = f.write_all(bytes).and_then(|()| f.sync_all());
+    let result = match content {
+        Content::Bytes(bytes) => f.write_all(bytes),
+        Content::Written(write) => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut f);
+            write(&mut out).and_then(|()| out.flush())
+        }
+    }
+    .and_then(|()| f.sync_all());
     match result {
         Ok(()) => Ok(Staged { path: tmp, file: f }),
         Err(e) => {
@@ -259,7 +290,7 @@ pub fn occupied(path: &Path) -> bool {
 /// place. Should a rename still fail (the disk changed under us), the
 /// remaining temporary files are removed and the error says which files were
 /// already replaced.
-pub fn write_all(root: &Path, files: &[(PathBuf, String, &[u8])]) -> Result<Vec<String>, String> {
+pub fn write_all(root: &Path, files: &[(PathBuf, String, Content)]) -> Result<Vec<String>, String> {
     for (p, label, _) in files {
         guard(root, p).map_err(|e| format!("cannot write {label}: {e}"))?;
     }
@@ -271,10 +302,10 @@ pub fn write_all(root: &Path, files: &[(PathBuf, String, &[u8])]) -> Result<Vec<
     if !blocked.is_empty() {
         return Err(format!("{}; nothing was changed", blocked.join("; ")));
     }
-    let mut staged: Vec<(Staged, &Path, &str, &[u8])> = Vec::new();
-    for (path, label, bytes) in files {
-        match stage(path, bytes) {
-            Ok(tmp) => staged.push((tmp, path, label, bytes)),
+    let mut staged: Vec<(Staged, &Path, &str, Content)> = Vec::new();
+    for (path, label, content) in files {
+        match stage_content(path, *content) {
+            Ok(tmp) => staged.push((tmp, path, label, *content)),
             Err(e) => {
                 for (tmp, _, _, _) in staged {
                     tmp.discard();
@@ -285,8 +316,8 @@ pub fn write_all(root: &Path, files: &[(PathBuf, String, &[u8])]) -> Result<Vec<
     }
     let mut done = Vec::new();
     let mut pending = staged.into_iter();
-    for (tmp, path, label, bytes) in pending.by_ref() {
-        if let Err(e) = tmp.commit(path, bytes) {
+    for (tmp, path, label, content) in pending.by_ref() {
+        if let Err(e) = tmp.commit(path, content) {
             let rest: Vec<&str> = pending
                 .map(|(t, _, l, _)| {
                     t.discard();
@@ -358,9 +389,9 @@ pub fn write_new_files(
             ));
         }
     }
-    let items: Vec<(PathBuf, String, &[u8])> = files
+    let items: Vec<(PathBuf, String, Content)> = files
         .iter()
-        .map(|(p, text)| (p.clone(), p.display().to_string(), text.as_bytes()))
+        .map(|(p, text)| (p.clone(), p.display().to_string(), text.as_bytes().into()))
         .collect();
     Ok(write_all(root, &items)?.len())
 }
@@ -393,6 +424,38 @@ mod tests {
         assert!(!dir.path().join("b.yaml").exists());
         assert_eq!(write_new_files(dir.path(), &files, true).unwrap(), 2);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "theirs");
+    }
+
+    #[test]
+    fn a_streamed_file_is_written_whole_and_a_failing_one_replaces_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.html"), dir.path().join("b.json"));
+        std::fs::write(&a, "old a").unwrap();
+        let big = |out: &mut dyn Write| (0..100_000).try_for_each(|i| writeln!(out, "{i}"));
+        let items = [
+            (a.clone(), "a".to_string(), Content::Written(&big)),
+            (b.clone(), "b".to_string(), Content::Bytes(b"{}")),
+        ];
+        assert_eq!(write_all(dir.path(), &items).unwrap(), ["a", "b"]);
+        let expected: String = (0..100_000).map(|i| format!("{i}\n")).collect();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), expected);
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "{}");
+
+        // A writer that fails after writing part of its file: no file is
+        // replaced, and no temporary file is left.
+        let failing = |out: &mut dyn Write| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("the template broke"))
+        };
+        let items = [
+            (b.clone(), "b".to_string(), Content::Bytes(b"new b")),
+            (a.clone(), "a".to_string(), Content::Written(&failing)),
+        ];
+        let err = write_all(dir.path(), &items).unwrap_err();
+        assert!(err.contains("cannot write a: the template broke"), "{err}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), expected);
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "{}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]

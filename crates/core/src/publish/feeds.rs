@@ -9,6 +9,7 @@
 
 use crate::load::Corpus;
 use crate::model::status::{Event, Kind, Status};
+use serde::Serialize;
 
 /// The marker that says a feed file was written by `corpus site`.
 pub const GENERATOR: &str = "corpus site";
@@ -175,28 +176,73 @@ fn rfc3339(date: &str) -> String {
     format!("{date}T00:00:00Z")
 }
 
-/// The JSON Feed 1.1 of the items.
-pub fn json_feed(list_title: &str, site: &str, items: &[Item]) -> String {
-    let mut feed = serde_json::json!({
-        "version": "https://jsonfeed.org/version/1.1",
-        "title": format!("{list_title}: changes"),
-        "description": "Papers added (by round), removed and retagged (by release), and the papers' new versions, withdrawals, published versions, retractions and title changes as recorded by corpus watch.",
-        "_corpus": { "generator": GENERATOR },
-        "items": items.iter().map(|i| serde_json::json!({
-            "id": i.id,
-            "url": i.url,
-            "title": i.title,
-            "content_text": i.text,
-            "date_published": rfc3339(&i.date),
-        })).collect::<Vec<_>>(),
-    });
-    if !site.is_empty() {
-        feed["home_page_url"] = site.into();
-        feed["feed_url"] = format!("{site}{JSON_FEED}").into();
+/// Writes the JSON Feed 1.1 of the items to `out`, item by item as it is serialized.
+pub fn write_json_feed(
+    out: &mut dyn std::io::Write,
+    list_title: &str,
+    site: &str,
+    items: &[Item],
+) -> std::io::Result<()> {
+    let feed = JsonFeed {
+        corpus: Generator {
+            generator: GENERATOR,
+        },
+        description: "Papers added (by round), removed and retagged (by release), and the papers' new versions, withdrawals, published versions, retractions and title changes as recorded by corpus watch.",
+        feed_url: (!site.is_empty()).then(|| format!("{site}{JSON_FEED}")),
+        home_page_url: (!site.is_empty()).then_some(site),
+        items: JsonItems(items),
+        title: format!("{list_title}: changes"),
+        version: "https://jsonfeed.org/version/1.1",
+    };
+    serde_json::to_writer_pretty(&mut *out, &feed)?;
+    out.write_all(b"\n")
+}
+
+/// The JSON Feed's object; its keys stand in the order of their names, as
+/// the feed has always been written.
+#[derive(Serialize)]
+struct JsonFeed<'a> {
+    #[serde(rename = "_corpus")]
+    corpus: Generator,
+    description: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    feed_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    home_page_url: Option<&'a str>,
+    items: JsonItems<'a>,
+    title: String,
+    version: &'static str,
+}
+
+/// The tool that wrote a feed.
+#[derive(Serialize)]
+struct Generator {
+    generator: &'static str,
+}
+
+/// The items of a JSON Feed, each made as it is written.
+struct JsonItems<'a>(&'a [Item]);
+
+/// One item of a JSON Feed (keys in the order of their names).
+#[derive(Serialize)]
+struct JsonItem<'a> {
+    content_text: &'a str,
+    date_published: String,
+    id: &'a str,
+    title: &'a str,
+    url: &'a str,
+}
+
+impl Serialize for JsonItems<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|i| JsonItem {
+            content_text: &i.text,
+            date_published: rfc3339(&i.date),
+            id: &i.id,
+            title: &i.title,
+            url: &i.url,
+        }))
     }
-    let mut s = serde_json::to_string_pretty(&feed).unwrap_or_default();
-    s.push('\n');
-    s
 }
 
 fn xml(s: &str) -> String {
@@ -216,50 +262,55 @@ fn xml(s: &str) -> String {
     out
 }
 
-/// The Atom feed of the items; `updated` is the newest item's day (or a
-/// fixed day when there is none), never the clock.
-pub fn atom(list_title: &str, site: &str, items: &[Item]) -> String {
+/// Writes the Atom feed of the items to `out`, entry by entry; `updated` is
+/// the newest item's day (or a fixed day when there is none), never the clock.
+pub fn write_atom(
+    out: &mut dyn std::io::Write,
+    list_title: &str,
+    site: &str,
+    items: &[Item],
+) -> std::io::Result<()> {
     let updated = items.first().map_or("1970-01-01", |i| i.date.as_str());
     let id = if site.is_empty() {
         "urn:x-corpus-status:feed".to_string()
     } else {
         format!("{site}{ATOM_FEED}")
     };
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
-    out.push_str(&format!("  <id>{}</id>\n", xml(&id)));
-    out.push_str(&format!("  <title>{}: changes</title>\n", xml(list_title)));
-    out.push_str(&format!("  <updated>{}</updated>\n", rfc3339(updated)));
-    out.push_str(&format!("  <generator>{GENERATOR}</generator>\n"));
-    out.push_str(&format!(
-        "  <author><name>{}</name></author>\n",
-        xml(list_title)
-    ));
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n")?;
+    writeln!(out, "  <id>{}</id>", xml(&id))?;
+    writeln!(out, "  <title>{}: changes</title>", xml(list_title))?;
+    writeln!(out, "  <updated>{}</updated>", rfc3339(updated))?;
+    writeln!(out, "  <generator>{GENERATOR}</generator>")?;
+    writeln!(out, "  <author><name>{}</name></author>", xml(list_title))?;
     if !site.is_empty() {
-        out.push_str(&format!(
-            "  <link rel=\"alternate\" href=\"{}\"/>\n",
-            xml(site)
-        ));
-        out.push_str(&format!("  <link rel=\"self\" href=\"{}\"/>\n", xml(&id)));
+        writeln!(out, "  <link rel=\"alternate\" href=\"{}\"/>", xml(site))?;
+        writeln!(out, "  <link rel=\"self\" href=\"{}\"/>", xml(&id))?;
     }
     for i in items {
-        out.push_str("  <entry>\n");
-        out.push_str(&format!("    <id>{}</id>\n", xml(&i.id)));
-        out.push_str(&format!("    <title>{}</title>\n", xml(&i.title)));
-        out.push_str(&format!("    <updated>{}</updated>\n", rfc3339(&i.date)));
-        out.push_str(&format!(
-            "    <link rel=\"alternate\" href=\"{}\"/>\n",
+        out.write_all(b"  <entry>\n")?;
+        writeln!(out, "    <id>{}</id>", xml(&i.id))?;
+        writeln!(out, "    <title>{}</title>", xml(&i.title))?;
+        writeln!(out, "    <updated>{}</updated>", rfc3339(&i.date))?;
+        writeln!(
+            out,
+            "    <link rel=\"alternate\" href=\"{}\"/>",
             xml(&i.url)
-        ));
-        out.push_str(&format!("    <summary>{}</summary>\n", xml(&i.text)));
-        out.push_str("  </entry>\n");
+        )?;
+        writeln!(out, "    <summary>{}</summary>", xml(&i.text))?;
+        out.write_all(b"  </entry>\n")?;
     }
-    out.push_str("</feed>\n");
-    out
+    out.write_all(b"</feed>\n")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn atom(list_title: &str, site: &str, items: &[Item]) -> String {
+        let mut out = Vec::new();
+        write_atom(&mut out, list_title, site, items).unwrap();
+        String::from_utf8(out).unwrap()
+    }
 
     #[test]
     fn markup_in_data_cannot_break_the_atom_feed() {

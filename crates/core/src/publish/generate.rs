@@ -635,7 +635,7 @@ pub fn write(
         if is_fresh(root, f) {
             w.unchanged += 1;
         } else {
-            todo.push((path, f.path.clone(), f.content.as_bytes()));
+            todo.push((path, f.path.clone(), f.content.as_bytes().into()));
         }
     }
     w.changed = corpus_io::files::write_all(root, &todo)?;

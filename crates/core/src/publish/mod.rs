@@ -13,6 +13,7 @@ pub mod fingerprint;
 pub mod generate;
 pub mod markdown_layout;
 pub mod on_disk;
+pub mod page_data;
 pub mod prisma;
 pub mod provenance;
 pub mod render;

@@ -12,10 +12,12 @@ use crate::exchange::export;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
-use crate::model::filter::{FieldValue, Fields};
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
+use crate::publish::page_data::{
+    self, data_mark, filter_values, streams_data, Item, Lazy, PageData, PageError, ViewData,
+};
 use crate::publish::{engine, render};
 use crate::stats;
 use crate::text::embed::{inline_svg, script_json};
@@ -115,50 +117,6 @@ pub struct RecordRow {
     pub stage: String,
     /// Why it was excluded.
     pub reason: String,
-}
-
-/// What the script needs about one row: key, facet value indices and the
-/// sort keys of the columns that do not sort by their text. (The search and
-/// text columns read the rendered row, so the page does not carry them twice.)
-/// The page's data is written straight from these types, and their fields
-/// stand in the order of their names: the order the page has always had.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct Item {
-    /// The row's value of each field of [`ViewData::fields`] (text, or a
-    /// list of texts), which the address's `where=` conditions test.
-    f: Vec<serde_json::Value>,
-    /// The key.
-    k: String,
-    /// Sort keys, one per column with `data-col` in the template.
-    o: Vec<i64>,
-    /// Per facet, the indices of the values the row holds.
-    v: Vec<Vec<usize>>,
-}
-
-/// What the script needs about one view (fields in the order of their names,
-/// as [`Item`]'s).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct ViewData {
-    /// Per row, the text "Copy BibTeX" copies (entries only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    bib: Vec<String>,
-    /// Facet fields and their value ids, in the order of `Item::v`.
-    facets: Vec<(String, Vec<String>)>,
-    /// The fields a `where=` condition may name, as `list --where` knows them.
-    fields: Vec<&'static str>,
-    /// Rows in their default order.
-    items: Vec<Item>,
-}
-
-/// Everything the page's script reads (fields in the order of their names).
-#[derive(Serialize)]
-struct PageData<'a> {
-    /// The field aliases `where=` conditions accept.
-    aliases: &'a [(&'a str, &'a str)],
-    /// The exclusion log's view.
-    exclusions: &'a ViewData,
-    /// The entries' view.
-    papers: &'a ViewData,
 }
 
 /// Reads the values a row holds in one field.
@@ -465,42 +423,21 @@ fn chart_caption(name: &str) -> String {
     .to_string()
 }
 
-/// A row's values of `names`, as a filter reads them.
-fn filter_values(row: &dyn Fields, names: &[&str]) -> Vec<serde_json::Value> {
-    names
+/// A view's facet fields and their value ids, in the order of `Item::v`.
+fn facet_ids(facets: &[Facet]) -> Vec<(String, Vec<String>)> {
+    facets
         .iter()
-        .map(|n| match row.field(n) {
-            Some(FieldValue::One(v)) => serde_json::Value::from(v.as_ref()),
-            Some(FieldValue::Many(list)) => serde_json::Value::from(list.to_vec()),
-            None => serde_json::Value::Null,
+        .map(|f| {
+            (
+                f.field.clone(),
+                f.values.iter().map(|v| v.id.clone()).collect(),
+            )
         })
         .collect()
 }
 
-fn view_data(
-    facets: &[Facet],
-    fields: Vec<&'static str>,
-    items: Vec<Item>,
-    bib: Vec<String>,
-) -> ViewData {
-    ViewData {
-        fields,
-        facets: facets
-            .iter()
-            .map(|f| {
-                (
-                    f.field.clone(),
-                    f.values.iter().map(|v| v.id.clone()).collect(),
-                )
-            })
-            .collect(),
-        items,
-        bib,
-    }
-}
-
-/// The page's template context.
-pub fn context(corpus: &Corpus) -> tera::Context {
+/// The page's template context, and the script's data beside it.
+fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
     let tax = &corpus.taxonomy;
     let entries = default_order(tax, &corpus.entry_list());
     let records = corpus.exclusion_list();
@@ -508,67 +445,84 @@ pub fn context(corpus: &Corpus) -> tera::Context {
 
     let specs = entry_fields(tax, &entries);
     let (entry_facets, entry_values) = facets(&specs, &entries);
-    let index_in = |facets: &[Facet], facet: &str, row: &[Vec<usize>]| -> i64 {
-        facets
-            .iter()
-            .position(|f| f.field == facet)
-            .and_then(|f| row.get(f))
-            .and_then(|v| v.first().copied())
-            .map_or(i64::MAX, |i| i as i64)
+    // The first value's index in the named facet sorts a row by that field.
+    let sort_key = |facets: &[Facet], facet: &str| {
+        let at = facets.iter().position(|f| f.field == facet);
+        move |row: &[Vec<usize>]| -> i64 {
+            at.and_then(|f| row.get(f))
+                .and_then(|v| v.first().copied())
+                .map_or(i64::MAX, |i| i as i64)
+        }
     };
+    let entry_keys = [
+        fields::CATEGORY,
+        // Reward types are listed in family order, so this sorts by family first.
+        fields::REWARD_TYPE,
+        fields::CREDIT_GRANULARITY,
+        fields::ORCHESTRATION_FORM,
+    ]
+    .map(|f| sort_key(&entry_facets, f));
     let entry_names: Vec<&'static str> = fields::entry_filter_fields().collect();
     let record_names: Vec<&'static str> = fields::record_filter_fields().collect();
-    let items: Vec<Item> = entries
-        .iter()
-        .zip(&entry_values)
-        .map(|(e, v)| Item {
-            k: e.key.clone(),
-            v: v.clone(),
-            f: filter_values(*e, &entry_names),
-            o: vec![
-                e.year,
-                index_in(&entry_facets, fields::CATEGORY, v),
-                // Reward types are listed in family order, so this sorts by family first.
-                index_in(&entry_facets, fields::REWARD_TYPE, v),
-                index_in(&entry_facets, fields::CREDIT_GRANULARITY, v),
-                index_in(&entry_facets, fields::ORCHESTRATION_FORM, v),
-            ],
-        })
-        .collect();
-    let bib: Vec<String> = entries
-        .iter()
-        .map(|e| export::bibtex(&[e], &tax.protected_words))
-        .collect();
-    let papers = view_data(&entry_facets, entry_names, items, bib);
+    let names = entry_names.clone();
+    let rows = entries.clone();
+    let papers = ViewData {
+        bib: Lazy {
+            len: entries.len(),
+            make: Box::new(move |i| export::bibtex(&[rows[i]], &tax.protected_words)),
+        },
+        facets: facet_ids(&entry_facets),
+        fields: entry_names,
+        items: Lazy {
+            len: entries.len(),
+            make: Box::new({
+                let entries = entries.clone();
+                move |i| {
+                    let (e, v) = (entries[i], &entry_values[i]);
+                    let mut o = vec![e.year];
+                    o.extend(entry_keys.iter().map(|key| key(v)));
+                    Item {
+                        k: e.key.clone(),
+                        v: v.clone(),
+                        f: filter_values(e, &names),
+                        o,
+                    }
+                }
+            }),
+        },
+    };
 
     let rspecs = record_fields(tax);
     let (record_facets, record_values) = facets(&rspecs, &records);
-    let ritems: Vec<Item> = records
-        .iter()
-        .zip(&record_values)
-        .map(|(x, v)| Item {
-            k: x.record_id.clone(),
-            v: v.clone(),
-            f: filter_values(*x, &record_names),
-            o: vec![
-                index_in(&record_facets, fields::STAGE, v),
-                index_in(&record_facets, fields::SOURCE, v),
-            ],
-        })
-        .collect();
-    let log = view_data(&record_facets, record_names, ritems, Vec::new());
-    // The script's data is the largest piece of a large list's page: it
-    // goes into the context first, and its pieces and text go before the
-    // rows are added beside it.
-    let data_json = script_json(&PageData {
+    let record_keys = [fields::STAGE, fields::SOURCE].map(|f| sort_key(&record_facets, f));
+    let names = record_names.clone();
+    let rows = records.clone();
+    let log = ViewData {
+        bib: Lazy {
+            len: 0,
+            make: Box::new(|_| String::new()),
+        },
+        facets: facet_ids(&record_facets),
+        fields: record_names,
+        items: Lazy {
+            len: records.len(),
+            make: Box::new(move |i| {
+                let (x, v) = (rows[i], &record_values[i]);
+                Item {
+                    k: x.record_id.clone(),
+                    v: v.clone(),
+                    f: filter_values(x, &names),
+                    o: record_keys.iter().map(|key| key(v)).collect(),
+                }
+            }),
+        },
+    };
+    let data = PageData {
         aliases: crate::model::filter::FIELD_ALIASES,
-        exclusions: &log,
-        papers: &papers,
-    });
-    drop((papers, log, entry_values, record_values));
+        exclusions: log,
+        papers,
+    };
     let mut ctx = tera::Context::new();
-    ctx.insert("data_json", &data_json);
-    drop(data_json);
 
     let charts: Vec<Chart> = generate::charts(corpus, &st, &crate::publish::prisma::flow(corpus))
         .into_iter()
@@ -626,40 +580,71 @@ pub fn context(corpus: &Corpus) -> tera::Context {
     }
     ctx.insert("entry_facets", &entry_facets);
     ctx.insert("record_facets", &record_facets);
+    // Each row is made as Tera takes it in, never a list of them all.
     ctx.insert(
         "entries",
-        &entries
-            .iter()
-            .map(|e| entry_row(tax, e))
-            .collect::<Vec<_>>(),
+        &Lazy {
+            len: entries.len(),
+            make: Box::new(|i| entry_row(tax, entries[i])),
+        },
     );
     ctx.insert(
         "records",
-        &records
-            .iter()
-            .map(|x| record_row(tax, x))
-            .collect::<Vec<_>>(),
+        &Lazy {
+            len: records.len(),
+            make: Box::new(|i| record_row(tax, records[i])),
+        },
     );
     ctx.insert("charts", &charts);
-    ctx
+    (ctx, data)
 }
 
-/// Renders the page from the template text.
-pub fn page(corpus: &Corpus, template: &str) -> Result<String, String> {
-    let mut t = engine::new_tera();
-    t.autoescape_on([".html.tera"]);
-    t.add_raw_template(Layout::SITE_TEMPLATE, template)
-        .and_then(|()| t.render(Layout::SITE_TEMPLATE, &context(corpus)))
-        .map_err(|e| {
-            let e = engine::TemplateError::of(&e);
-            let at = e.at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
-            format!(
-                "{}/{}{at}: {}",
-                Layout::TEMPLATES_DIR,
-                e.template.as_deref().unwrap_or(Layout::SITE_TEMPLATE),
-                e.message
-            )
-        })
+/// The site's page, ready to be written: its template parsed, its context
+/// made, and the script's data made row by row as the page is written.
+pub struct Page<'c> {
+    tera: tera::Tera,
+    ctx: tera::Context,
+    data: PageData<'c>,
+}
+
+impl<'c> Page<'c> {
+    /// Prepares the page of `corpus` from the template text; Err says
+    /// where the template is broken.
+    pub fn new(corpus: &'c Corpus, template: &str) -> Result<Page<'c>, String> {
+        let mut tera = engine::new_tera();
+        tera.autoescape_on([".html.tera"]);
+        tera.add_raw_template(Layout::SITE_TEMPLATE, template)
+            .map_err(|e| located(&engine::TemplateError::of(&e)))?;
+        let (mut ctx, data) = context(corpus);
+        if streams_data(template) {
+            ctx.insert("data_json", data_mark());
+        } else {
+            ctx.insert("data_json", &script_json(&data));
+        }
+        Ok(Page { tera, ctx, data })
+    }
+
+    /// Writes the page to `out` as it renders; returns its size in bytes.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> Result<u64, PageError> {
+        page_data::render_to(
+            &self.tera,
+            Layout::SITE_TEMPLATE,
+            &self.ctx,
+            &self.data,
+            out,
+        )
+    }
+}
+
+/// A template error as the site reports it: the template's path, line and column.
+pub fn located(e: &engine::TemplateError) -> String {
+    let at = e.at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+    format!(
+        "{}/{}{at}: {}",
+        Layout::TEMPLATES_DIR,
+        e.template.as_deref().unwrap_or(Layout::SITE_TEMPLATE),
+        e.message
+    )
 }
 
 #[cfg(test)]
