@@ -313,6 +313,28 @@ fn a_template_failing_part_way_replaces_nothing_and_leaves_no_temporary_file() {
 }
 
 #[test]
+fn text_that_spells_the_data_mark_is_shown_as_written() {
+    let t = Tree::repo_copy();
+    let streamed = page(&t);
+    // A YAML escape writes NUL bytes: the list's title spells what a fixed
+    // mark for the data's place might be. It stays text, and the data is
+    // written once, in the script.
+    t.replace(
+        "corpus/taxonomy.yaml",
+        "  title: Awesome RL for LLM-Based Multi-Agent Systems",
+        "  title: \"Awesome RL\\0corpus-site-data\\0 list\"",
+    );
+    let html = page(&t);
+    assert!(
+        html.contains("<title>Awesome RL\0corpus-site-data\0 list</title>"),
+        "{}",
+        &html[..html.len().min(600)]
+    );
+    assert_eq!(html.matches("\"aliases\":").count(), 1);
+    assert_eq!(page_data(&html), page_data(&streamed));
+}
+
+#[test]
 fn a_template_using_the_data_otherwise_gets_it_whole() {
     let t = Tree::repo_copy();
     let streamed = page(&t);

@@ -92,21 +92,38 @@ pub(crate) fn filter_values(row: &dyn Fields, names: &[&str]) -> Vec<serde_json:
 
 /// The template's one way of placing the data, which the page streams.
 pub(crate) const DATA_PLACE: &str = "{{ data_json | safe }}";
-/// Stands in the rendered page where the data goes. A NUL byte is in no
-/// text the page shows: YAML refuses it in data, and no escape writes it.
-const MARK: &[u8] = b"\0corpus-site-data\0";
+/// Stands in the rendered page where the data goes: NUL bytes around 128
+/// bits drawn from the system's randomness for this run, so that no text a
+/// corpus holds (a YAML escape can write a NUL) can be taken for it.
+pub(crate) struct Mark(String);
+
+impl Mark {
+    /// A mark of its own for one page.
+    pub(crate) fn new() -> Mark {
+        use std::hash::{BuildHasher, Hasher};
+        let bits = |n: u64| {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(n);
+            h.finish()
+        };
+        Mark(format!(
+            "\0corpus-site-data-{:016x}{:016x}\0",
+            bits(1),
+            bits(2)
+        ))
+    }
+
+    /// The mark's text, the value `data_json` takes in the context.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 /// How a template gives the data a place: once, as [`DATA_PLACE`] (then
 /// the data streams into that place), or otherwise (then the template gets
 /// the whole JSON text as `data_json`, and does with it what it says).
 pub(crate) fn streams_data(template: &str) -> bool {
     template.matches("data_json").count() == 1 && template.contains(DATA_PLACE)
-}
-
-/// The value `data_json` takes in the context of a template that
-/// [`streams_data`]: the mark the data replaces as the page is written.
-pub(crate) fn data_mark() -> &'static str {
-    std::str::from_utf8(MARK).unwrap_or_default()
 }
 
 /// Why a page could not be written.
@@ -118,18 +135,19 @@ pub enum PageError {
     Io(std::io::Error),
 }
 
-/// Renders `name` with `ctx` to `out`, the JSON of `data` in place of the
-/// mark; returns the bytes written.
+/// Renders `name` with `ctx` to `out`, the JSON of `data` in place of
+/// `mark`; returns the bytes written.
 pub(crate) fn render_to(
     tera: &tera::Tera,
     name: &str,
     ctx: &tera::Context,
-    data: &PageData,
+    (mark, data): (&Mark, &PageData),
     out: &mut dyn Write,
 ) -> Result<u64, PageError> {
     let mut counted = Counted { out, n: 0 };
     let mut splice = Splice {
         out: &mut counted,
+        mark: mark.0.as_bytes(),
         data,
         matched: 0,
         failed: None,
@@ -164,6 +182,9 @@ impl Write for Counted<'_> {
 /// Passes the rendered page on, writing the data's JSON where the mark is.
 struct Splice<'o, 'd> {
     out: &'o mut dyn Write,
+    /// The mark's bytes: its only NUL after the first byte is its last, so
+    /// a broken partial mark never hides the start of another.
+    mark: &'d [u8],
     data: &'d PageData<'d>,
     /// How many bytes of the mark the text written so far ends with: held
     /// back until the mark is complete or broken.
@@ -174,14 +195,13 @@ struct Splice<'o, 'd> {
 
 impl Splice<'_, '_> {
     fn pass(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        // The mark's only NUL after its first byte is its last, so a broken
-        // partial mark never hides the start of another.
+        let mark = self.mark;
         let mut from = 0;
         for (i, &b) in buf.iter().enumerate() {
             if self.matched > 0 {
-                if b == MARK[self.matched] {
+                if b == mark[self.matched] {
                     self.matched += 1;
-                    if self.matched == MARK.len() {
+                    if self.matched == mark.len() {
                         self.matched = 0;
                         write_script_json(self.out, self.data)?;
                         from = i + 1;
@@ -189,10 +209,10 @@ impl Splice<'_, '_> {
                     continue;
                 }
                 self.out
-                    .write_all(&MARK[..std::mem::take(&mut self.matched)])?;
+                    .write_all(&mark[..std::mem::take(&mut self.matched)])?;
                 from = i;
             }
-            if b == MARK[0] {
+            if b == mark[0] {
                 self.out.write_all(&buf[from..i])?;
                 self.matched = 1;
                 from = i + 1;
@@ -207,7 +227,7 @@ impl Splice<'_, '_> {
     /// Writes what is held back of a mark that never completed.
     fn finish(&mut self) -> std::io::Result<()> {
         let held = std::mem::take(&mut self.matched);
-        self.out.write_all(&MARK[..held])?;
+        self.out.write_all(&self.mark[..held])?;
         self.out.flush()
     }
 }
@@ -262,10 +282,12 @@ mod tests {
         let mut tera = tera::Tera::default();
         tera.add_raw_template("t", template).unwrap();
         let mut ctx = tera::Context::new();
-        ctx.insert("data_json", data_mark());
-        ctx.insert("x", "a\0b");
+        let mark = Mark::new();
+        ctx.insert("data_json", mark.as_str());
+        // A NUL and the words of a mark, as a corpus's text might hold them.
+        ctx.insert("x", "a\0corpus-site-data-\0b");
         let mut out = Vec::new();
-        let n = render_to(&tera, "t", &ctx, &data(), &mut out).unwrap();
+        let n = render_to(&tera, "t", &ctx, (&mark, &data()), &mut out).unwrap();
         assert_eq!(n, out.len() as u64);
         String::from_utf8(out).unwrap()
     }
@@ -274,7 +296,7 @@ mod tests {
     fn the_data_goes_where_the_template_places_it_as_script_safe_json() {
         let page = rendered("<p>{{ x }}</p><script>{{ data_json | safe }}</script>");
         let expected = format!(
-            "<p>a\0b</p><script>{}</script>",
+            "<p>a\0corpus-site-data-\0b</p><script>{}</script>",
             crate::text::embed::script_json(&data())
         );
         assert_eq!(page, expected);
@@ -285,7 +307,8 @@ mod tests {
 
     #[test]
     fn a_mark_cut_across_writes_is_found_and_a_broken_one_passed_on() {
-        let mark = data_mark();
+        let mark = Mark::new();
+        let mark = mark.as_str();
         let json = crate::text::embed::script_json(&data());
         let text = format!("a\0b{mark}\0cor{mark}\0");
         let expected = format!("a\0b{json}\0cor{json}\0");
@@ -295,6 +318,7 @@ mod tests {
                 let d = data();
                 let mut splice = Splice {
                     out: &mut out,
+                    mark: mark.as_bytes(),
                     data: &d,
                     matched: 0,
                     failed: None,

@@ -16,7 +16,7 @@ use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
 use crate::publish::page_data::{
-    self, data_mark, filter_values, streams_data, Item, Lazy, PageData, PageError, ViewData,
+    self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
 use crate::publish::{engine, render};
 use crate::stats;
@@ -464,27 +464,28 @@ fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
     .map(|f| sort_key(&entry_facets, f));
     let entry_names: Vec<&'static str> = fields::entry_filter_fields().collect();
     let record_names: Vec<&'static str> = fields::record_filter_fields().collect();
-    let names = entry_names.clone();
-    let rows = entries.clone();
     let papers = ViewData {
         bib: Lazy {
             len: entries.len(),
-            make: Box::new(move |i| export::bibtex(&[rows[i]], &tax.protected_words)),
+            make: Box::new({
+                let rows = entries.clone();
+                move |i| export::bibtex(&[rows[i]], &tax.protected_words)
+            }),
         },
         facets: facet_ids(&entry_facets),
-        fields: entry_names,
+        fields: entry_names.clone(),
         items: Lazy {
             len: entries.len(),
             make: Box::new({
-                let entries = entries.clone();
+                let rows = entries.clone();
                 move |i| {
-                    let (e, v) = (entries[i], &entry_values[i]);
+                    let (e, v) = (rows[i], &entry_values[i]);
                     let mut o = vec![e.year];
                     o.extend(entry_keys.iter().map(|key| key(v)));
                     Item {
                         k: e.key.clone(),
                         v: v.clone(),
-                        f: filter_values(e, &names),
+                        f: filter_values(e, &entry_names),
                         o,
                     }
                 }
@@ -495,24 +496,25 @@ fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
     let rspecs = record_fields(tax);
     let (record_facets, record_values) = facets(&rspecs, &records);
     let record_keys = [fields::STAGE, fields::SOURCE].map(|f| sort_key(&record_facets, f));
-    let names = record_names.clone();
-    let rows = records.clone();
     let log = ViewData {
         bib: Lazy {
             len: 0,
             make: Box::new(|_| String::new()),
         },
         facets: facet_ids(&record_facets),
-        fields: record_names,
+        fields: record_names.clone(),
         items: Lazy {
             len: records.len(),
-            make: Box::new(move |i| {
-                let (x, v) = (rows[i], &record_values[i]);
-                Item {
-                    k: x.record_id.clone(),
-                    v: v.clone(),
-                    f: filter_values(x, &names),
-                    o: record_keys.iter().map(|key| key(v)).collect(),
+            make: Box::new({
+                let rows = records.clone();
+                move |i| {
+                    let (x, v) = (rows[i], &record_values[i]);
+                    Item {
+                        k: x.record_id.clone(),
+                        v: v.clone(),
+                        f: filter_values(x, &record_names),
+                        o: record_keys.iter().map(|key| key(v)).collect(),
+                    }
                 }
             }),
         },
@@ -604,6 +606,8 @@ fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
 pub struct Page<'c> {
     tera: tera::Tera,
     ctx: tera::Context,
+    /// Where the data goes in the rendered page.
+    mark: Mark,
     data: PageData<'c>,
 }
 
@@ -616,12 +620,18 @@ impl<'c> Page<'c> {
         tera.add_raw_template(Layout::SITE_TEMPLATE, template)
             .map_err(|e| located(&engine::TemplateError::of(&e)))?;
         let (mut ctx, data) = context(corpus);
+        let mark = Mark::new();
         if streams_data(template) {
-            ctx.insert("data_json", data_mark());
+            ctx.insert("data_json", mark.as_str());
         } else {
             ctx.insert("data_json", &script_json(&data));
         }
-        Ok(Page { tera, ctx, data })
+        Ok(Page {
+            tera,
+            ctx,
+            mark,
+            data,
+        })
     }
 
     /// Writes the page to `out` as it renders; returns its size in bytes.
@@ -630,7 +640,7 @@ impl<'c> Page<'c> {
             &self.tera,
             Layout::SITE_TEMPLATE,
             &self.ctx,
-            &self.data,
+            (&self.mark, &self.data),
             out,
         )
     }
