@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{parse_checked, Audience, Context, Outcome, ReportFormat, Result};
+use super::{checked_and_counted, parse_checked, Audience, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
 use corpus_core::load::{self, Inputs};
 use corpus_core::model::corpus::Corpus;
@@ -105,8 +105,24 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     if let Some(out) = recorded {
         return Ok(out);
     }
-    let (mut corpus, examples) = parse_checked(&inputs, Some(format))?;
-    let mut rep = check::check(&corpus);
+    // As in `build`: the templates need none of the data, so they are
+    // parsed on a second thread meanwhile, and the figures the generated
+    // files show are counted beside the check.
+    let (parsed, tera) = std::thread::scope(|s| {
+        let aside = s.spawn(|| {
+            let templates = inputs.templates.as_ref().ok()?;
+            Some(generate::parse_templates(templates, Part::All))
+        });
+        let parsed = parse_checked(&inputs, Some(format)).map(|(corpus, examples)| {
+            let (rep, st) = checked_and_counted(&corpus);
+            (corpus, examples, rep, st)
+        });
+        let tera = aside
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (parsed, tera)
+    });
+    let (mut corpus, examples, mut rep, st) = parsed?;
     let found = corpus_core::load::leftovers::diagnostics(&leftovers, &corpus.taxonomy);
     rep.diagnostics.extend(found);
     if let Some(rev) = &args.base {
@@ -136,6 +152,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             &examples,
             Part::All,
             &previous,
+            generate::Prepared {
+                st: Some(&st),
+                tera: tera.as_ref(),
+            },
         ));
     }
     let sources: Sources = quoted

@@ -107,6 +107,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         &examples,
         generate::Part::All,
         &previous,
+        generate::Prepared::default(),
     ));
     let errors: Vec<Diagnostic> = rep
         .diagnostics

@@ -483,7 +483,7 @@ const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// `stale-generated` diagnostics for a root (none when it has no
 /// templates), from the templates and what the `previous` build left, read
-/// with its other inputs.
+/// with its other inputs, and what the caller has `prepared` of them.
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
@@ -491,6 +491,7 @@ pub fn stale_diagnostics(
     examples: &[(String, Metrics)],
     part: Part,
     previous: &Previous,
+    prepared: Prepared,
 ) -> Vec<Diagnostic> {
     if !publishes(root) {
         return Vec::new();
@@ -517,13 +518,44 @@ pub fn stale_diagnostics(
         .help("restore the template (`git checkout -- templates/`)")
     });
     let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
-    let mut files = match generate(corpus, templates, examples, part) {
+    let Prepared { st, tera } = prepared;
+    let counted;
+    let st = match st {
+        Some(st) => st,
+        None => {
+            counted = stats::of_corpus(corpus);
+            &counted
+        }
+    };
+    let parsed;
+    let tera = match tera {
+        Some(t) => t,
+        None => {
+            parsed = parse_templates(templates, part);
+            &parsed
+        }
+    };
+    let files = tera
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|tera| generate_parsed(corpus, st, templates, tera, examples, part));
+    let mut files = match files {
         Ok(f) => f,
         Err(d) => return vec![d],
     };
     previous.keep_users_changelog(&mut files);
     out.extend(stale_files(root, &files, severity, previous));
     out
+}
+
+/// What a caller may have made already for [`stale_diagnostics`] (beside
+/// parsing and checking, as `check` does); what it leaves None is made there.
+#[derive(Default)]
+pub struct Prepared<'a> {
+    /// The corpus's figures (`stats::of_corpus`).
+    pub st: Option<&'a Stats>,
+    /// The templates of the part, parsed (`parse_templates`).
+    pub tera: Option<&'a Result<tera::Tera, Diagnostic>>,
 }
 
 /// One `stale-generated` diagnostic for every generated file that differs
