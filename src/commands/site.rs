@@ -3,8 +3,7 @@
 //! corpus has a status file, its status changes) atomically, all or none, never over a file this
 //! command did not write.
 
-use super::{parse_checked, Audience, Context, Outcome, Result};
-use corpus_core::check;
+use super::{checked_and_counted, parse_checked, Audience, Context, Outcome, Result};
 use corpus_core::layout::Layout;
 use corpus_core::load;
 use corpus_core::publish::feeds;
@@ -42,7 +41,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let root = ctx.writing_root()?;
     let inputs = load::read_inputs(root, ctx.load);
     let (mut corpus, _) = parse_checked(&inputs, None)?;
-    let errors = check::check(&corpus).errors();
+    let (found, st) = checked_and_counted(&corpus);
+    let errors = found.errors();
     if errors > 0 {
         return Err(Outcome::fail(1, format!("the corpus has {errors} error(s); run `corpus check` and fix them; nothing was written")));
     }
@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             ),
         ));
     };
-    let page = site::Page::new(&corpus, template).map_err(|e| Outcome::fail(2, e))?;
+    let page = site::Page::new(&corpus, &st, template).map_err(|e| Outcome::fail(2, e))?;
     let dir = match &args.out {
         Some(p) => ctx.cwd.join(p),
         None => root.join(Layout::SITE_DIR),

@@ -19,7 +19,7 @@ use crate::publish::page_data::{
     self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
 use crate::publish::{engine, render};
-use crate::stats;
+use crate::stats::Stats;
 use crate::text::embed::{inline_svg, script_json};
 use crate::text::ids::is_http_url;
 use serde::Serialize;
@@ -437,11 +437,10 @@ fn facet_ids(facets: &[Facet]) -> Vec<(String, Vec<String>)> {
 }
 
 /// The page's template context, and the script's data beside it.
-fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
+fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) {
     let tax = &corpus.taxonomy;
     let entries = default_order(tax, &corpus.entry_list());
     let records = corpus.exclusion_list();
-    let st = stats::of_corpus(corpus);
 
     let specs = entry_fields(tax, &entries);
     let (entry_facets, entry_values) = facets(&specs, &entries);
@@ -526,7 +525,7 @@ fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
     };
     let mut ctx = tera::Context::new();
 
-    let charts: Vec<Chart> = generate::charts(corpus, &st, &crate::publish::prisma::flow(corpus))
+    let charts: Vec<Chart> = generate::charts(corpus, st, &crate::publish::prisma::flow(corpus))
         .into_iter()
         .map(|c| Chart {
             caption: chart_caption(&c.file),
@@ -539,10 +538,7 @@ fn context(corpus: &Corpus) -> (tera::Context, PageData<'_>) {
     ctx.insert("retained", &st.retained);
     ctx.insert("excluded", &st.excluded);
     ctx.insert("audited", &st.audited);
-    ctx.insert(
-        "survey_pool",
-        &crate::publish::provenance::PoolView::of(&st),
-    );
+    ctx.insert("survey_pool", &crate::publish::provenance::PoolView::of(st));
     ctx.insert("cutoff", &tax.screening.cutoff);
     // The list's own words and, when there is one, the survey it follows;
     // the page's template escapes them as HTML.
@@ -612,14 +608,15 @@ pub struct Page<'c> {
 }
 
 impl<'c> Page<'c> {
-    /// Prepares the page of `corpus` from the template text; Err says
-    /// where the template is broken.
-    pub fn new(corpus: &'c Corpus, template: &str) -> Result<Page<'c>, String> {
+    /// Prepares the page of `corpus`, whose figures are `st`
+    /// (`stats::of_corpus`), from the template text; Err says where the
+    /// template is broken.
+    pub fn new(corpus: &'c Corpus, st: &Stats, template: &str) -> Result<Page<'c>, String> {
         let mut tera = engine::new_tera();
         tera.autoescape_on([".html.tera"]);
         tera.add_raw_template(Layout::SITE_TEMPLATE, template)
             .map_err(|e| located(&engine::TemplateError::of(&e)))?;
-        let (mut ctx, data) = context(corpus);
+        let (mut ctx, data) = context(corpus, st);
         let mark = Mark::new();
         if streams_data(template) {
             ctx.insert("data_json", mark.as_str());
