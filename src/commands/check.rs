@@ -1,7 +1,7 @@
 //! `corpus check`: every rule on every file, plus the staleness of the
 //! generated files; all problems reported at once.
 
-use super::{checked_and_counted, parse_checked, Audience, Context, Outcome, ReportFormat, Result};
+use super::{checked_beside, Audience, CheckedCorpus, Context, Outcome, ReportFormat, Result};
 use corpus_core::check;
 use corpus_core::load::{self, Inputs};
 use corpus_core::model::corpus::Corpus;
@@ -106,23 +106,16 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         return Ok(out);
     }
     // As in `build`: the templates need none of the data, so they are
-    // parsed on a second thread meanwhile, and the figures the generated
-    // files show are counted beside the check.
-    let (parsed, tera) = std::thread::scope(|s| {
-        let aside = s.spawn(|| {
-            let templates = inputs.templates.as_ref().ok()?;
-            Some(generate::parse_templates(templates, Part::All))
-        });
-        let parsed = parse_checked(&inputs, Some(format)).map(|(corpus, examples)| {
-            let (rep, st) = checked_and_counted(&corpus);
-            (corpus, examples, rep, st)
-        });
-        let tera = aside
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (parsed, tera)
+    // parsed on a second thread meanwhile.
+    let (checked, tera) = checked_beside(&inputs, Some(format), || {
+        generate::parse_read_templates(&inputs.templates, Part::All)
     });
-    let (mut corpus, examples, mut rep, st) = parsed?;
+    let CheckedCorpus {
+        mut corpus,
+        examples,
+        found: mut rep,
+        st,
+    } = checked?;
     let found = corpus_core::load::leftovers::diagnostics(&leftovers, &corpus.taxonomy);
     rep.diagnostics.extend(found);
     if let Some(rev) = &args.base {
@@ -153,8 +146,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
             Part::All,
             &previous,
             generate::Prepared {
-                st: Some(&st),
-                tera: tera.as_ref(),
+                st: &st,
+                tera: &tera,
             },
         ));
     }

@@ -430,6 +430,44 @@ pub fn checked_and_counted(corpus: &Corpus) -> (corpus_core::check::Findings, St
     })
 }
 
+/// A parsed corpus, its replayed examples' metrics, its check and its figures.
+pub struct CheckedCorpus {
+    /// The corpus as parsed.
+    pub corpus: Corpus,
+    /// The metrics of the valid example traces, for the README.
+    pub examples: Vec<(String, Metrics)>,
+    /// What the check found.
+    pub found: corpus_core::check::Findings,
+    /// The figures of the corpus as parsed.
+    pub st: Stats,
+}
+
+/// Parses, checks and counts the inputs (`parse_checked`, then
+/// `checked_and_counted`) while `aside` runs on a second thread: work that
+/// needs none of the data, such as parsing the templates.
+pub fn checked_beside<A: Send>(
+    inputs: &Inputs,
+    report: Option<Format>,
+    aside: impl FnOnce() -> A + Send,
+) -> (std::result::Result<CheckedCorpus, Outcome>, A) {
+    std::thread::scope(|s| {
+        let aside = s.spawn(aside);
+        let checked = parse_checked(inputs, report).map(|(corpus, examples)| {
+            let (found, st) = checked_and_counted(&corpus);
+            CheckedCorpus {
+                corpus,
+                examples,
+                found,
+                st,
+            }
+        });
+        let aside = aside
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (checked, aside)
+    })
+}
+
 /// Source texts of a corpus, for snippets.
 pub fn sources(corpus: &Corpus) -> Sources<'_> {
     corpus

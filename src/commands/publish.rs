@@ -3,7 +3,7 @@
 //! compare them with the disk).
 
 use super::completions::{MAN_MARK, MAN_PAGE};
-use super::{checked_and_counted, parse_checked, sources, Audience, Context, Outcome, Result};
+use super::{checked_beside, sources, Audience, CheckedCorpus, Context, Outcome, Result};
 use corpus_core::layout::Layout;
 use corpus_core::load;
 use corpus_core::model::corpus::Corpus;
@@ -113,39 +113,29 @@ fn stages(
     }
     // Parsing the templates and rendering the man page need none of the
     // data, and on a small corpus they cost as much as parsing and checking
-    // it: they run on a second thread meanwhile.
-    let (parsed, (tera, man)) = std::thread::scope(|s| {
-        let aside = s.spawn(|| {
-            let tera = inputs
-                .templates
-                .as_ref()
-                .ok()
-                .map(|t| generate::parse_templates(t, part));
-            // The page costs a third of this thread; a root that will not
-            // take it (no `docs/`, or a page of the user's there) is spared it.
-            let man = man.map(|render| {
-                if previous.takes_man_page() {
-                    render()
-                } else {
-                    Ok(String::new())
-                }
-            });
-            (tera, man)
+    // it: they run on a second thread meanwhile. The figures are counted
+    // beside the check, before its verdict: they are of the corpus as
+    // parsed, and the stages after the gate only render them.
+    let (checked, (tera, man)) = checked_beside(&inputs, None, || {
+        let tera = generate::parse_read_templates(&inputs.templates, part);
+        // The page costs a third of this thread; a root that will not
+        // take it (no `docs/`, or a page of the user's there) is spared it.
+        let man = man.map(|render| {
+            if previous.takes_man_page() {
+                render()
+            } else {
+                Ok(String::new())
+            }
         });
-        // The figures are counted beside the check, before its verdict:
-        // they are of the corpus as parsed, and the stages after the gate
-        // only render them.
-        let parsed = parse_checked(&inputs, None).map(|(corpus, examples)| {
-            let (rep, st) = checked_and_counted(&corpus);
-            (corpus, examples, rep, st)
-        });
-        let aside = aside
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (parsed, aside)
+        (tera, man)
     });
     let man = man.transpose().map_err(|e| Outcome::fail(2, e))?;
-    let (mut corpus, examples, rep, st) = parsed?;
+    let CheckedCorpus {
+        mut corpus,
+        examples,
+        found: rep,
+        st,
+    } = checked?;
     if rep.errors() > 0 {
         return Ok(Built::Refused {
             corpus: Box::new(corpus),
@@ -175,10 +165,7 @@ fn stages(
             ),
         ));
     }
-    // Read templates are always parsed above.
-    let tera = tera
-        .ok_or_else(|| Outcome::fail(2, "the templates were not parsed"))?
-        .map_err(|d| failed(&d))?;
+    let tera = tera.map_err(|d| failed(&d))?;
     let mut files = generate::generate_parsed(&corpus, &st, templates, &tera, &examples, part)
         .map_err(|d| failed(&d))?;
     // The user's own files stay theirs: a changelog `build` did not write

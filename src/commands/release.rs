@@ -5,8 +5,7 @@
 //! `CITATION.cff` and `.zenodo.json`, and freezes the figures of `stats/`
 //! under `releases/VERSION/` — all in one write, all or none.
 
-use super::{parse_checked, sources, Audience, Context, Outcome, Result};
-use corpus_core::check;
+use super::{checked_beside, sources, Audience, CheckedCorpus, Context, Outcome, Result};
 use corpus_core::exchange::git;
 use corpus_core::layout::Layout;
 use corpus_core::load;
@@ -98,8 +97,15 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     }
     let inputs = load::read_inputs(root, ctx.load);
     let previous = on_disk::Previous::of(root, &inputs.previous, None);
-    let (mut corpus, examples) = parse_checked(&inputs, None)?;
-    let mut rep = check::check(&corpus);
+    let (checked, tera) = checked_beside(&inputs, None, || {
+        generate::parse_read_templates(&inputs.templates, generate::Part::All)
+    });
+    let CheckedCorpus {
+        mut corpus,
+        examples,
+        found: mut rep,
+        st,
+    } = checked?;
     rep.diagnostics.extend(generate::stale_diagnostics(
         root,
         &corpus,
@@ -107,7 +113,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         &examples,
         generate::Part::All,
         &previous,
-        generate::Prepared::default(),
+        generate::Prepared {
+            st: &st,
+            tera: &tera,
+        },
     ));
     let errors: Vec<Diagnostic> = rep
         .diagnostics

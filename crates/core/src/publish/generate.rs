@@ -223,6 +223,18 @@ pub fn parse_templates(
     engine::tera(templates, wanted).map_err(|e| template_problem(&e, None))
 }
 
+/// [`parse_templates`] of the templates as read: a read that failed gives
+/// its own diagnostic.
+pub fn parse_read_templates(
+    templates: &Result<Vec<(String, String)>, Diagnostic>,
+    part: Part,
+) -> Result<tera::Tera, Diagnostic> {
+    templates
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|t| parse_templates(t, part))
+}
+
 /// Where a template's author learns the language, and what changed for a
 /// template written for Tera 1.
 const TEMPLATE_HELP: &str = "templates are written in Tera 2's language; the tool's docs/tooling.md (Templates) lists what changed since Tera 1";
@@ -483,7 +495,7 @@ const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// `stale-generated` diagnostics for a root (none when it has no
 /// templates), from the templates and what the `previous` build left, read
-/// with its other inputs, and what the caller has `prepared` of them.
+/// with its other inputs, and the figures and parsed templates `prepared`.
 pub fn stale_diagnostics(
     root: &Path,
     corpus: &Corpus,
@@ -519,22 +531,6 @@ pub fn stale_diagnostics(
     });
     let mut out: Vec<Diagnostic> = missing_template.into_iter().collect();
     let Prepared { st, tera } = prepared;
-    let counted;
-    let st = match st {
-        Some(st) => st,
-        None => {
-            counted = stats::of_corpus(corpus);
-            &counted
-        }
-    };
-    let parsed;
-    let tera = match tera {
-        Some(t) => t,
-        None => {
-            parsed = parse_templates(templates, part);
-            &parsed
-        }
-    };
     let files = tera
         .as_ref()
         .map_err(Clone::clone)
@@ -548,14 +544,13 @@ pub fn stale_diagnostics(
     out
 }
 
-/// What a caller may have made already for [`stale_diagnostics`] (beside
-/// parsing and checking, as `check` does); what it leaves None is made there.
-#[derive(Default)]
+/// What [`stale_diagnostics`] renders from, made by its caller beside
+/// parsing and checking the data.
 pub struct Prepared<'a> {
     /// The corpus's figures (`stats::of_corpus`).
-    pub st: Option<&'a Stats>,
-    /// The templates of the part, parsed (`parse_templates`).
-    pub tera: Option<&'a Result<tera::Tera, Diagnostic>>,
+    pub st: &'a Stats,
+    /// The templates of the part, parsed ([`parse_read_templates`]).
+    pub tera: &'a Result<tera::Tera, Diagnostic>,
 }
 
 /// One `stale-generated` diagnostic for every generated file that differs

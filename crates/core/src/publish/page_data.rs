@@ -31,12 +31,20 @@ pub(crate) struct Item {
 /// A sequence whose elements are made one at a time, as it is serialized.
 pub(crate) struct Lazy<'a, T> {
     /// How many elements.
-    pub len: usize,
+    len: usize,
     /// Makes the element at an index.
-    pub make: Box<dyn Fn(usize) -> T + 'a>,
+    make: Box<dyn Fn(usize) -> T + 'a>,
 }
 
-impl<T> Lazy<'_, T> {
+impl<'a, T> Lazy<'a, T> {
+    /// `len` elements, the one at `i` made by `make(i)`.
+    pub fn new(len: usize, make: impl Fn(usize) -> T + 'a) -> Lazy<'a, T> {
+        Lazy {
+            len,
+            make: Box::new(make),
+        }
+    }
+
     fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -141,7 +149,8 @@ pub(crate) fn render_to(
     tera: &tera::Tera,
     name: &str,
     ctx: &tera::Context,
-    (mark, data): (&Mark, &PageData),
+    mark: &Mark,
+    data: &PageData,
     out: &mut dyn Write,
 ) -> Result<u64, PageError> {
     let mut counted = Counted { out, n: 0 };
@@ -255,21 +264,15 @@ mod tests {
 
     fn data() -> PageData<'static> {
         let view = |n: usize| ViewData {
-            bib: Lazy {
-                len: n,
-                make: Box::new(|i| format!("@misc{{k{i}}}")),
-            },
+            bib: Lazy::new(n, |i| format!("@misc{{k{i}}}")),
             facets: vec![("year".into(), vec!["2025".into()])],
             fields: vec!["year"],
-            items: Lazy {
-                len: n,
-                make: Box::new(|i| Item {
-                    f: vec![serde_json::Value::from("</script>")],
-                    k: format!("k{i}"),
-                    o: vec![i as i64],
-                    v: vec![vec![0]],
-                }),
-            },
+            items: Lazy::new(n, |i| Item {
+                f: vec![serde_json::Value::from("</script>")],
+                k: format!("k{i}"),
+                o: vec![i as i64],
+                v: vec![vec![0]],
+            }),
         };
         PageData {
             aliases: &[("rl", "is_rl")],
@@ -287,7 +290,7 @@ mod tests {
         // A NUL and the words of a mark, as a corpus's text might hold them.
         ctx.insert("x", "a\0corpus-site-data-\0b");
         let mut out = Vec::new();
-        let n = render_to(&tera, "t", &ctx, (&mark, &data()), &mut out).unwrap();
+        let n = render_to(&tera, "t", &ctx, &mark, &data(), &mut out).unwrap();
         assert_eq!(n, out.len() as u64);
         String::from_utf8(out).unwrap()
     }

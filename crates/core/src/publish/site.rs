@@ -12,6 +12,7 @@ use crate::exchange::export;
 use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
+use crate::model::filter::Fields;
 use crate::model::taxonomy::{self, Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
@@ -436,6 +437,27 @@ fn facet_ids(facets: &[Facet]) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The script's description of each of `rows`, made as it is written: its
+/// key and sort keys (`key_and_sort`), the indices of its facet values
+/// (`values`, one list per row) and its value of each field of `names`.
+fn items<'a, T: Fields + 'a>(
+    rows: Vec<&'a T>,
+    values: Vec<Vec<Vec<usize>>>,
+    names: Vec<&'static str>,
+    key_and_sort: impl Fn(&T, &[Vec<usize>]) -> (String, Vec<i64>) + 'a,
+) -> Lazy<'a, Item> {
+    Lazy::new(rows.len(), move |i| {
+        let (row, v) = (rows[i], &values[i]);
+        let (k, o) = key_and_sort(row, v);
+        Item {
+            k,
+            v: v.clone(),
+            f: filter_values(row, &names),
+            o,
+        }
+    })
+}
+
 /// The page's template context, and the script's data beside it.
 fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) {
     let tax = &corpus.taxonomy;
@@ -462,61 +484,32 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) 
     ]
     .map(|f| sort_key(&entry_facets, f));
     let entry_names: Vec<&'static str> = fields::entry_filter_fields().collect();
-    let record_names: Vec<&'static str> = fields::record_filter_fields().collect();
     let papers = ViewData {
-        bib: Lazy {
-            len: entries.len(),
-            make: Box::new({
-                let rows = entries.clone();
-                move |i| export::bibtex(&[rows[i]], &tax.protected_words)
-            }),
-        },
+        bib: Lazy::new(entries.len(), {
+            let rows = entries.clone();
+            move |i| export::bibtex(&[rows[i]], &tax.protected_words)
+        }),
         facets: facet_ids(&entry_facets),
         fields: entry_names.clone(),
-        items: Lazy {
-            len: entries.len(),
-            make: Box::new({
-                let rows = entries.clone();
-                move |i| {
-                    let (e, v) = (rows[i], &entry_values[i]);
-                    let mut o = vec![e.year];
-                    o.extend(entry_keys.iter().map(|key| key(v)));
-                    Item {
-                        k: e.key.clone(),
-                        v: v.clone(),
-                        f: filter_values(e, &entry_names),
-                        o,
-                    }
-                }
-            }),
-        },
+        items: items(entries.clone(), entry_values, entry_names, move |e, v| {
+            let mut o = vec![e.year];
+            o.extend(entry_keys.iter().map(|key| key(v)));
+            (e.key.clone(), o)
+        }),
     };
 
     let rspecs = record_fields(tax);
     let (record_facets, record_values) = facets(&rspecs, &records);
     let record_keys = [fields::STAGE, fields::SOURCE].map(|f| sort_key(&record_facets, f));
+    let record_names: Vec<&'static str> = fields::record_filter_fields().collect();
     let log = ViewData {
-        bib: Lazy {
-            len: 0,
-            make: Box::new(|_| String::new()),
-        },
+        bib: Lazy::new(0, |_| String::new()),
         facets: facet_ids(&record_facets),
         fields: record_names.clone(),
-        items: Lazy {
-            len: records.len(),
-            make: Box::new({
-                let rows = records.clone();
-                move |i| {
-                    let (x, v) = (rows[i], &record_values[i]);
-                    Item {
-                        k: x.record_id.clone(),
-                        v: v.clone(),
-                        f: filter_values(x, &record_names),
-                        o: record_keys.iter().map(|key| key(v)).collect(),
-                    }
-                }
-            }),
-        },
+        items: items(records.clone(), record_values, record_names, move |x, v| {
+            let o = record_keys.iter().map(|key| key(v)).collect();
+            (x.record_id.clone(), o)
+        }),
     };
     let data = PageData {
         aliases: crate::model::filter::FIELD_ALIASES,
@@ -581,17 +574,11 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) 
     // Each row is made as Tera takes it in, never a list of them all.
     ctx.insert(
         "entries",
-        &Lazy {
-            len: entries.len(),
-            make: Box::new(|i| entry_row(tax, entries[i])),
-        },
+        &Lazy::new(entries.len(), |i| entry_row(tax, entries[i])),
     );
     ctx.insert(
         "records",
-        &Lazy {
-            len: records.len(),
-            make: Box::new(|i| record_row(tax, records[i])),
-        },
+        &Lazy::new(records.len(), |i| record_row(tax, records[i])),
     );
     ctx.insert("charts", &charts);
     (ctx, data)
@@ -637,7 +624,8 @@ impl<'c> Page<'c> {
             &self.tera,
             Layout::SITE_TEMPLATE,
             &self.ctx,
-            (&self.mark, &self.data),
+            &self.mark,
+            &self.data,
             out,
         )
     }
