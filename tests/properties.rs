@@ -30,6 +30,7 @@ use corpus_core::layout::Layout;
 use corpus_core::load::{self, LoadOptions};
 use corpus_core::model::taxonomy::Taxonomy;
 use corpus_core::model::Entry;
+use corpus_core::publish::chart_files;
 use corpus_core::publish::generate::{self, Part};
 use corpus_core::stats;
 use proptest::prelude::*;
@@ -117,7 +118,7 @@ fn load_check_and_derive(root: &Path, templates: &[(String, String)], rel: &str)
     let _ = corpus_core::exchange::export::exclusions_csv(&records);
     let _ = corpus_core::exchange::export::json(&entries, &records);
     let _ = corpus_core::exchange::export::bibtex(&entries, &corpus.taxonomy.protected_words);
-    let _ = generate::charts(&corpus, &st, &corpus_core::publish::prisma::flow(&corpus));
+    let _ = chart_files::charts(&corpus, &st, &corpus_core::publish::prisma::flow(&corpus));
     // Rendering the templates costs several times the rest (~20 ms in a
     // debug build): one loaded case in four keeps the file fast.
     static LOADED: AtomicUsize = AtomicUsize::new(0);

@@ -24,33 +24,31 @@ pub(super) struct FileLoad<T> {
 impl Corpus {
     /// Takes in loaded entry files, in order.
     pub(super) fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
-        let items = self.absorb_all(loaded);
-        self.entries.extend(
-            items
-                .into_iter()
-                .map(|(entry, file)| LoadedEntry { entry, file }),
-        );
+        self.entries.reserve(loaded.len());
+        self.absorb_all(loaded, |c, entry, file| {
+            c.entries.push(LoadedEntry { entry, file })
+        });
     }
 
     /// Takes in loaded exclusion files, in order.
     pub(super) fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
-        let items = self.absorb_all(loaded);
-        self.exclusions.extend(
-            items
-                .into_iter()
-                .map(|(record, file)| LoadedExclusion { record, file }),
-        );
+        self.exclusions.reserve(loaded.len());
+        self.absorb_all(loaded, |c, record, file| {
+            c.exclusions.push(LoadedExclusion { record, file })
+        });
     }
 
-    /// Takes in loaded files in order; returns each item with its file index.
-    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>) -> Vec<(T, usize)> {
-        loaded
-            .into_iter()
-            .filter_map(|one| {
-                let item = self.absorb(one)?;
-                Some((item, self.files.len() - 1))
-            })
-            .collect()
+    /// Takes in loaded files in order, handing each item to `keep` with its
+    /// file index. Each item moves once, into its place in the corpus: on a
+    /// large list a list of all items between would be as large as that.
+    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>, keep: impl Fn(&mut Self, T, usize)) {
+        self.files.reserve(loaded.len());
+        for one in loaded {
+            if let Some(item) = self.absorb(one) {
+                let file = self.files.len() - 1;
+                keep(self, item, file);
+            }
+        }
     }
 
     /// Takes in one file's result; returns the item when there is one (its file is then the last).

@@ -6,11 +6,10 @@ use crate::layout::Layout;
 use crate::load::templates::problem as template_diag;
 use crate::load::Inputs;
 use crate::model::corpus::Corpus;
-use crate::model::fields;
+use crate::publish::chart_files::{charts, Chart};
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
 use crate::publish::{engine, render};
-use crate::stats::charts::{self, Bar, Flow};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
 use corpus_diagnostics::rules::Rule;
@@ -18,9 +17,6 @@ use corpus_io::reader;
 use corpus_io::store::Store;
 use corpus_trace::Metrics;
 use std::path::Path;
-
-/// File name of the PRISMA 2020 flow diagram under stats/.
-pub const PRISMA_CHART: &str = "chart_prisma_2020.svg";
 
 /// Largest generated file read back for comparison.
 pub use crate::load::MAX_GENERATED_BYTES;
@@ -43,144 +39,6 @@ pub struct Generated {
     pub path: String,
     /// Full content.
     pub content: String,
-}
-
-/// One generated chart: its file name, the SVG, and a sentence saying what it
-/// shows (the SVG's `<desc>` and the Layout::README's alt text).
-#[derive(Debug, Clone)]
-pub struct Chart {
-    /// File name under stats/.
-    pub file: String,
-    /// The SVG document.
-    pub svg: String,
-    /// What the chart shows, with its figures.
-    pub desc: String,
-}
-
-/// "label n, label n, …" for a description.
-fn listing(rows: &[Bar]) -> String {
-    rows.iter()
-        .map(|b| format!("{} {}", b.label, b.value))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Bars of a tally with human labels; the NA row is returned apart.
-fn bars(t: &stats::Tally, na: &str, label: impl Fn(&str) -> String) -> (Vec<Bar>, Vec<Bar>) {
-    let mut main = Vec::new();
-    let mut apart = Vec::new();
-    for (value, n) in &t.rows {
-        if value == na {
-            apart.push(Bar {
-                label: format!("{na} (not applicable)"),
-                value: *n,
-            });
-        } else {
-            main.push(Bar {
-                label: label(value),
-                value: *n,
-            });
-        }
-    }
-    (main, apart)
-}
-
-/// The SVG charts under stats/, the PRISMA diagram drawn from its counts `flow`
-/// (`publish::prisma::flow`).
-pub fn charts(corpus: &Corpus, st: &Stats, flow: &Flow) -> Vec<Chart> {
-    let tax = &corpus.taxonomy;
-    let na = tax.na.as_str();
-    let family = |id: &str| {
-        tax.reward_families
-            .iter()
-            .find(|f| f.id == id)
-            .map_or_else(|| id.to_string(), |f| format!("{id} {}", f.label))
-    };
-    let plain = |id: &str| id.to_string();
-    let mut out = Vec::new();
-    type Labeller<'a> = &'a dyn Fn(&str) -> String;
-    let tables: [(&str, &str, Labeller); 4] = [
-        ("reward_family", "Entries per reward family", &family),
-        (
-            fields::CREDIT_GRANULARITY,
-            "Entries per credit unit",
-            &plain,
-        ),
-        (
-            fields::ORCHESTRATION_FORM,
-            "Entries per orchestration form",
-            &plain,
-        ),
-        (
-            fields::SUBDECISIONS,
-            "Entries per orchestration sub-decision",
-            &plain,
-        ),
-    ];
-    for (name, title, label) in tables {
-        if let Some(t) = st.count(name) {
-            let (main, apart) = bars(t, na, label);
-            let mut desc = format!("Bar chart of {}: {}.", title.to_lowercase(), listing(&main));
-            if !apart.is_empty() {
-                desc.push_str(&format!(" Shown apart, not to scale: {}.", listing(&apart)));
-            }
-            let svg = charts::bar_chart_apart(title, &main, &apart);
-            out.push(Chart {
-                file: format!("chart_{name}.svg"),
-                svg: charts::described(&svg, title, &desc),
-                desc,
-            });
-        }
-    }
-    if let Some(x) = st.crosstab("reward_type_x_credit_granularity") {
-        let title = "Reward type x credit unit";
-        let mut busiest: Vec<(u64, String)> = Vec::new();
-        for (r, row) in x.rows.iter().enumerate() {
-            for (c, col) in x.cols.iter().enumerate() {
-                let n = x.cells.get(r).and_then(|v| v.get(c)).copied().unwrap_or(0);
-                if n > 0 && row != na && col != na {
-                    busiest.push((n, format!("{row} x {col} {n}")));
-                }
-            }
-        }
-        busiest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let top: Vec<String> = busiest.iter().take(5).map(|(_, s)| s.clone()).collect();
-        let desc = format!(
-            "Heat map of entries by reward type (rows) and credit unit (columns); {} of {} tagged cells are non-zero; the largest: {}. Cells with {na} are grey and outside the colour scale.",
-            busiest.len(),
-            x.rows.iter().filter(|r| *r != na).count() * x.cols.iter().filter(|c| *c != na).count(),
-            top.join(", ")
-        );
-        let svg = charts::heat_map(
-            title,
-            fields::REWARD_TYPE,
-            fields::CREDIT_GRANULARITY,
-            &x.rows,
-            &x.cols,
-            &x.cells,
-            Some(na),
-        );
-        out.push(Chart {
-            file: "chart_reward_x_credit.svg".to_string(),
-            svg: charts::described(&svg, title, &desc),
-            desc,
-        });
-    }
-    // The screening as a PRISMA 2020 diagram for an updated review, with
-    // what the log does not hold shown as not reported (publish::prisma).
-    let title = "PRISMA 2020 flow diagram: previous review and new rounds";
-    let desc = format!(
-        "{} Counted from the entries' added_in and the exclusion log's stage and added_in; \
-         searches and screening are not in the log, so their counts are not reported.",
-        charts::prisma_desc(flow)
-    );
-    let svg = charts::prisma_flow(title, flow);
-    out.push(Chart {
-        file: PRISMA_CHART.to_string(),
-        svg: charts::described(&svg, title, &desc),
-        desc,
-    });
-    out
 }
 
 /// Computes the generated files of a part from a corpus, its templates
@@ -264,9 +122,40 @@ pub fn generate_parsed(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    // The figures' own files, the changelog and the schema need neither the
-    // templates nor the charts: they are computed on a second thread while
-    // the charts are drawn and the Markdown is rendered.
+    let (plain, prepared) = plain_and_prepared(corpus, st, examples, part);
+    let rendered = render_prepared(prepared?, templates, tera, part)?;
+    Ok(assembled(plain, rendered, part))
+}
+
+/// [`generate_parsed`] for a caller that is done with the corpus: it is let
+/// go (on a second thread) as soon as the templates' context holds what
+/// they show, so the corpus and the rendered Markdown are never held at
+/// once. On a large list each is about as large as the context itself.
+pub fn generate_parsed_consuming(
+    corpus: Corpus,
+    st: &Stats,
+    templates: &[(String, String)],
+    tera: &tera::Tera,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> Result<Vec<Generated>, Diagnostic> {
+    let (plain, prepared) = plain_and_prepared(&corpus, st, examples, part);
+    let rendered = std::thread::scope(|s| {
+        s.spawn(move || drop(corpus));
+        render_prepared(prepared?, templates, tera, part)
+    })?;
+    Ok(assembled(plain, rendered, part))
+}
+
+/// The files that need no template (the figures' own files, the changelog
+/// and the schema), computed on a second thread while the templates'
+/// context is made from the corpus.
+fn plain_and_prepared(
+    corpus: &Corpus,
+    st: &Stats,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> (Plain, Result<TemplateInput, Diagnostic>) {
     // Where the list is published, once: the changelog links its entries
     // there and the README names it.
     let repo = &corpus.taxonomy.repository;
@@ -275,19 +164,25 @@ pub fn generate_parsed(
     } else {
         crate::publish::repository::pages_url(repo)
     };
-    let (plain, rendered) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let plain = s.spawn(|| plain_files(corpus, st, part, &site));
-        let rendered = rendered_files(corpus, st, templates, tera, examples, part);
+        let prepared = prepared(corpus, st, examples);
         let plain = plain
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (plain, rendered)
-    });
+        (plain, prepared)
+    })
+}
+
+/// Every generated file of `part`, in the order they are reported: the
+/// figures and charts (with the manifest of stats/), the changelog, the
+/// schema, the README.
+fn assembled(plain: Plain, rendered: Rendered, part: Part) -> Vec<Generated> {
     let Rendered {
         stats_md,
         charts: chart_files,
         readme,
-    } = rendered?;
+    } = rendered;
     let Plain {
         stats: stats_files,
         changelog,
@@ -317,7 +212,7 @@ pub fn generate_parsed(
     files.extend(changelog);
     files.extend(schema);
     files.extend(readme);
-    Ok(files)
+    files
 }
 
 /// The generated files that need no template.
@@ -369,20 +264,26 @@ struct Rendered {
     readme: Option<Generated>,
 }
 
-fn rendered_files(
+/// What the templates render from: their context and the charts. Neither
+/// borrows from the corpus.
+struct TemplateInput {
+    /// Everything the templates are given.
+    ctx: tera::Context,
+    /// The charts, which the context describes.
+    charts: Vec<Chart>,
+}
+
+fn prepared(
     corpus: &Corpus,
     st: &Stats,
-    templates: &[(String, String)],
-    tera: &tera::Tera,
     examples: &[(String, Metrics)],
-    part: Part,
-) -> Result<Rendered, Diagnostic> {
+) -> Result<TemplateInput, Diagnostic> {
     // The PRISMA counts once: the diagram draws them, the README words them.
     let flow = crate::publish::prisma::flow(corpus);
     let prisma = crate::publish::prisma::view(corpus, &flow);
     let verdicts = corpus.verdicts();
-    let chart_files = charts(corpus, st, &flow);
-    let chart_descs: Vec<(String, String)> = chart_files
+    let charts = charts(corpus, st, &flow);
+    let chart_descs: Vec<(String, String)> = charts
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
         .collect();
@@ -407,6 +308,16 @@ fn rendered_files(
     }
     ctx.insert("prisma", &prisma);
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
+    Ok(TemplateInput { ctx, charts })
+}
+
+fn render_prepared(
+    prepared: TemplateInput,
+    templates: &[(String, String)],
+    tera: &tera::Tera,
+    part: Part,
+) -> Result<Rendered, Diagnostic> {
+    let TemplateInput { ctx, charts } = prepared;
     let has = |n: &str| templates.iter().any(|(t, _)| t == n);
     let render_one = |name: &str| {
         tera.render(name, &ctx)
@@ -433,7 +344,7 @@ fn rendered_files(
     let readme = readme.map(|t| laid_out(t, Layout::README.to_string()));
     Ok(Rendered {
         stats_md,
-        charts: chart_files,
+        charts,
         readme,
     })
 }

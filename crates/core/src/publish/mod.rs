@@ -6,6 +6,7 @@
 
 pub mod artifact_views;
 pub mod changes;
+pub mod chart_files;
 pub mod citation;
 pub mod engine;
 pub mod feeds;

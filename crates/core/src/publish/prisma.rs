@@ -120,7 +120,7 @@ pub struct View {
 pub fn view(corpus: &Corpus, f: &Flow) -> View {
     let previous = previous_rounds(corpus);
     View {
-        file: crate::publish::generate::PRISMA_CHART,
+        file: crate::publish::chart_files::PRISMA_CHART,
         previous_source: if corpus.survey_rounds().is_some() {
             "the survey's pool (the rounds `corpus/survey.yaml` names)"
         } else {

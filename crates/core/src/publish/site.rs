@@ -19,7 +19,7 @@ use crate::publish::generate;
 use crate::publish::page_data::{
     self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
-use crate::publish::{engine, render};
+use crate::publish::{chart_files, engine, render};
 use crate::stats::Stats;
 use crate::text::embed::{inline_svg, script_json};
 use crate::text::ids::is_http_url;
@@ -416,7 +416,7 @@ fn chart_caption(name: &str) -> String {
         "chart_orchestration_form.svg" => "Entries per orchestration form",
         "chart_subdecisions.svg" => "Entries per orchestration sub-decision",
         "chart_reward_x_credit.svg" => "Entries per reward type and credit unit",
-        crate::publish::generate::PRISMA_CHART => {
+        crate::publish::chart_files::PRISMA_CHART => {
             "PRISMA 2020 flow diagram: the previous review, then each new round"
         }
         other => other,
@@ -518,7 +518,7 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) 
     };
     let mut ctx = tera::Context::new();
 
-    let charts: Vec<Chart> = generate::charts(corpus, st, &crate::publish::prisma::flow(corpus))
+    let charts: Vec<Chart> = chart_files::charts(corpus, st, &crate::publish::prisma::flow(corpus))
         .into_iter()
         .map(|c| Chart {
             caption: chart_caption(&c.file),
