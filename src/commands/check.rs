@@ -137,10 +137,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let quoted = quoted_texts(&corpus, &rep.diagnostics);
     corpus.release_texts();
     let templates = inputs.into_templates();
+    let counts = (corpus.entries.len(), corpus.exclusions.len());
     if !waiting {
+        // Past here nothing reads the corpus: the generation lets it go
+        // before the templates render, as `build` does.
         rep.diagnostics.extend(generate::stale_diagnostics(
             root,
-            &corpus,
+            generate::Given::Handed(Box::new(corpus)),
             &templates,
             &examples,
             Part::All,
@@ -155,7 +158,6 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .iter()
         .map(|(rel, text)| (rel.as_str(), &**text))
         .collect();
-    let counts = (corpus.entries.len(), corpus.exclusions.len());
     let mut stdout = render_counted(counts, &rep.diagnostics, rep.waived.len(), format, &sources);
     if waiting && deferred && format == Format::Human {
         stdout.push_str(&format!("note: {}\n", check::DERIVED_WAIT));

@@ -168,9 +168,15 @@ fn stages(
     let tera = tera.map_err(|d| failed(&d))?;
     // What the record needs of the corpus, before rendering lets it go.
     let counted = (corpus.entries.len(), corpus.exclusions.len());
-    let mut files =
-        generate::generate_parsed_consuming(corpus, &st, templates, &tera, &examples, part)
-            .map_err(|d| failed(&d))?;
+    let mut files = generate::generate_given(
+        generate::Given::Handed(Box::new(corpus)),
+        &st,
+        templates,
+        &tera,
+        &examples,
+        part,
+    )
+    .map_err(|d| failed(&d))?;
     // The user's own files stay theirs: a changelog `build` did not write
     // is left out, and a man page only joins when the one on disk is ours.
     let kept = previous.keep_users_changelog(&mut files);

@@ -108,7 +108,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     } = checked?;
     rep.diagnostics.extend(generate::stale_diagnostics(
         root,
-        &corpus,
+        generate::Given::Lent(&corpus),
         &inputs.templates,
         &examples,
         generate::Part::All,

@@ -21,9 +21,13 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
                 s.spawn(move || part.iter().map(f).collect::<Vec<T>>())
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+        // Sized once: growing by doubling would copy every result again at
+        // each step and hold the old and new lists at once, on a large
+        // corpus as much memory as the parsed items themselves.
+        let mut out = Vec::with_capacity(items.len());
+        for h in handles {
+            out.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        out
     })
 }

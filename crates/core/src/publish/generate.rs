@@ -122,28 +122,49 @@ pub fn generate_parsed(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let (plain, prepared) = plain_and_prepared(corpus, st, examples, part);
-    let rendered = render_prepared(prepared?, templates, tera, part)?;
-    Ok(assembled(plain, rendered, part))
+    generate_given(Given::Lent(corpus), st, templates, tera, examples, part)
 }
 
-/// [`generate_parsed`] for a caller that is done with the corpus: it is let
-/// go (on a second thread) as soon as the templates' context holds what
-/// they show, so the corpus and the rendered Markdown are never held at
-/// once. On a large list each is about as large as the context itself.
-pub fn generate_parsed_consuming(
-    corpus: Corpus,
+/// The corpus a generation reads: lent by a caller that needs it after, or
+/// handed over by one that does not.
+pub enum Given<'a> {
+    /// The caller keeps the corpus.
+    Lent(&'a Corpus),
+    /// The generation lets the corpus go as soon as the templates' context
+    /// holds what they show, so the corpus and the rendered Markdown are
+    /// never held at once: on a large list each is about as large as the
+    /// context itself.
+    Handed(Box<Corpus>),
+}
+
+impl Given<'_> {
+    /// The corpus, whoever holds it.
+    pub fn corpus(&self) -> &Corpus {
+        match self {
+            Given::Lent(c) => c,
+            Given::Handed(c) => c,
+        }
+    }
+}
+
+/// [`generate_parsed`] of a corpus lent or handed over.
+pub fn generate_given(
+    given: Given,
     st: &Stats,
     templates: &[(String, String)],
     tera: &tera::Tera,
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let (plain, prepared) = plain_and_prepared(&corpus, st, examples, part);
-    let rendered = std::thread::scope(|s| {
-        s.spawn(move || drop(corpus));
-        render_prepared(prepared?, templates, tera, part)
-    })?;
+    let (plain, prepared) = plain_and_prepared(given.corpus(), st, examples, part);
+    let rendered = match given {
+        Given::Lent(_) => render_prepared(prepared?, templates, tera, part),
+        // Let go beside the rendering: freeing a large corpus takes a while.
+        Given::Handed(corpus) => std::thread::scope(|s| {
+            s.spawn(move || drop(corpus));
+            render_prepared(prepared?, templates, tera, part)
+        }),
+    }?;
     Ok(assembled(plain, rendered, part))
 }
 
@@ -409,7 +430,7 @@ const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 /// with its other inputs, and the figures and parsed templates `prepared`.
 pub fn stale_diagnostics(
     root: &Path,
-    corpus: &Corpus,
+    given: Given,
     templates: &Result<Vec<(String, String)>, Diagnostic>,
     examples: &[(String, Metrics)],
     part: Part,
@@ -419,7 +440,7 @@ pub fn stale_diagnostics(
     if !publishes(root) {
         return Vec::new();
     }
-    let severity = corpus.taxonomy.severity_of(Rule::StaleGenerated);
+    let severity = given.corpus().taxonomy.severity_of(Rule::StaleGenerated);
     let templates = match templates {
         Ok(t) => t,
         Err(d) => return vec![d.clone()],
@@ -445,7 +466,7 @@ pub fn stale_diagnostics(
     let files = tera
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|tera| generate_parsed(corpus, st, templates, tera, examples, part));
+        .and_then(|tera| generate_given(given, st, templates, tera, examples, part));
     let mut files = match files {
         Ok(f) => f,
         Err(d) => return vec![d],
