@@ -128,6 +128,35 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// Whether `path` is a regular file no larger than `max` holding exactly
+/// `expected`. A file of another length is not read; one of the same
+/// length is compared a buffer at a time, so a large generated file is
+/// checked against its new text without a second copy of it in memory.
+pub fn holds(path: &Path, expected: &[u8], max: u64) -> bool {
+    let Ok(mut file) = open_limited(path, max) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.len() == expected.len() as u64)
+    {
+        return false;
+    }
+    let mut buf = vec![0; STREAM_BUFFER.min(expected.len() + 1)];
+    let mut rest = expected;
+    loop {
+        match file.read(&mut buf) {
+            // The end: whatever the length said, every byte must have come.
+            Ok(0) => return rest.is_empty(),
+            // A file that grew while it was read holds more than expected.
+            Ok(n) if n > rest.len() || buf[..n] != rest[..n] => return false,
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+}
+
 /// A regular file no larger than `max`, read a buffer at a time: for inputs
 /// too large to hold whole beside what is made of them. The same checks as
 /// [`read_bytes`] apply when it is opened; a file that grows past `max`
@@ -254,6 +283,26 @@ pub fn files_below(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, walkdir::Error
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_holds_exactly_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.txt");
+        // Longer than one buffer, so the comparison runs over several reads.
+        let text: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&p, &text).unwrap();
+        assert!(holds(&p, &text, 1 << 20));
+        let mut changed = text.clone();
+        changed[150_000] ^= 1;
+        assert!(!holds(&p, &changed, 1 << 20));
+        assert!(!holds(&p, &text[..text.len() - 1], 1 << 20));
+        assert!(!holds(&p, &text, 1000), "past the limit");
+        assert!(!holds(&dir.path().join("none"), b"", 10));
+        assert!(!holds(dir.path(), b"", 10), "a folder holds nothing");
+        std::fs::write(&p, b"").unwrap();
+        assert!(holds(&p, b"", 10));
+        assert!(!holds(&p, b"x", 10));
+    }
 
     #[test]
     fn regular_files_are_read_within_the_limit() {

@@ -132,8 +132,11 @@ pub fn stale<'a>(root: &Path, files: &'a [Generated]) -> Vec<&'a Generated> {
 
 /// Whether a generated file is on disk, a regular file, with exactly this content.
 pub(crate) fn is_fresh(root: &Path, f: &Generated) -> bool {
-    reader::read_bytes(&root.join(&f.path), MAX_GENERATED_BYTES)
-        .is_ok_and(|b| b == f.content.as_bytes())
+    reader::holds(
+        &root.join(&f.path),
+        f.content.as_bytes(),
+        MAX_GENERATED_BYTES,
+    )
 }
 
 /// Whether a manifest line names a file a build could have written, so that
