@@ -36,8 +36,10 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
     });
-    // Every slot is filled once the threads are joined.
-    slots.into_iter().flatten().collect()
+    // Every slot is filled once the threads are joined. (`filter_map`, not
+    // `flatten`: the standard library collects it into the same list.)
+    #[allow(clippy::filter_map_identity)]
+    slots.into_iter().filter_map(|slot| slot).collect()
 }
 
 #[cfg(test)]

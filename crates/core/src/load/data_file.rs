@@ -24,33 +24,32 @@ pub(super) struct FileLoad<T> {
 impl Corpus {
     /// Takes in loaded entry files, in order.
     pub(super) fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
-        let entries = self.absorb_all(loaded, |entry, file| LoadedEntry { entry, file });
-        take_in(&mut self.entries, entries);
+        self.entries.reserve(loaded.len());
+        self.absorb_all(loaded, |c, entry, file| {
+            c.entries.push(LoadedEntry { entry, file })
+        });
     }
 
     /// Takes in loaded exclusion files, in order.
     pub(super) fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
-        let records = self.absorb_all(loaded, |record, file| LoadedExclusion { record, file });
-        take_in(&mut self.exclusions, records);
+        self.exclusions.reserve(loaded.len());
+        self.absorb_all(loaded, |c, record, file| {
+            c.exclusions.push(LoadedExclusion { record, file })
+        });
     }
 
-    /// Takes in loaded files in order; returns each item as `keep` makes it
-    /// with its file index. The items are made in the list of loaded files
-    /// itself (the standard library collects a list it maps in place), so a
-    /// large corpus's items are never in two lists at once.
-    fn absorb_all<T, U>(
-        &mut self,
-        loaded: Vec<FileLoad<T>>,
-        keep: impl Fn(T, usize) -> U,
-    ) -> Vec<U> {
+    /// Takes in loaded files in order, handing each item to `keep` with its
+    /// file index. Each item moves once, into a list of the corpus made at
+    /// its final size, which holds it from the check onwards: a list mapped
+    /// in place would keep the larger size of the loaded files' list.
+    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>, keep: impl Fn(&mut Self, T, usize)) {
         self.files.reserve(loaded.len());
-        loaded
-            .into_iter()
-            .filter_map(|one| {
-                let item = self.absorb(one)?;
-                Some(keep(item, self.files.len() - 1))
-            })
-            .collect()
+        for one in loaded {
+            if let Some(item) = self.absorb(one) {
+                let file = self.files.len() - 1;
+                keep(self, item, file);
+            }
+        }
     }
 
     /// Takes in one file's result; returns the item when there is one (its file is then the last).
@@ -59,15 +58,6 @@ impl Corpus {
         let file = one.file?;
         self.files.push(file);
         one.item
-    }
-}
-
-/// Appends `items` to `list`, which takes them as they are when it is empty.
-fn take_in<U>(list: &mut Vec<U>, items: Vec<U>) {
-    if list.is_empty() {
-        *list = items;
-    } else {
-        list.extend(items);
     }
 }
 
