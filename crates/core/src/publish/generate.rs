@@ -294,6 +294,7 @@ struct TemplateInput {
     charts: Vec<Chart>,
 }
 
+/// The charts and the templates' context, made from the corpus.
 fn prepared(
     corpus: &Corpus,
     st: &Stats,
@@ -332,6 +333,7 @@ fn prepared(
     Ok(TemplateInput { ctx, charts })
 }
 
+/// The Markdown of `part` rendered from the context alone, laid out.
 fn render_prepared(
     prepared: TemplateInput,
     templates: &[(String, String)],
@@ -427,7 +429,8 @@ const MAX_STATS_JSON_BYTES: u64 = 512 * 1024 * 1024;
 
 /// `stale-generated` diagnostics for a root (none when it has no
 /// templates), from the templates and what the `previous` build left, read
-/// with its other inputs, and the figures and parsed templates `prepared`.
+/// with its other inputs, and the figures and parsed templates `prepared`;
+/// a corpus handed over (`Given::Handed`) is let go before rendering.
 pub fn stale_diagnostics(
     root: &Path,
     given: Given,
