@@ -20,17 +20,25 @@ impl Inputs {
         for folder in &self.folders {
             add_folder(&mut digest, folder, key)?;
         }
+        fn text(
+            read: &Option<Result<String, corpus_io::reader::ReadError>>,
+        ) -> Option<Result<&str, &corpus_io::reader::ReadError>> {
+            read.as_ref().map(|r| r.as_deref())
+        }
         for (rel, read) in [
-            (Layout::CLAIMS, &self.claims),
-            (Layout::SURVEY, &self.survey),
-            (Layout::LOCATORS, &self.locators),
-            (Layout::SEARCH, &self.search),
-            (Layout::STATUS, &self.status),
-            (Layout::RELEASES, &self.releases),
+            (Layout::CLAIMS, text(&self.claims)),
+            (Layout::SURVEY, text(&self.survey)),
+            (
+                Layout::LOCATORS,
+                self.locators.as_ref().map(|r| r.as_deref()),
+            ),
+            (Layout::SEARCH, text(&self.search)),
+            (Layout::STATUS, text(&self.status)),
+            (Layout::RELEASES, text(&self.releases)),
         ] {
             digest.add(rel.as_bytes());
             if let Some(read) = read {
-                digest.add(read.as_ref().ok()?.as_bytes());
+                digest.add(read.ok()?.as_bytes());
             } else {
                 digest.add(b"\0absent");
             }

@@ -20,7 +20,7 @@ mod read;
 
 pub use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 pub use crate::yaml::source::{SourceFile, Spans};
-pub use inputs::{Inputs, Outputs, Unread};
+pub use inputs::{Inputs, Outputs, Unread, CHANGELOG_MARK};
 pub use listing::is_data_file;
 pub use listing::Folder;
 pub use read::{read_text, MAX_FLOW_DEPTH};
@@ -133,7 +133,8 @@ pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&st
     let changelog = root.join(Layout::CHANGELOG);
     let previous = Outputs {
         changelog_present: std::fs::symlink_metadata(&changelog).is_ok(),
-        changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES),
+        changelog: reader::read_text(&changelog, MAX_GENERATED_BYTES)
+            .map(|text| text.contains(CHANGELOG_MARK)),
         manifest: reader::read_text(&root.join(Layout::MANIFEST), MAX_GENERATED_BYTES),
         // The page goes only into a folder the root already has.
         man_page: man_page
@@ -158,7 +159,7 @@ pub fn read_inputs_with_man(root: &Path, opts: LoadOptions, man_page: Option<&st
         folders,
         claims: optional(Layout::CLAIMS),
         survey: optional(Layout::SURVEY),
-        locators: optional(Layout::LOCATORS),
+        locators: optional(Layout::LOCATORS).map(|read| read.map(std::sync::Arc::from)),
         search: optional(Layout::SEARCH),
         status: optional(Layout::STATUS),
         releases: optional(Layout::RELEASES),

@@ -10,6 +10,7 @@ use crate::model::taxonomy::Taxonomy;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use corpus_io::reader::ReadError;
+use std::sync::Arc;
 
 /// The claims ledger, the survey facts, the locators and the search file,
 /// parsed apart from the corpus: they need only the taxonomy, so they are
@@ -18,7 +19,7 @@ use corpus_io::reader::ReadError;
 pub(super) struct Optional {
     claims: Option<(crate::model::claims::Ledger, String)>,
     survey: Option<(crate::model::survey::Survey, String)>,
-    locators: Option<(crate::model::locators::Locators, String)>,
+    locators: Option<(crate::model::locators::Locators, Arc<str>)>,
     search: Option<crate::model::search::Search>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -58,11 +59,16 @@ fn parse_survey(read: Option<&Result<String, ReadError>>, out: &mut Optional) {
 
 /// Takes in the locators of judged values (`corpus/locators.yaml`), when
 /// the root has them.
-fn parse_locators(read: Option<&Result<String, ReadError>>, out: &mut Optional) {
+fn parse_locators(read: Option<&Result<Arc<str>, ReadError>>, out: &mut Optional) {
     let Some(read) = read else { return };
+    // The text the corpus keeps is the one read, shared, not a copy.
+    let kept = |text: &str| match read {
+        Ok(shared) => Arc::clone(shared),
+        Err(_) => Arc::from(text),
+    };
     let parsed = accepted(read.as_deref(), Layout::LOCATORS, None)
         .map_err(|d| vec![d])
-        .and_then(|text| crate::model::locators::parse(text).map(|l| (l, text.to_string())));
+        .and_then(|text| crate::model::locators::parse(text).map(|l| (l, kept(text))));
     match parsed {
         Ok(l) => out.locators = Some(l),
         Err(d) => out.diagnostics.extend(d),

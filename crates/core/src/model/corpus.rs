@@ -42,7 +42,7 @@ pub struct Corpus {
     /// The survey's own facts (figures, Benchmark Gap) and their text, when present.
     pub survey: Option<(crate::model::survey::Survey, String)>,
     /// Where the judged values come from, and the file's text, when present.
-    pub locators: Option<(crate::model::locators::Locators, String)>,
+    pub locators: Option<(crate::model::locators::Locators, std::sync::Arc<str>)>,
     /// The survey's search (query families, screening rules), when present and valid.
     pub search: Option<crate::model::search::Search>,
     /// The status file (`corpus watch`'s dated events), when present and valid.
@@ -87,12 +87,14 @@ impl Corpus {
         for text in [
             self.claims.as_mut().map(|(_, t)| t),
             self.survey.as_mut().map(|(_, t)| t),
-            self.locators.as_mut().map(|(_, t)| t),
         ]
         .into_iter()
         .flatten()
         {
             *text = String::new();
+        }
+        if let Some((_, text)) = &mut self.locators {
+            *text = empty;
         }
     }
 

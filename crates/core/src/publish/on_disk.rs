@@ -32,11 +32,8 @@ impl Previous {
     /// inputs (`Inputs::previous`); `man_mark` is the mark a man page this
     /// tool wrote starts with.
     pub fn of(root: &Path, outputs: &Outputs, man_mark: Option<&str>) -> Previous {
-        let users_changelog = outputs.changelog_present
-            && !outputs
-                .changelog
-                .as_ref()
-                .is_ok_and(|t| t.contains(crate::publish::changes::MARK));
+        let users_changelog =
+            outputs.changelog_present && !outputs.changelog.as_ref().is_ok_and(|ours| *ours);
         let manifest = outputs.manifest.as_ref().map_or_else(
             |_| Vec::new(),
             |old| old.lines().map(|l| l.trim().to_string()).collect(),
