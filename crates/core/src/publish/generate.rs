@@ -62,7 +62,7 @@ pub fn generate_counted(
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
     let tera = parse_templates(templates, part)?;
-    generate_parsed(corpus, st, templates, &tera, examples, part)
+    generate_given(Given::Lent(corpus), st, templates, &tera, examples, part)
 }
 
 /// The templates a generation of `part` renders (and those they name),
@@ -112,19 +112,6 @@ fn template_problem(e: &tera::Error, fallback: Option<&str>) -> Diagnostic {
     }
 }
 
-/// `generate_counted` with the templates already parsed into `tera` by
-/// [`parse_templates`] for the same `part`.
-pub fn generate_parsed(
-    corpus: &Corpus,
-    st: &Stats,
-    templates: &[(String, String)],
-    tera: &tera::Tera,
-    examples: &[(String, Metrics)],
-    part: Part,
-) -> Result<Vec<Generated>, Diagnostic> {
-    generate_given(Given::Lent(corpus), st, templates, tera, examples, part)
-}
-
 /// The corpus a generation reads: lent by a caller that needs it after, or
 /// handed over by one that does not.
 pub enum Given<'a> {
@@ -147,7 +134,8 @@ impl Given<'_> {
     }
 }
 
-/// [`generate_parsed`] of a corpus lent or handed over.
+/// `generate_counted` of a corpus lent or handed over, with the templates
+/// already parsed into `tera` by [`parse_templates`] for the same `part`.
 pub fn generate_given(
     given: Given,
     st: &Stats,
