@@ -115,6 +115,29 @@ pub fn yaml_files(rel: &str) -> usize {
         .count()
 }
 
+/// A new temporary directory, removed when dropped: in a RAM-backed folder
+/// (`/dev/shm`) when the machine has one and `TMPDIR` does not name another
+/// place, else in the system's temporary folder.
+///
+/// The tests create and delete tens of thousands of small files; on a disk
+/// file system the kernel's inode bookkeeping for them was a third of the
+/// suites' system time, and the publish and data suites ran about a fifth
+/// faster in memory.
+pub fn scratch() -> TempDir {
+    static RAM: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let ram = RAM.get_or_init(|| {
+        let shm = Path::new("/dev/shm");
+        let usable = std::env::var_os("TMPDIR").is_none()
+            && tempfile::tempdir_in(shm).is_ok();
+        usable.then(|| shm.to_path_buf())
+    });
+    match ram {
+        Some(dir) => tempfile::tempdir_in(dir),
+        None => tempfile::tempdir(),
+    }
+    .expect("temporary directory")
+}
+
 /// A corpus root in a temporary directory, removed when dropped.
 pub struct Tree {
     dir: TempDir,
@@ -123,9 +146,7 @@ pub struct Tree {
 impl Tree {
     /// An empty temporary directory.
     pub fn empty() -> Tree {
-        Tree {
-            dir: tempfile::tempdir().expect("temporary directory"),
-        }
+        Tree { dir: scratch() }
     }
 
     /// A copy of `tests/fixtures/<name>` with the repository's taxonomy added.

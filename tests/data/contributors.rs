@@ -180,7 +180,7 @@ fn shipped_copy() -> Tree {
 #[test]
 fn export_then_import_gives_back_identical_yaml() {
     let src = shipped_copy();
-    let csv_dir = tempfile::tempdir().unwrap();
+    let csv_dir = crate::common::scratch();
     let papers = csv_dir.path().join("papers.csv");
     let excluded = csv_dir.path().join("excluded.csv");
     corpus(src.root())
@@ -221,7 +221,7 @@ fn export_then_import_gives_back_identical_yaml() {
 
 #[test]
 fn export_out_never_overwrites_without_force() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch();
     let out = dir.path().join("mine.json");
     std::fs::write(&out, "precious").unwrap();
     corpus(&manifest())
@@ -271,7 +271,7 @@ fn bibtex_export_parses_with_a_real_bibtex_parser() {
 fn import_refuses_a_record_id_that_check_would_reject() {
     // `E1` is not the record-id format check holds files to; import must not
     // write an `exclusions/E1.yaml` that the next check rejects.
-    let csv_dir = tempfile::tempdir().unwrap();
+    let csv_dir = crate::common::scratch();
     let excluded = csv_dir.path().join("excluded.csv");
     std::fs::write(
         &excluded,
@@ -301,7 +301,7 @@ fn a_failed_import_counts_rows_and_problems_apart_and_names_the_rows() {
     // Three rows, each on one line; the second has two problems (no title,
     // no is_core), the third one (a repeated key). The summary must not call
     // three problems three bad rows.
-    let csv_dir = tempfile::tempdir().unwrap();
+    let csv_dir = crate::common::scratch();
     let papers = csv_dir.path().join("papers.csv");
     let src = shipped_copy();
     corpus(src.root())

@@ -9,7 +9,7 @@ mod grow_corpus;
 
 #[test]
 fn a_corpus_grown_from_the_shipped_entries_builds_and_checks_clean() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::common::scratch();
     let root = dir.path().join("grown");
     let shipped = crate::common::yaml_files("corpus/papers");
     // More than two copies of every shipped entry, and records to match.

@@ -98,7 +98,7 @@ fn mkfifo(path: &Path) {
 #[cfg(unix)]
 fn permissions_do_not_bind() -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = crate::common::scratch();
     let p = dir.path().join("probe");
     std::fs::write(&p, "x").expect("write probe");
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).expect("chmod probe");

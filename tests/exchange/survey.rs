@@ -33,7 +33,7 @@ fn svg(label: &str) -> String {
 
 /// A git repository holding `assets/subs.svg`, and its commit.
 fn artifact(label: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch();
     std::fs::create_dir_all(dir.path().join("assets")).unwrap();
     std::fs::write(dir.path().join("assets/subs.svg"), svg(label)).unwrap();
     git(dir.path(), &["init", "-q"]);
@@ -105,7 +105,7 @@ fn a_label_naming_no_entry_stops_the_run_and_writes_nothing() {
 #[test]
 fn an_artifact_that_is_no_repository_could_not_be_read() {
     let t = tree();
-    let empty = tempfile::tempdir().unwrap();
+    let empty = crate::common::scratch();
     let run = t.corpus(&[
         "survey",
         "figures",
@@ -131,7 +131,7 @@ fn commit_all(dir: &std::path::Path, msg: &str) -> String {
 /// An artifact whose first commit lists two of the fixture's entries (one
 /// noted as an audit addition) and both records; the second adds the third.
 fn history() -> (tempfile::TempDir, String, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch();
     let p = dir.path();
     std::fs::create_dir_all(p.join("papers")).unwrap();
     std::fs::write(

@@ -373,7 +373,7 @@ fn diff_reports_hostile_changes_inertly_in_every_format() {
 
 #[test]
 fn trace_validate_reports_hostile_ids_and_file_names_inertly_in_every_format() {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = crate::common::scratch();
     let name = format!("{}.json", HOSTILE_LINES.replace('/', "∕"));
     let trace = serde_json::json!({
         "trace_id": HOSTILE,

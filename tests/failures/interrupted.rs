@@ -123,7 +123,7 @@ fn two_hundred_kills_during_build_then_one_build_leave_no_temporary_file() {
 #[cfg(unix)]
 #[test]
 fn no_write_goes_through_a_symlinked_folder_below_the_root() {
-    let elsewhere = tempfile::tempdir().unwrap();
+    let elsewhere = crate::common::scratch();
     // stats/ as a link to another folder: the build refuses before writing.
     let t = Tree::valid_with_templates();
     std::os::unix::fs::symlink(elsewhere.path(), t.path("stats")).unwrap();
@@ -133,7 +133,7 @@ fn no_write_goes_through_a_symlinked_folder_below_the_root() {
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
     // corpus/papers as a link: the entries are read, but `new` writes nothing there.
     let t = Tree::valid();
-    let papers = tempfile::tempdir().unwrap();
+    let papers = crate::common::scratch();
     crate::common::copy_tree(&t.path("corpus/papers"), papers.path());
     std::fs::remove_dir_all(t.path("corpus/papers")).unwrap();
     std::os::unix::fs::symlink(papers.path(), t.path("corpus/papers")).unwrap();

@@ -207,7 +207,7 @@ fn build_with_errors_writes_nothing() {
 #[cfg(unix)]
 #[test]
 fn staging_never_writes_through_a_planted_symlink() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch();
     let victim = dir.path().join("victim.txt");
     std::fs::write(&victim, "precious\n").unwrap();
     let target = dir.path().join("out.txt");

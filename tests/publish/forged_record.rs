@@ -93,7 +93,7 @@ fn a_committed_forged_record_does_not_make_broken_data_pass() {
     pr.write(&format!(".cache/corpus/builds/{name:032x}"), &forged);
     commit_all(&pr);
 
-    let fresh_machine = tempfile::tempdir().expect("a fresh store");
+    let fresh_machine = crate::common::scratch();
     for cache in [
         fresh_machine.path(),
         crate::common::cache_dir(),
@@ -144,7 +144,7 @@ fn under_ci_or_no_cache_even_a_valid_record_is_not_read_nor_written() {
         }
     }
     // Nor is a record written there.
-    let fresh = tempfile::tempdir().expect("a fresh store");
+    let fresh = crate::common::scratch();
     let u = Tree::repo_copy();
     let (code, _) = run(&u, fresh.path(), &[("CI", "true")], &["build"]);
     assert_eq!(code, 0);

@@ -110,7 +110,7 @@ fn elided_problems_are_counted_last_and_not_as_problems() {
         })
         .collect();
     let doc = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
-    let dir = tempfile::TempDir::new().unwrap();
+    let dir = crate::common::scratch();
     let path = dir.path().join("many.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
     let (_, _, stderr) = import("otlp", &path);

@@ -290,7 +290,7 @@ fn the_orchestrator_can_be_chosen() {
 
 #[test]
 fn outputs_never_overwrite_without_force_and_many_traces_need_a_folder() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch();
     let out = dir.path().join("t.json");
     std::fs::write(&out, "mine").unwrap();
     let src = otlp("tool-error.json");
