@@ -127,8 +127,7 @@ pub fn scratch() -> TempDir {
     static RAM: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let ram = RAM.get_or_init(|| {
         let shm = Path::new("/dev/shm");
-        let usable = std::env::var_os("TMPDIR").is_none()
-            && tempfile::tempdir_in(shm).is_ok();
+        let usable = std::env::var_os("TMPDIR").is_none() && tempfile::tempdir_in(shm).is_ok();
         usable.then(|| shm.to_path_buf())
     });
     match ram {
