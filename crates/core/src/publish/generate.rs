@@ -5,7 +5,9 @@
 use crate::layout::Layout;
 use crate::load::templates::problem as template_diag;
 use crate::load::Inputs;
+use crate::model::claims::Verdict;
 use crate::model::corpus::Corpus;
+use crate::model::Entry;
 use crate::publish::chart_files::{charts, Chart};
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
@@ -144,16 +146,28 @@ pub fn generate_given(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let (plain, prepared) = plain_and_prepared(given.corpus(), st, examples, part);
-    let rendered = match given {
-        Given::Lent(_) => render_prepared(prepared?, templates, tera, part),
-        // Let go beside the rendering: freeing a large corpus takes a while.
-        Given::Handed(corpus) => std::thread::scope(|s| {
-            s.spawn(move || drop(corpus));
-            render_prepared(prepared?, templates, tera, part)
-        }),
-    }?;
+    let (plain, rendered) = match given {
+        Given::Lent(corpus) => {
+            let (plain, prepared) = plain_and_prepared(corpus, st, examples, part);
+            (plain, render_prepared(prepared?, templates, tera, part)?)
+        }
+        Given::Handed(corpus) => {
+            let (plain, prepared) = plain_and_prepared_handed(corpus, st, examples, part);
+            (plain, render_prepared(prepared?, templates, tera, part)?)
+        }
+    };
     Ok(assembled(plain, rendered, part))
+}
+
+/// Where the list is published, once: the changelog links its entries there
+/// and the README names it.
+fn site_of(corpus: &Corpus) -> String {
+    let repo = &corpus.taxonomy.repository;
+    if repo.is_empty() {
+        String::new()
+    } else {
+        crate::publish::repository::pages_url(repo)
+    }
 }
 
 /// The files that need no template (the figures' own files, the changelog
@@ -165,22 +179,67 @@ fn plain_and_prepared(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> (Plain, Result<TemplateInput, Diagnostic>) {
-    // Where the list is published, once: the changelog links its entries
-    // there and the README names it.
-    let repo = &corpus.taxonomy.repository;
-    let site = if repo.is_empty() {
-        String::new()
-    } else {
-        crate::publish::repository::pages_url(repo)
-    };
+    let site = site_of(corpus);
     std::thread::scope(|s| {
         let plain = s.spawn(|| plain_files(corpus, st, part, &site));
         let prepared = prepared(corpus, st, examples);
-        let plain = plain
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (plain, prepared)
+        (joined(plain), prepared)
     })
+}
+
+/// [`plain_and_prepared`] of a corpus handed over: first all that reads the
+/// whole corpus (the plain files on a second thread, what the templates
+/// show beside the entries' lists), then the lists, each entry let go as
+/// its view goes into the context, while the rest of the corpus is let go
+/// on another thread.
+fn plain_and_prepared_handed(
+    corpus: Box<Corpus>,
+    st: &Stats,
+    examples: &[(String, Metrics)],
+    part: Part,
+) -> (Plain, Result<TemplateInput, Diagnostic>) {
+    let site = site_of(&corpus);
+    let (plain, beside) = std::thread::scope(|s| {
+        let plain = s.spawn(|| plain_files(&corpus, st, part, &site));
+        let beside = beside_entries(&corpus, st);
+        (joined(plain), beside)
+    });
+    let mut corpus = *corpus;
+    // In place: the list's buffer is reused.
+    let entries: Vec<Entry> = std::mem::take(&mut corpus.entries)
+        .into_iter()
+        .map(|loaded| loaded.entry)
+        .collect();
+    let rest = (
+        std::mem::take(&mut corpus.files),
+        std::mem::take(&mut corpus.exclusions),
+    );
+    let prepared = std::thread::scope(|s| {
+        s.spawn(move || drop(rest));
+        let Beside {
+            ctx,
+            charts,
+            chart_descs,
+            verdicts,
+        } = beside;
+        let extras = render::Extras {
+            charts: &chart_descs,
+            verdicts: &verdicts,
+            traces: examples,
+            survey: corpus.survey.as_ref().map(|(s, _)| s),
+            survey_rounds: corpus.survey_rounds(),
+        };
+        let view = render::context_handed(&corpus.taxonomy, entries, st, extras);
+        with_view(&view, ctx, charts)
+    });
+    (plain, prepared)
+}
+
+/// A scoped thread's result; its panic goes on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Every generated file of `part`, in the order they are reported: the
@@ -282,32 +341,28 @@ struct TemplateInput {
     charts: Vec<Chart>,
 }
 
-/// The charts and the templates' context, made from the corpus.
-fn prepared(
-    corpus: &Corpus,
-    st: &Stats,
-    examples: &[(String, Metrics)],
-) -> Result<TemplateInput, Diagnostic> {
+/// What the templates show beside the entries' lists, made from the whole
+/// corpus: the views of provenance, release, PRISMA flow and artifact in a
+/// context of their own, the charts, and the claims' verdicts.
+struct Beside {
+    ctx: tera::Context,
+    charts: Vec<Chart>,
+    /// Each chart's file and description.
+    chart_descs: Vec<(String, String)>,
+    verdicts: Vec<Verdict>,
+}
+
+fn beside_entries(corpus: &Corpus, st: &Stats) -> Beside {
     // The PRISMA counts once: the diagram draws them, the README words them.
     let flow = crate::publish::prisma::flow(corpus);
     let prisma = crate::publish::prisma::view(corpus, &flow);
     let verdicts = corpus.verdicts();
     let charts = charts(corpus, st, &flow);
-    let chart_descs: Vec<(String, String)> = charts
+    let chart_descs = charts
         .iter()
         .map(|c| (c.file.clone(), c.desc.clone()))
         .collect();
-    let extras = render::Extras {
-        charts: &chart_descs,
-        verdicts,
-        traces: examples,
-        survey: corpus.survey.as_ref().map(|(s, _)| s),
-        survey_rounds: corpus.survey_rounds(),
-    };
-    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
-    let mut ctx = tera::Context::from_serialize(&view).map_err(|e| template_problem(&e, None))?;
-    // The context holds a copy of everything the view had.
-    drop(view);
+    let mut ctx = tera::Context::new();
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
     if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
@@ -318,6 +373,46 @@ fn prepared(
     }
     ctx.insert("prisma", &prisma);
     crate::publish::artifact_views::extend_context(&mut ctx, corpus);
+    Beside {
+        ctx,
+        charts,
+        chart_descs,
+        verdicts: verdicts.to_vec(),
+    }
+}
+
+/// The charts and the templates' context, made from the corpus.
+fn prepared(
+    corpus: &Corpus,
+    st: &Stats,
+    examples: &[(String, Metrics)],
+) -> Result<TemplateInput, Diagnostic> {
+    let Beside {
+        ctx,
+        charts,
+        chart_descs,
+        verdicts,
+    } = beside_entries(corpus, st);
+    let extras = render::Extras {
+        charts: &chart_descs,
+        verdicts: &verdicts,
+        traces: examples,
+        survey: corpus.survey.as_ref().map(|(s, _)| s),
+        survey_rounds: corpus.survey_rounds(),
+    };
+    let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
+    with_view(&view, ctx, charts)
+}
+
+/// The templates' context: the view's, with what is shown `beside` the
+/// entries' lists (which wins a name both hold).
+fn with_view(
+    view: &render::Context,
+    beside: tera::Context,
+    charts: Vec<Chart>,
+) -> Result<TemplateInput, Diagnostic> {
+    let mut ctx = tera::Context::from_serialize(view).map_err(|e| template_problem(&e, None))?;
+    ctx.extend(beside);
     Ok(TemplateInput { ctx, charts })
 }
 

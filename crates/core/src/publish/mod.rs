@@ -9,6 +9,7 @@ pub mod changes;
 pub mod chart_files;
 pub mod citation;
 pub mod engine;
+pub mod entry_views;
 pub mod feeds;
 pub mod fingerprint;
 pub mod generate;

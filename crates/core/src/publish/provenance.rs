@@ -327,7 +327,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus, st: &Stats, verd
                 "bib_title": p.title.replace("LLM", "{LLM}"),
                 "authors_bib": p.authors.join(" and "),
                 "bib_key": p.bibtex_key(),
-                "authors": escape_markdown(&join_words(&p.authors.iter().map(|a| crate::publish::render::display_author(a)).collect::<Vec<_>>(), "and")),
+                "authors": escape_markdown(&join_words(&p.authors.iter().map(|a| crate::publish::entry_views::display_author(a)).collect::<Vec<_>>(), "and")),
                 "year": p.year,
                 // Shown raw (in a link text and in BibTeX), so only the
                 // characters an arXiv id can hold are kept.

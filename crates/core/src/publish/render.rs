@@ -10,136 +10,13 @@ use crate::model::fields;
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
+use crate::publish::entry_views::{display_cmp, EntryViews, Listed};
 use crate::publish::repository::{pages_url, repository_url};
 use crate::stats::Stats;
-use crate::text::markdown::{anchor, code_span, escape_markdown, link_target};
+use crate::text::markdown::{anchor, code_span, escape_markdown};
 use corpus_trace::Metrics;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-
-/// "Family, Given" as "Given Family"; organisations unchanged.
-pub fn display_author(a: &str) -> String {
-    match a.split_once(", ") {
-        Some((family, given)) if !given.contains(',') => format!("{given} {family}"),
-        _ => a.to_string(),
-    }
-}
-
-/// The label of a link: Paper, Blog, Docs or Project.
-pub fn link_label(url: &str) -> &'static str {
-    let u = crate::text::ids::normalize_url(url);
-    let host = u.split('/').next().unwrap_or("");
-    const PAPER_HOSTS: [&str; 6] = [
-        "arxiv.org",
-        "openreview.net",
-        "aclanthology.org",
-        "doi.org",
-        "pubsonline.informs.org",
-        "proceedings.neurips.cc",
-    ];
-    if PAPER_HOSTS.contains(&host) || u.ends_with(".pdf") {
-        "Paper"
-    } else if host.starts_with("docs.") || u.contains("/docs/") {
-        "Docs"
-    } else if u.contains("/blog")
-        || u.contains("/news/")
-        || u.contains("/engineering/")
-        || u.contains("/index/")
-    {
-        "Blog"
-    } else {
-        "Project"
-    }
-}
-
-/// A link ready for a template.
-#[derive(Debug, Clone, Serialize)]
-pub struct Link {
-    /// Paper / Blog / Docs / Project.
-    pub label: String,
-    /// Escaped link target.
-    pub url: String,
-}
-
-/// An entry as the README shows it; all text already escaped.
-#[derive(Debug, Clone, Serialize)]
-pub struct EntryView {
-    /// 1-based number within its category.
-    pub n: usize,
-    /// Entry key (safe: lowercase, digits, '-').
-    pub key: String,
-    /// Escaped title.
-    pub title: String,
-    /// Year.
-    pub year: i64,
-    /// Tag badges, escaped.
-    pub badges: Vec<String>,
-    /// Escaped "Given Family".
-    pub author: String,
-    /// Escaped venue.
-    pub venue: String,
-    /// Labelled links (http(s) only).
-    pub links: Vec<Link>,
-    /// Escaped one-liner.
-    pub one_liner: String,
-    /// The escaped label of its round when it joined after the survey
-    /// (empty for an entry of the survey's pool).
-    pub since: String,
-}
-
-/// At most three compact tags: the survey's three axes (reward type, credit
-/// unit, orchestration form), each left out where it does not apply. Every
-/// other tag is in the entry's file and on the site (plain text here).
-fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
-    let na = tax.na.as_str();
-    [
-        ("reward", &e.reward_type),
-        ("credit", &e.credit_granularity),
-        ("topology", &e.orchestration_form),
-    ]
-    .into_iter()
-    .filter(|(_, v)| v.as_str() != na && !v.is_empty())
-    .map(|(name, v)| format!("{name}: {v}"))
-    .collect()
-}
-
-/// The README view of one entry: what it shows is chosen (badges, author,
-/// link labels), the round's label looked up, then each piece escaped.
-pub fn entry_view(
-    tax: &Taxonomy,
-    e: &Entry,
-    n: usize,
-    survey_rounds: Option<&[String]>,
-) -> EntryView {
-    let author = display_author(&e.first_author);
-    let badges = badges(tax, e);
-    let labels: Vec<&str> = e.urls.iter().map(|u| link_label(u)).collect();
-    let later = !tax.in_rounds(e.added_in.as_deref(), survey_rounds);
-    let since = tax.round_of(e.added_in.as_deref()).filter(|_| later);
-    let since = since.map(|r| tax.round_label(r));
-    EntryView {
-        since: since.map(escape_markdown).unwrap_or_default(),
-        n,
-        key: e.key.clone(),
-        title: escape_markdown(&e.title),
-        year: e.year,
-        badges: badges.iter().map(|b| code_span(b)).collect(),
-        author: escape_markdown(&author),
-        venue: escape_markdown(&e.venue),
-        links: e
-            .urls
-            .iter()
-            .zip(labels)
-            .filter_map(|(u, label)| {
-                link_target(u).map(|url| Link {
-                    label: label.to_string(),
-                    url,
-                })
-            })
-            .collect(),
-        one_liner: escape_markdown(&e.one_liner),
-    }
-}
 
 /// A category of the README with its entries.
 #[derive(Debug, Clone, Serialize)]
@@ -156,42 +33,6 @@ pub struct CategoryView<'a> {
     pub count: usize,
     /// The entries in display order.
     pub entries: EntryViews<'a>,
-}
-
-/// A category's entries in display order, each made into its [`EntryView`]
-/// only while the view is serialized into the template context: the views
-/// of every entry held at once would be as large as the context itself.
-#[derive(Debug, Clone)]
-pub struct EntryViews<'a> {
-    /// The taxonomy whose words the views use.
-    tax: &'a Taxonomy,
-    /// The entries, in display order.
-    entries: Vec<&'a Entry>,
-    /// The rounds of the survey's pool, when the list is split into pools.
-    survey_rounds: Option<&'a [String]>,
-}
-
-impl EntryViews<'_> {
-    /// The view of each entry, numbered from 1.
-    fn views(&self) -> impl Iterator<Item = EntryView> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| entry_view(self.tax, e, i + 1, self.survey_rounds))
-    }
-}
-
-impl Serialize for EntryViews<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.views())
-    }
-}
-
-/// Entries ordered for display: newest first, then by key.
-fn display_order<'a>(entries: &[&'a Entry]) -> Vec<&'a Entry> {
-    let mut v = entries.to_vec();
-    v.sort_by(|a, b| b.year.cmp(&a.year).then_with(|| a.key.cmp(&b.key)));
-    v
 }
 
 /// The short name the README uses for an entry: the survey file's name for
@@ -432,37 +273,59 @@ pub fn context<'a>(
     st: &Stats,
     extras: Extras<'a>,
 ) -> Context<'a> {
-    // Addresses (none for a list not yet published) and tables first.
-    let (pages, repo) = match tax.repository.as_str() {
-        "" => Default::default(),
-        r => (pages_url(r), repository_url(r)),
-    };
-    let stats_markdown = crate::stats::render::markdown(st);
+    let rows = rows(tax, entries, st, extras);
     let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for e in entries {
         by_cat.entry(e.category.as_str()).or_default().push(e);
     }
-    let categories: Vec<CategoryView> = tax
+    let lists = tax
         .category
         .iter()
         .map(|c| {
-            let list = display_order(by_cat.get(c.id.as_str()).map(Vec::as_slice).unwrap_or(&[]));
-            let heading = format!("{} ({})", c.label, list.len());
-            CategoryView {
-                id: c.id.clone(),
-                label: escape_markdown(&c.label),
-                heading: escape_markdown(&heading),
-                anchor: anchor(&heading),
-                count: list.len(),
-                entries: EntryViews {
-                    tax,
-                    entries: list,
-                    survey_rounds: extras.survey_rounds,
-                },
-            }
+            let mut list = by_cat.get(c.id.as_str()).cloned().unwrap_or_default();
+            list.sort_by(|a, b| display_cmp(a, b));
+            Listed::Lent(list)
         })
         .collect();
+    assembled(tax, lists, rows, st, extras)
+}
 
+/// [`context`] of entries handed over: each is let go as soon as its view
+/// is in the template context, so on a large list the entries and the
+/// context are never both held whole.
+pub fn context_handed<'a>(
+    tax: &'a Taxonomy,
+    entries: Vec<Entry>,
+    st: &Stats,
+    extras: Extras<'a>,
+) -> Context<'a> {
+    let rows = rows(tax, &entries.iter().collect::<Vec<_>>(), st, extras);
+    let mut by_cat: HashMap<String, Vec<Entry>> = HashMap::new();
+    for e in entries {
+        by_cat.entry(e.category.clone()).or_default().push(e);
+    }
+    let lists = tax
+        .category
+        .iter()
+        .map(|c| {
+            let mut list = by_cat.remove(c.id.as_str()).unwrap_or_default();
+            list.sort_by(display_cmp);
+            Listed::handed(list)
+        })
+        .collect();
+    // What is left has a category the taxonomy does not list: no list shows it.
+    drop(by_cat);
+    assembled(tax, lists, rows, st, extras)
+}
+
+/// The README's rows that name entries: topologies and reward families
+/// with their representatives.
+struct Rows {
+    topologies: Vec<TopologyView>,
+    families: Vec<FamilyView>,
+}
+
+fn rows(tax: &Taxonomy, entries: &[&Entry], st: &Stats, extras: Extras) -> Rows {
     let count = |t: Option<&crate::stats::Tally>, v: &str| t.map(|t| t.get(v)).unwrap_or(0);
     let form_count = st.count(fields::ORCHESTRATION_FORM);
     let topologies = tax
@@ -504,6 +367,52 @@ pub fn context<'a>(
             }
         })
         .collect();
+
+    Rows {
+        topologies,
+        families,
+    }
+}
+
+/// The context of `lists` (one per category of the taxonomy, in its order)
+/// and `rows`, with everything the templates show besides.
+fn assembled<'a>(
+    tax: &'a Taxonomy,
+    lists: Vec<Listed<'a>>,
+    rows: Rows,
+    st: &Stats,
+    extras: Extras<'a>,
+) -> Context<'a> {
+    // Addresses (none for a list not yet published) and tables first.
+    let (pages, repo) = match tax.repository.as_str() {
+        "" => Default::default(),
+        r => (pages_url(r), repository_url(r)),
+    };
+    let stats_markdown = crate::stats::render::markdown(st);
+    let categories: Vec<CategoryView> = tax
+        .category
+        .iter()
+        .zip(lists)
+        .map(|(c, list)| {
+            let heading = format!("{} ({})", c.label, list.len());
+            CategoryView {
+                id: c.id.clone(),
+                label: escape_markdown(&c.label),
+                heading: escape_markdown(&heading),
+                anchor: anchor(&heading),
+                count: list.len(),
+                entries: EntryViews {
+                    tax,
+                    entries: list,
+                    survey_rounds: extras.survey_rounds,
+                },
+            }
+        })
+        .collect();
+    let Rows {
+        topologies,
+        families,
+    } = rows;
 
     let fields = crate::model::fields::entry_tags()
         .map(|f| FieldView {
@@ -624,19 +533,4 @@ pub fn context<'a>(
 /// space, so a description cannot start a heading or a list in the README.
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn authors_and_link_labels() {
-        assert_eq!(display_author("Liu, Shuo"), "Shuo Liu");
-        assert_eq!(display_author("Kimi Team"), "Kimi Team");
-        assert_eq!(link_label("https://arxiv.org/abs/1"), "Paper");
-        assert_eq!(link_label("https://docs.anthropic.com/en/docs/x"), "Docs");
-        assert_eq!(link_label("https://www.kimi.com/blog/k"), "Blog");
-        assert_eq!(link_label("https://mas-design.github.io/"), "Project");
-    }
 }

@@ -19,7 +19,7 @@ use crate::publish::generate;
 use crate::publish::page_data::{
     self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
-use crate::publish::{chart_files, engine, render};
+use crate::publish::{chart_files, engine, entry_views};
 use crate::stats::Stats;
 use crate::text::embed::{inline_svg, script_json};
 use crate::text::ids::is_http_url;
@@ -318,7 +318,7 @@ fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
         .iter()
         .filter_map(|u| {
             http(u).map(|url| Link {
-                label: render::link_label(u).to_string(),
+                label: entry_views::link_label(u).to_string(),
                 url,
             })
         })
@@ -348,7 +348,7 @@ fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
         key: e.key.clone(),
         title: e.title.clone(),
         url: links.first().map(|l| l.url.clone()),
-        author: render::display_author(&e.first_author),
+        author: entry_views::display_author(&e.first_author),
         // "unknown" is how the data says there is nothing to show.
         affiliation: if e.affiliation.eq_ignore_ascii_case("unknown") {
             String::new()

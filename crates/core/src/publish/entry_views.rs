@@ -1,0 +1,242 @@
+//! An entry as the README shows it: what it shows chosen (badges, author,
+//! link labels), each piece escaped for Markdown, and a category's views made
+//! only as the template context takes them in.
+
+use crate::model::taxonomy::Taxonomy;
+use crate::model::Entry;
+use crate::text::markdown::{code_span, escape_markdown, link_target};
+use serde::Serialize;
+use std::cell::RefCell;
+
+/// "Family, Given" as "Given Family"; organisations unchanged.
+pub fn display_author(a: &str) -> String {
+    match a.split_once(", ") {
+        Some((family, given)) if !given.contains(',') => format!("{given} {family}"),
+        _ => a.to_string(),
+    }
+}
+
+/// The label of a link: Paper, Blog, Docs or Project.
+pub fn link_label(url: &str) -> &'static str {
+    let u = crate::text::ids::normalize_url(url);
+    let host = u.split('/').next().unwrap_or("");
+    const PAPER_HOSTS: [&str; 6] = [
+        "arxiv.org",
+        "openreview.net",
+        "aclanthology.org",
+        "doi.org",
+        "pubsonline.informs.org",
+        "proceedings.neurips.cc",
+    ];
+    if PAPER_HOSTS.contains(&host) || u.ends_with(".pdf") {
+        "Paper"
+    } else if host.starts_with("docs.") || u.contains("/docs/") {
+        "Docs"
+    } else if u.contains("/blog")
+        || u.contains("/news/")
+        || u.contains("/engineering/")
+        || u.contains("/index/")
+    {
+        "Blog"
+    } else {
+        "Project"
+    }
+}
+
+/// A link ready for a template.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    /// Paper / Blog / Docs / Project.
+    pub label: String,
+    /// Escaped link target.
+    pub url: String,
+}
+
+/// An entry as the README shows it; all text already escaped.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryView {
+    /// 1-based number within its category.
+    pub n: usize,
+    /// Entry key (safe: lowercase, digits, '-').
+    pub key: String,
+    /// Escaped title.
+    pub title: String,
+    /// Year.
+    pub year: i64,
+    /// Tag badges, escaped.
+    pub badges: Vec<String>,
+    /// Escaped "Given Family".
+    pub author: String,
+    /// Escaped venue.
+    pub venue: String,
+    /// Labelled links (http(s) only).
+    pub links: Vec<Link>,
+    /// Escaped one-liner.
+    pub one_liner: String,
+    /// The escaped label of its round when it joined after the survey
+    /// (empty for an entry of the survey's pool).
+    pub since: String,
+}
+
+/// At most three compact tags: the survey's three axes (reward type, credit
+/// unit, orchestration form), each left out where it does not apply. Every
+/// other tag is in the entry's file and on the site (plain text here).
+fn badges(tax: &Taxonomy, e: &Entry) -> Vec<String> {
+    let na = tax.na.as_str();
+    [
+        ("reward", &e.reward_type),
+        ("credit", &e.credit_granularity),
+        ("topology", &e.orchestration_form),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.as_str() != na && !v.is_empty())
+    .map(|(name, v)| format!("{name}: {v}"))
+    .collect()
+}
+
+/// The README view of one entry: what it shows is chosen (badges, author,
+/// link labels), the round's label looked up, then each piece escaped.
+pub fn entry_view(
+    tax: &Taxonomy,
+    e: &Entry,
+    n: usize,
+    survey_rounds: Option<&[String]>,
+) -> EntryView {
+    let author = display_author(&e.first_author);
+    let badges = badges(tax, e);
+    let labels: Vec<&str> = e.urls.iter().map(|u| link_label(u)).collect();
+    let later = !tax.in_rounds(e.added_in.as_deref(), survey_rounds);
+    let since = tax.round_of(e.added_in.as_deref()).filter(|_| later);
+    let since = since.map(|r| tax.round_label(r));
+    EntryView {
+        since: since.map(escape_markdown).unwrap_or_default(),
+        n,
+        key: e.key.clone(),
+        title: escape_markdown(&e.title),
+        year: e.year,
+        badges: badges.iter().map(|b| code_span(b)).collect(),
+        author: escape_markdown(&author),
+        venue: escape_markdown(&e.venue),
+        links: e
+            .urls
+            .iter()
+            .zip(labels)
+            .filter_map(|(u, label)| {
+                link_target(u).map(|url| Link {
+                    label: label.to_string(),
+                    url,
+                })
+            })
+            .collect(),
+        one_liner: escape_markdown(&e.one_liner),
+    }
+}
+
+/// A category's entries in display order, each made into its [`EntryView`]
+/// only while the view is serialized into the template context: the views
+/// of every entry held at once would be as large as the context itself.
+#[derive(Debug, Clone)]
+pub struct EntryViews<'a> {
+    /// The taxonomy whose words the views use.
+    pub(crate) tax: &'a Taxonomy,
+    /// The entries, in display order.
+    pub(crate) entries: Listed<'a>,
+    /// The rounds of the survey's pool, when the list is split into pools.
+    pub(crate) survey_rounds: Option<&'a [String]>,
+}
+
+/// A category's entries: borrowed from a corpus its caller keeps, or handed
+/// over, when each entry is let go as soon as its view is made (so the
+/// entries and the context made of their views are not both held whole).
+#[derive(Debug, Clone)]
+pub(crate) enum Listed<'a> {
+    /// Borrowed, in display order.
+    Lent(Vec<&'a Entry>),
+    /// Taken out when the views are serialized, which happens once.
+    Handed(RefCell<Option<Vec<Entry>>>),
+}
+
+impl Listed<'_> {
+    /// Entries handed over, in display order.
+    pub(crate) fn handed(entries: Vec<Entry>) -> Self {
+        Listed::Handed(RefCell::new(Some(entries)))
+    }
+
+    /// How many entries.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Listed::Lent(v) => v.len(),
+            Listed::Handed(v) => v.borrow().as_ref().map_or(0, Vec::len),
+        }
+    }
+}
+
+impl Serialize for EntryViews<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let view = |i: usize, e: &Entry| entry_view(self.tax, e, i + 1, self.survey_rounds);
+        match &self.entries {
+            Listed::Lent(v) => s.collect_seq(v.iter().enumerate().map(|(i, e)| view(i, e))),
+            Listed::Handed(v) => {
+                let Some(v) = v.borrow_mut().take() else {
+                    return Err(serde::ser::Error::custom(
+                        "the views of entries handed over are made once",
+                    ));
+                };
+                s.collect_seq(v.into_iter().enumerate().map(|(i, e)| view(i, &e)))
+            }
+        }
+    }
+}
+
+/// The display order: newest first, then by key.
+pub(crate) fn display_cmp(a: &Entry, b: &Entry) -> std::cmp::Ordering {
+    b.year.cmp(&a.year).then_with(|| a.key.cmp(&b.key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authors_and_link_labels() {
+        assert_eq!(display_author("Liu, Shuo"), "Shuo Liu");
+        assert_eq!(display_author("Kimi Team"), "Kimi Team");
+        assert_eq!(link_label("https://arxiv.org/abs/1"), "Paper");
+        assert_eq!(link_label("https://docs.anthropic.com/en/docs/x"), "Docs");
+        assert_eq!(link_label("https://www.kimi.com/blog/k"), "Blog");
+        assert_eq!(link_label("https://mas-design.github.io/"), "Project");
+    }
+    #[test]
+    fn entries_handed_over_show_as_lent_ones_and_are_made_once() {
+        let text = include_str!("../../../../corpus/taxonomy.yaml");
+        let tax = Taxonomy::from_yaml(text).unwrap();
+        let entry = |key: &str, year: i64| Entry {
+            key: key.to_string(),
+            title: format!("A *title* of {key}"),
+            year,
+            first_author: "Liu, Shuo".to_string(),
+            urls: vec!["https://arxiv.org/abs/2401.00001".to_string()],
+            ..Entry::default()
+        };
+        let mut owned = vec![entry("b", 2024), entry("a", 2025), entry("c", 2024)];
+        owned.sort_by(display_cmp);
+        let views = |entries| EntryViews {
+            tax: &tax,
+            entries,
+            survey_rounds: None,
+        };
+        let lent = views(Listed::Lent(owned.iter().collect()));
+        let handed = views(Listed::handed(owned.clone()));
+        assert_eq!(handed.entries.len(), 3);
+        let json = |v: &EntryViews| serde_json::to_string(v).map_err(|e| e.to_string());
+        let first = json(&handed).unwrap();
+        assert_eq!(first, json(&lent).unwrap());
+        assert!(
+            first.find("\"a\"") < first.find("\"b\""),
+            "newest first: {first}"
+        );
+        // The entries went with their views: a second serialization has none to show.
+        assert_eq!(handed.entries.len(), 0);
+        assert!(json(&handed).unwrap_err().contains("made once"));
+    }
+}
