@@ -85,7 +85,7 @@ pub fn extend_context(ctx: &mut tera::Context, corpus: &Corpus) {
         entries
             .iter()
             .find(|e| e.key == k)
-            .map(|e| crate::publish::render::entry_name(Some(s), e))
+            .map(|e| crate::publish::entry_views::entry_name(Some(s), e))
             .unwrap_or_else(|| k.to_string())
     };
     if let Some(l) = &s.claim_ledger {

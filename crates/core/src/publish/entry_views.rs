@@ -2,6 +2,7 @@
 //! link labels), each piece escaped for Markdown, and a category's views made
 //! only as the template context takes them in.
 
+use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
@@ -191,6 +192,18 @@ impl Serialize for EntryViews<'_> {
 /// The display order: newest first, then by key.
 pub(crate) fn display_cmp(a: &Entry, b: &Entry) -> std::cmp::Ordering {
     b.year.cmp(&a.year).then_with(|| a.key.cmp(&b.key))
+}
+
+/// The short name the README uses for an entry: the survey file's name for
+/// it, else the title up to its first colon, else the whole title.
+pub fn entry_name(survey: Option<&Survey>, e: &Entry) -> String {
+    if let Some(n) = survey.and_then(|s| s.names.iter().find(|n| n.key == e.key)) {
+        return n.name.clone();
+    }
+    match e.title.split_once(": ") {
+        Some((head, _)) if !head.is_empty() => head.to_string(),
+        _ => e.title.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -5,12 +5,12 @@
 use crate::layout::Layout;
 use crate::load::templates::problem as template_diag;
 use crate::load::Inputs;
-use crate::model::claims::Verdict;
 use crate::model::corpus::Corpus;
 use crate::model::Entry;
-use crate::publish::chart_files::{charts, Chart};
+use crate::publish::chart_files::Chart;
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
+use crate::publish::render::{beside_entries, Beside};
 use crate::publish::{engine, render};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -119,10 +119,11 @@ fn template_problem(e: &tera::Error, fallback: Option<&str>) -> Diagnostic {
 pub enum Given<'a> {
     /// The caller keeps the corpus.
     Lent(&'a Corpus),
-    /// The generation lets the corpus go as soon as the templates' context
-    /// holds what they show, so the corpus and the rendered Markdown are
-    /// never held at once: on a large list each is about as large as the
-    /// context itself.
+    /// The generation lets each entry go as soon as its view is in the
+    /// templates' context, and the rest of the corpus before rendering, so
+    /// neither the corpus and the context nor the corpus and the rendered
+    /// Markdown are held whole at once: on a large list each is about as
+    /// large as the context itself.
     Handed(Box<Corpus>),
 }
 
@@ -339,46 +340,6 @@ struct TemplateInput {
     ctx: tera::Context,
     /// The charts, which the context describes.
     charts: Vec<Chart>,
-}
-
-/// What the templates show beside the entries' lists, made from the whole
-/// corpus: the views of provenance, release, PRISMA flow and artifact in a
-/// context of their own, the charts, and the claims' verdicts.
-struct Beside {
-    ctx: tera::Context,
-    charts: Vec<Chart>,
-    /// Each chart's file and description.
-    chart_descs: Vec<(String, String)>,
-    verdicts: Vec<Verdict>,
-}
-
-fn beside_entries(corpus: &Corpus, st: &Stats) -> Beside {
-    // The PRISMA counts once: the diagram draws them, the README words them.
-    let flow = crate::publish::prisma::flow(corpus);
-    let prisma = crate::publish::prisma::view(corpus, &flow);
-    let verdicts = corpus.verdicts();
-    let charts = charts(corpus, st, &flow);
-    let chart_descs = charts
-        .iter()
-        .map(|c| (c.file.clone(), c.desc.clone()))
-        .collect();
-    let mut ctx = tera::Context::new();
-    crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
-    // The release a reader can cite: the newest of corpus/releases.yaml.
-    if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
-        ctx.insert(
-            "release",
-            &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
-        );
-    }
-    ctx.insert("prisma", &prisma);
-    crate::publish::artifact_views::extend_context(&mut ctx, corpus);
-    Beside {
-        ctx,
-        charts,
-        chart_descs,
-        verdicts: verdicts.to_vec(),
-    }
 }
 
 /// The charts and the templates' context, made from the corpus.

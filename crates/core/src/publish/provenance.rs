@@ -11,7 +11,7 @@ use crate::model::fields;
 use crate::model::survey::{FigureField, Survey};
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
-use crate::publish::render::entry_name;
+use crate::publish::entry_views::entry_name;
 use crate::stats::Stats;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use serde_json::{json, Value};

@@ -5,12 +5,15 @@
 //! escaped here for Markdown before it reaches a template, and only http(s)
 //! URLs ever become links.
 
+use crate::layout::Layout;
 use crate::model::claims::Verdict;
+use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
-use crate::publish::entry_views::{display_cmp, EntryViews, Listed};
+use crate::publish::chart_files::Chart;
+use crate::publish::entry_views::{display_cmp, entry_name, EntryViews, Listed};
 use crate::publish::repository::{pages_url, repository_url};
 use crate::stats::Stats;
 use crate::text::markdown::{anchor, code_span, escape_markdown};
@@ -33,18 +36,6 @@ pub struct CategoryView<'a> {
     pub count: usize,
     /// The entries in display order.
     pub entries: EntryViews<'a>,
-}
-
-/// The short name the README uses for an entry: the survey file's name for
-/// it, else the title up to its first colon, else the whole title.
-pub fn entry_name(survey: Option<&Survey>, e: &Entry) -> String {
-    if let Some(n) = survey.and_then(|s| s.names.iter().find(|n| n.key == e.key)) {
-        return n.name.clone();
-    }
-    match e.title.split_once(": ") {
-        Some((head, _)) if !head.is_empty() => head.to_string(),
-        _ => e.title.clone(),
-    }
 }
 
 /// The chosen representative entries (corpus/survey.yaml), by escaped short name.
@@ -526,6 +517,50 @@ fn assembled<'a>(
         trace_conventions: corpus_trace::otlp::conventions::views(),
         pages_url: pages,
         repository_url: repo,
+    }
+}
+
+/// What the templates show beside the entries' lists, made from the whole
+/// corpus: the views of provenance, release, PRISMA flow and artifact in a
+/// context of their own, the charts, and the claims' verdicts.
+pub(crate) struct Beside {
+    /// Their context.
+    pub ctx: tera::Context,
+    /// The charts under stats/.
+    pub charts: Vec<Chart>,
+    /// Each chart's file and description.
+    pub chart_descs: Vec<(String, String)>,
+    /// The claims' verdicts.
+    pub verdicts: Vec<Verdict>,
+}
+
+/// [`Beside`] of a corpus, which it reads whole.
+pub(crate) fn beside_entries(corpus: &Corpus, st: &Stats) -> Beside {
+    // The PRISMA counts once: the diagram draws them, the README words them.
+    let flow = crate::publish::prisma::flow(corpus);
+    let prisma = crate::publish::prisma::view(corpus, &flow);
+    let verdicts = corpus.verdicts();
+    let charts = crate::publish::chart_files::charts(corpus, st, &flow);
+    let chart_descs = charts
+        .iter()
+        .map(|c| (c.file.clone(), c.desc.clone()))
+        .collect();
+    let mut ctx = tera::Context::new();
+    crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
+    // The release a reader can cite: the newest of corpus/releases.yaml.
+    if let Some(r) = corpus.releases.as_ref().and_then(|r| r.latest()) {
+        ctx.insert(
+            "release",
+            &serde_json::json!({"version": r.version, "date": r.date, "citation": Layout::CITATION}),
+        );
+    }
+    ctx.insert("prisma", &prisma);
+    crate::publish::artifact_views::extend_context(&mut ctx, corpus);
+    Beside {
+        ctx,
+        charts,
+        chart_descs,
+        verdicts: verdicts.to_vec(),
     }
 }
 
