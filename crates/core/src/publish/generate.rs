@@ -10,7 +10,7 @@ use crate::model::Entry;
 use crate::publish::chart_files::Chart;
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
-use crate::publish::render::{beside_entries, Beside};
+use crate::publish::render::beside_entries;
 use crate::publish::{engine, render};
 use crate::stats::{self, Stats};
 use corpus_diagnostics::diag::{Diagnostic, Severity};
@@ -217,21 +217,9 @@ fn plain_and_prepared_handed(
     );
     let prepared = std::thread::scope(|s| {
         s.spawn(move || drop(rest));
-        let Beside {
-            ctx,
-            charts,
-            chart_descs,
-            verdicts,
-        } = beside;
-        let extras = render::Extras {
-            charts: &chart_descs,
-            verdicts: &verdicts,
-            traces: examples,
-            survey: corpus.survey.as_ref().map(|(s, _)| s),
-            survey_rounds: corpus.survey_rounds(),
-        };
+        let extras = render::Extras::of(&corpus, &beside.chart_descs, &beside.verdicts, examples);
         let view = render::context_handed(&corpus.taxonomy, entries, st, extras);
-        with_view(&view, ctx, charts)
+        with_view(&view, beside.ctx, beside.charts)
     });
     (plain, prepared)
 }
@@ -348,21 +336,10 @@ fn prepared(
     st: &Stats,
     examples: &[(String, Metrics)],
 ) -> Result<TemplateInput, Diagnostic> {
-    let Beside {
-        ctx,
-        charts,
-        chart_descs,
-        verdicts,
-    } = beside_entries(corpus, st);
-    let extras = render::Extras {
-        charts: &chart_descs,
-        verdicts: &verdicts,
-        traces: examples,
-        survey: corpus.survey.as_ref().map(|(s, _)| s),
-        survey_rounds: corpus.survey_rounds(),
-    };
+    let beside = beside_entries(corpus, st);
+    let extras = render::Extras::of(corpus, &beside.chart_descs, &beside.verdicts, examples);
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
-    with_view(&view, ctx, charts)
+    with_view(&view, beside.ctx, beside.charts)
 }
 
 /// The templates' context: the view's, with what is shown `beside` the

@@ -257,6 +257,25 @@ pub struct Extras<'a> {
     pub survey_rounds: Option<&'a [String]>,
 }
 
+impl<'a> Extras<'a> {
+    /// The extras of `corpus` (whose entries may have been taken out), with
+    /// the charts and verdicts of [`Beside`].
+    pub(crate) fn of(
+        corpus: &'a Corpus,
+        charts: &'a [(String, String)],
+        verdicts: &'a [Verdict],
+        traces: &'a [(String, Metrics)],
+    ) -> Self {
+        Extras {
+            charts,
+            verdicts,
+            traces,
+            survey: corpus.survey.as_ref().map(|(s, _)| s),
+            survey_rounds: corpus.survey_rounds(),
+        }
+    }
+}
+
 /// Builds the template context from the taxonomy, the entries, their figures and the extras.
 pub fn context<'a>(
     tax: &'a Taxonomy,
