@@ -123,7 +123,7 @@ pub fn yaml_files(rel: &str) -> usize {
 /// file system the kernel's inode bookkeeping for them was a third of the
 /// suites' system time, and the publish and data suites ran about a fifth
 /// faster in memory. They hold under 10 MB there at once; a container's
-/// small `/dev/shm` (64 MiB by default under Docker) is still passed over.
+/// small `/dev/shm` (64 MiB by default under Docker) is passed over all the same.
 pub fn scratch() -> TempDir {
     static RAM: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let ram = RAM.get_or_init(|| {
