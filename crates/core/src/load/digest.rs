@@ -20,18 +20,15 @@ impl Inputs {
         for folder in &self.folders {
             add_folder(&mut digest, folder, key)?;
         }
-        fn text(
-            read: &Option<Result<String, corpus_io::reader::ReadError>>,
+        fn text<S: std::ops::Deref<Target = str>>(
+            read: &Option<Result<S, corpus_io::reader::ReadError>>,
         ) -> Option<Result<&str, &corpus_io::reader::ReadError>> {
             read.as_ref().map(|r| r.as_deref())
         }
         for (rel, read) in [
             (Layout::CLAIMS, text(&self.claims)),
             (Layout::SURVEY, text(&self.survey)),
-            (
-                Layout::LOCATORS,
-                self.locators.as_ref().map(|r| r.as_deref()),
-            ),
+            (Layout::LOCATORS, text(&self.locators)),
             (Layout::SEARCH, text(&self.search)),
             (Layout::STATUS, text(&self.status)),
             (Layout::RELEASES, text(&self.releases)),

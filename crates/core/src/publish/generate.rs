@@ -147,16 +147,11 @@ pub fn generate_given(
     examples: &[(String, Metrics)],
     part: Part,
 ) -> Result<Vec<Generated>, Diagnostic> {
-    let (plain, rendered) = match given {
-        Given::Lent(corpus) => {
-            let (plain, prepared) = plain_and_prepared(corpus, st, examples, part);
-            (plain, render_prepared(prepared?, templates, tera, part)?)
-        }
-        Given::Handed(corpus) => {
-            let (plain, prepared) = plain_and_prepared_handed(corpus, st, examples, part);
-            (plain, render_prepared(prepared?, templates, tera, part)?)
-        }
+    let (plain, prepared) = match given {
+        Given::Lent(corpus) => plain_and_prepared(corpus, st, examples, part),
+        Given::Handed(corpus) => plain_and_prepared_handed(corpus, st, examples, part),
     };
+    let rendered = render_prepared(prepared?, templates, tera, part)?;
     Ok(assembled(plain, rendered, part))
 }
 
@@ -217,9 +212,13 @@ fn plain_and_prepared_handed(
     );
     let prepared = std::thread::scope(|s| {
         s.spawn(move || drop(rest));
-        let extras = render::Extras::of(&corpus, &beside.chart_descs, &beside.verdicts, examples);
+        let extras = render::Extras::of(&corpus, &beside.charts, &beside.verdicts, examples);
         let view = render::context_handed(&corpus.taxonomy, entries, st, extras);
-        with_view(&view, beside.ctx, beside.charts)
+        let ctx = with_view(&view, beside.ctx)?;
+        Ok(TemplateInput {
+            ctx,
+            charts: beside.charts,
+        })
     });
     (plain, prepared)
 }
@@ -337,21 +336,21 @@ fn prepared(
     examples: &[(String, Metrics)],
 ) -> Result<TemplateInput, Diagnostic> {
     let beside = beside_entries(corpus, st);
-    let extras = render::Extras::of(corpus, &beside.chart_descs, &beside.verdicts, examples);
+    let extras = render::Extras::of(corpus, &beside.charts, &beside.verdicts, examples);
     let view = render::context(&corpus.taxonomy, &corpus.entry_list(), st, extras);
-    with_view(&view, beside.ctx, beside.charts)
+    let ctx = with_view(&view, beside.ctx)?;
+    Ok(TemplateInput {
+        ctx,
+        charts: beside.charts,
+    })
 }
 
 /// The templates' context: the view's, with what is shown `beside` the
 /// entries' lists (which wins a name both hold).
-fn with_view(
-    view: &render::Context,
-    beside: tera::Context,
-    charts: Vec<Chart>,
-) -> Result<TemplateInput, Diagnostic> {
+fn with_view(view: &render::Context, beside: tera::Context) -> Result<tera::Context, Diagnostic> {
     let mut ctx = tera::Context::from_serialize(view).map_err(|e| template_problem(&e, None))?;
     ctx.extend(beside);
-    Ok(TemplateInput { ctx, charts })
+    Ok(ctx)
 }
 
 /// The Markdown of `part` rendered from the context alone, laid out.

@@ -19,6 +19,7 @@ use crate::stats::Stats;
 use crate::text::markdown::{anchor, code_span, escape_markdown};
 use corpus_trace::Metrics;
 use serde::Serialize;
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
 
 /// A category of the README with its entries.
@@ -245,8 +246,8 @@ pub struct ChartView {
 /// What the templates show besides the entries and the figures.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Extras<'a> {
-    /// The charts under stats/ as (file name, description).
-    pub charts: &'a [(String, String)],
+    /// The charts under stats/ (their file names and descriptions are shown).
+    pub charts: &'a [Chart],
     /// The claims' verdicts.
     pub verdicts: &'a [Verdict],
     /// The example traces' metrics, by file.
@@ -262,7 +263,7 @@ impl<'a> Extras<'a> {
     /// the charts and verdicts of [`Beside`].
     pub(crate) fn of(
         corpus: &'a Corpus,
-        charts: &'a [(String, String)],
+        charts: &'a [Chart],
         verdicts: &'a [Verdict],
         traces: &'a [(String, Metrics)],
     ) -> Self {
@@ -284,19 +285,8 @@ pub fn context<'a>(
     extras: Extras<'a>,
 ) -> Context<'a> {
     let rows = rows(tax, entries, st, extras);
-    let mut by_cat: HashMap<&str, Vec<&Entry>> = HashMap::new();
-    for e in entries {
-        by_cat.entry(e.category.as_str()).or_default().push(e);
-    }
-    let lists = tax
-        .category
-        .iter()
-        .map(|c| {
-            let mut list = by_cat.get(c.id.as_str()).cloned().unwrap_or_default();
-            list.sort_by(|a, b| display_cmp(a, b));
-            Listed::Lent(list)
-        })
-        .collect();
+    let lists = by_category(tax, entries.iter().copied());
+    let lists = lists.into_iter().map(Listed::Lent).collect();
     assembled(tax, lists, rows, st, extras)
 }
 
@@ -310,22 +300,32 @@ pub fn context_handed<'a>(
     extras: Extras<'a>,
 ) -> Context<'a> {
     let rows = rows(tax, &entries.iter().collect::<Vec<_>>(), st, extras);
-    let mut by_cat: HashMap<String, Vec<Entry>> = HashMap::new();
-    for e in entries {
-        by_cat.entry(e.category.clone()).or_default().push(e);
-    }
-    let lists = tax
-        .category
-        .iter()
-        .map(|c| {
-            let mut list = by_cat.remove(c.id.as_str()).unwrap_or_default();
-            list.sort_by(display_cmp);
-            Listed::handed(list)
-        })
-        .collect();
-    // What is left has a category the taxonomy does not list: no list shows it.
-    drop(by_cat);
+    let lists = by_category(tax, entries);
+    let lists = lists.into_iter().map(Listed::handed).collect();
     assembled(tax, lists, rows, st, extras)
+}
+
+/// `entries` in one list per category of the taxonomy, in its order, each
+/// in display order; an entry of a category the taxonomy does not list is
+/// in none (and, handed over, let go here).
+fn by_category<E: Borrow<Entry>>(
+    tax: &Taxonomy,
+    entries: impl IntoIterator<Item = E>,
+) -> Vec<Vec<E>> {
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for (i, c) in tax.category.iter().enumerate() {
+        at.entry(c.id.as_str()).or_insert(i);
+    }
+    let mut lists: Vec<Vec<E>> = tax.category.iter().map(|_| Vec::new()).collect();
+    for e in entries {
+        if let Some(&i) = at.get(e.borrow().category.as_str()) {
+            lists[i].push(e);
+        }
+    }
+    for list in &mut lists {
+        list.sort_by(|a, b| display_cmp(a.borrow(), b.borrow()));
+    }
+    lists
 }
 
 /// The README's rows that name entries: topologies and reward families
@@ -474,9 +474,9 @@ fn assembled<'a>(
         charts: extras
             .charts
             .iter()
-            .map(|(file, desc)| ChartView {
-                file: file.clone(),
-                alt: escape_markdown(desc),
+            .map(|c| ChartView {
+                file: c.file.clone(),
+                alt: escape_markdown(&c.desc),
             })
             .collect(),
         claims: extras
@@ -547,8 +547,6 @@ pub(crate) struct Beside {
     pub ctx: tera::Context,
     /// The charts under stats/.
     pub charts: Vec<Chart>,
-    /// Each chart's file and description.
-    pub chart_descs: Vec<(String, String)>,
     /// The claims' verdicts.
     pub verdicts: Vec<Verdict>,
 }
@@ -560,10 +558,6 @@ pub(crate) fn beside_entries(corpus: &Corpus, st: &Stats) -> Beside {
     let prisma = crate::publish::prisma::view(corpus, &flow);
     let verdicts = corpus.verdicts();
     let charts = crate::publish::chart_files::charts(corpus, st, &flow);
-    let chart_descs = charts
-        .iter()
-        .map(|c| (c.file.clone(), c.desc.clone()))
-        .collect();
     let mut ctx = tera::Context::new();
     crate::publish::provenance::extend_context(&mut ctx, corpus, st, verdicts);
     // The release a reader can cite: the newest of corpus/releases.yaml.
@@ -578,7 +572,6 @@ pub(crate) fn beside_entries(corpus: &Corpus, st: &Stats) -> Beside {
     Beside {
         ctx,
         charts,
-        chart_descs,
         verdicts: verdicts.to_vec(),
     }
 }
