@@ -12,6 +12,7 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    no_huge_pages();
     let cli = match corpus::cli::Cli::try_parse() {
         Ok(c) => c,
         // `--help` and `--version` go to stdout and a usage error to stderr;
@@ -33,6 +34,27 @@ fn main() -> ExitCode {
     let out = corpus::cli::run(&cli, &cwd, tty);
     emit(&out.stdout, &out.stderr, out.code)
 }
+
+/// Serves this process's memory in small pages, not transparent huge ones.
+///
+/// Where the kernel backs every anonymous mapping with 2 MiB pages
+/// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `always`), a build
+/// of a large corpus spent more time in the kernel zeroing those pages than
+/// in its own work (100k grown entries: 7.5 s, 5.5 s of it system time,
+/// against 4.2 s with them off). The run's memory is many small objects
+/// that gain nothing from huge pages; mimalloc makes the same call when its
+/// `allow_thp` option is off. Elsewhere the call changes nothing.
+#[cfg(target_os = "linux")]
+fn no_huge_pages() {
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and touches no memory
+    // of ours; a kernel without it answers EINVAL, which changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn no_huge_pages() {}
 
 /// Writes both streams and turns a failed write into exit code 2.
 fn emit(out: &str, err: &str, code: i32) -> ExitCode {
