@@ -95,8 +95,10 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
     o.open(path)
 }
 
-/// A regular file no larger than `max`, opened for reading.
-fn open_limited(path: &Path, max: u64) -> Result<std::fs::File, ReadError> {
+/// A regular file no larger than `max`, opened for reading, and its length
+/// when opened (one status call of the open file serves both the type check
+/// and the caller, which on a large corpus is a system call per file saved).
+fn open_limited(path: &Path, max: u64) -> Result<(std::fs::File, u64), ReadError> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind(meta.file_type())));
@@ -112,13 +114,12 @@ fn open_limited(path: &Path, max: u64) -> Result<std::fs::File, ReadError> {
     if !opened.is_file() {
         return Err(ReadError::NotRegular(kind(opened.file_type())));
     }
-    Ok(file)
+    Ok((file, opened.len()))
 }
 
 /// The bytes of a regular file no larger than `max`.
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
-    let file = open_limited(path, max)?;
-    let size = file.metadata()?.len();
+    let (file, size) = open_limited(path, max)?;
     let mut bytes = Vec::with_capacity(usize::try_from(size.min(max)).unwrap_or(0));
     // Capped too: a file growing while it is read cannot run away.
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -133,13 +134,10 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
 /// length is compared a buffer at a time, so a large generated file is
 /// checked against its new text without a second copy of it in memory.
 pub fn holds(path: &Path, expected: &[u8], max: u64) -> bool {
-    let Ok(mut file) = open_limited(path, max) else {
+    let Ok((mut file, size)) = open_limited(path, max) else {
         return false;
     };
-    if !file
-        .metadata()
-        .is_ok_and(|m| m.len() == expected.len() as u64)
-    {
+    if size != expected.len() as u64 {
         return false;
     }
     let mut buf = vec![0; STREAM_BUFFER.min(expected.len() + 1)];
@@ -162,7 +160,7 @@ pub fn holds(path: &Path, expected: &[u8], max: u64) -> bool {
 /// [`read_bytes`] apply when it is opened; a file that grows past `max`
 /// while it is read gives an error of kind `InvalidData` at that point.
 pub fn open_stream(path: &Path, max: u64) -> Result<Stream, ReadError> {
-    let file = open_limited(path, max)?;
+    let (file, _) = open_limited(path, max)?;
     Ok(Stream {
         inner: std::io::BufReader::with_capacity(STREAM_BUFFER, file),
         left: max,
