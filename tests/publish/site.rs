@@ -358,6 +358,39 @@ fn a_template_using_the_data_otherwise_gets_it_whole() {
     assert_eq!(whole.replace(&format!("<!-- {length} -->"), ""), streamed);
 }
 
+#[test]
+fn a_template_whose_row_loops_cannot_be_cut_gets_every_row_at_once() {
+    let t = Tree::repo_copy();
+    let chunked = page(&t);
+    // Counting a list outside its loop needs the whole list: the page is
+    // then rendered in one go, and comes out the same.
+    t.replace(
+        "templates/site.html.tera",
+        "{% if entries %}</tbody>{% endif %}",
+        "{% if entries | length > 0 %}</tbody>{% endif %}",
+    );
+    assert_eq!(page(&t), chunked);
+}
+
+#[test]
+fn an_error_inside_a_row_loop_is_placed_in_the_page_template() {
+    let t = Tree::repo_copy();
+    t.replace(
+        "templates/site.html.tera",
+        "<td>{{ e.year }}</td>",
+        "<td>{{ e.year.nope }}</td>",
+    );
+    let line = t.line_of("templates/site.html.tera", "<td>{{ e.year.nope }}</td>");
+    let run = t.corpus(&["site"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains(&format!("templates/site.html.tera:{line}:")),
+        "{}",
+        run.stderr
+    );
+}
+
 /// The Pages workflow, parsed.
 fn pages_workflow() -> serde_yaml::Value {
     let text = std::fs::read_to_string(common::repo().join(".github/workflows/pages.yml"))

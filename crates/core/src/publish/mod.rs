@@ -20,5 +20,7 @@ pub mod prisma;
 pub mod provenance;
 pub mod render;
 pub mod repository;
+pub(crate) mod row_loops;
 pub mod schema;
 pub mod site;
+pub(crate) mod site_rows;

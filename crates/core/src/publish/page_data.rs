@@ -153,6 +153,17 @@ pub(crate) fn render_to(
     data: &PageData,
     out: &mut dyn Write,
 ) -> Result<u64, PageError> {
+    render_with(|w| tera.render_to(name, ctx, w), mark, data, out)
+}
+
+/// What `render` writes, the JSON of `data` in place of `mark`, to `out`;
+/// returns the bytes written.
+pub(crate) fn render_with(
+    render: impl FnOnce(&mut dyn Write) -> Result<(), tera::Error>,
+    mark: &Mark,
+    data: &PageData,
+    out: &mut dyn Write,
+) -> Result<u64, PageError> {
     let mut counted = Counted { out, n: 0 };
     let mut splice = Splice {
         out: &mut counted,
@@ -161,7 +172,7 @@ pub(crate) fn render_to(
         matched: 0,
         failed: None,
     };
-    let rendered = tera.render_to(name, ctx, &mut splice);
+    let rendered = render(&mut splice);
     if let Some(e) = splice.failed.take() {
         return Err(PageError::Io(e));
     }

@@ -13,16 +13,16 @@ use crate::layout::Layout;
 use crate::model::corpus::Corpus;
 use crate::model::fields;
 use crate::model::filter::Fields;
-use crate::model::taxonomy::{self, Taxonomy, Value};
+use crate::model::taxonomy::{Taxonomy, Value};
 use crate::model::{Entry, Exclusion};
 use crate::publish::generate;
 use crate::publish::page_data::{
     self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
-use crate::publish::{chart_files, engine, entry_views};
+use crate::publish::site_rows::{Rows, CHUNK, LISTS};
+use crate::publish::{chart_files, engine, row_loops};
 use crate::stats::Stats;
 use crate::text::embed::{inline_svg, script_json};
-use crate::text::ids::is_http_url;
 use serde::Serialize;
 
 /// Largest existing page read back to see whether this command wrote it.
@@ -51,73 +51,6 @@ pub struct Facet {
     pub label: String,
     /// The values, zeros included.
     pub values: Vec<FacetValue>,
-}
-
-/// A link of an entry.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Link {
-    /// Paper / Blog / Docs / Project.
-    pub label: String,
-    /// The http(s) address.
-    pub url: String,
-}
-
-/// An entry as a row of the page (plain text: the template escapes it).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EntryRow {
-    /// Entry key.
-    pub key: String,
-    /// Title.
-    pub title: String,
-    /// The first http(s) link, which the title links to.
-    pub url: Option<String>,
-    /// "Given Family".
-    pub author: String,
-    /// Affiliation.
-    pub affiliation: String,
-    /// Venue.
-    pub venue: String,
-    /// Year.
-    pub year: i64,
-    /// All http(s) links.
-    pub links: Vec<Link>,
-    /// One-liner.
-    pub one_liner: String,
-    /// Notes, when any.
-    pub notes: Option<String>,
-    /// Category label.
-    pub category: String,
-    /// Reward type and its family.
-    pub reward: String,
-    /// Credit unit.
-    pub credit: String,
-    /// Orchestration form.
-    pub form: String,
-    /// Further tags: RL status, scenario, core, verification, sub-decisions.
-    pub tags: Vec<String>,
-}
-
-/// An exclusion record as a row of the page.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RecordRow {
-    /// Record id (E001…).
-    pub key: String,
-    /// Title as screened.
-    pub title: String,
-    /// The record's address when it is http(s).
-    pub url: Option<String>,
-    /// arXiv:…, OpenReview:…, …
-    pub identifier: String,
-    /// Where it was found.
-    pub source: String,
-    /// Which query family found it.
-    pub query_family: String,
-    /// When it was screened.
-    pub date: String,
-    /// Stage label.
-    pub stage: String,
-    /// Why it was excluded.
-    pub reason: String,
 }
 
 /// Reads the values a row holds in one field.
@@ -307,81 +240,6 @@ fn facets<T>(specs: &[FieldSpec<'_, T>], rows: &[&T]) -> (Vec<Facet>, Vec<Vec<Ve
     (facets, per_row)
 }
 
-fn http(url: &str) -> Option<String> {
-    is_http_url(url).then(|| url.to_string())
-}
-
-fn entry_row(tax: &Taxonomy, e: &Entry) -> EntryRow {
-    let na = tax.na.as_str();
-    let links: Vec<Link> = e
-        .urls
-        .iter()
-        .filter_map(|u| {
-            http(u).map(|url| Link {
-                label: entry_views::link_label(u).to_string(),
-                url,
-            })
-        })
-        .collect();
-    let mut tags = vec![match e.is_rl.as_str() {
-        "yes" => "RL-trained".to_string(),
-        "partial" => "partly RL".to_string(),
-        "no" => "not RL".to_string(),
-        other => format!("is_rl: {other}"),
-    }];
-    if e.scenario != na {
-        tags.push(format!("scenario: {}", e.scenario));
-    }
-    tags.push(e.is_core.clone());
-    tags.push(format!("verified: {}", e.verified));
-    tags.extend(
-        e.subdecisions
-            .iter()
-            .flatten()
-            .map(|s| taxonomy::label_of(&tax.subdecisions, s).to_string()),
-    );
-    let reward = match tax.family_of(&e.reward_type) {
-        Some(f) => format!("{} ({})", e.reward_type, f.id),
-        None => e.reward_type.clone(),
-    };
-    EntryRow {
-        key: e.key.clone(),
-        title: e.title.clone(),
-        url: links.first().map(|l| l.url.clone()),
-        author: entry_views::display_author(&e.first_author),
-        // "unknown" is how the data says there is nothing to show.
-        affiliation: if e.affiliation.eq_ignore_ascii_case("unknown") {
-            String::new()
-        } else {
-            e.affiliation.clone()
-        },
-        venue: e.venue.clone(),
-        year: e.year,
-        links,
-        one_liner: e.one_liner.clone(),
-        notes: e.notes.clone().filter(|n| !n.trim().is_empty()),
-        category: tax.category_label(&e.category).to_string(),
-        reward,
-        credit: e.credit_granularity.clone(),
-        form: e.orchestration_form.clone(),
-        tags,
-    }
-}
-
-fn record_row(tax: &Taxonomy, x: &Exclusion) -> RecordRow {
-    RecordRow {
-        key: x.record_id.clone(),
-        title: x.title.clone(),
-        url: http(&x.url),
-        identifier: x.identifier.clone(),
-        source: x.source.clone(),
-        query_family: x.query_family.clone(),
-        date: x.date_screened.clone(),
-        stage: taxonomy::label_of(&tax.screening.stages, &x.stage).to_string(),
-        reason: x.reason.clone(),
-    }
-}
-
 /// Entries in the page's default order: category (taxonomy order), newest first, then key.
 fn default_order<'a>(tax: &Taxonomy, entries: &[&'a Entry]) -> Vec<&'a Entry> {
     let rank = |c: &str| {
@@ -458,8 +316,9 @@ fn items<'a, T: Fields + 'a>(
     })
 }
 
-/// The page's template context, and the script's data beside it.
-fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) {
+/// The page's template context (all but its rows), the script's data, and
+/// the rows.
+fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>, Rows<'c>) {
     let tax = &corpus.taxonomy;
     let entries = default_order(tax, &corpus.entry_list());
     let records = corpus.exclusion_list();
@@ -571,17 +430,13 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>) 
     }
     ctx.insert("entry_facets", &entry_facets);
     ctx.insert("record_facets", &record_facets);
-    // Each row is made as Tera takes it in, never a list of them all.
-    ctx.insert(
-        "entries",
-        &Lazy::new(entries.len(), |i| entry_row(tax, entries[i])),
-    );
-    ctx.insert(
-        "records",
-        &Lazy::new(records.len(), |i| record_row(tax, records[i])),
-    );
     ctx.insert("charts", &charts);
-    (ctx, data)
+    let rows = Rows {
+        tax,
+        entries,
+        records,
+    };
+    (ctx, data, rows)
 }
 
 /// The site's page, ready to be written: its template parsed, its context
@@ -592,6 +447,11 @@ pub struct Page<'c> {
     /// Where the data goes in the rendered page.
     mark: Mark,
     data: PageData<'c>,
+    rows: Rows<'c>,
+    /// The template cut at its loops over the rows (see `row_loops`), each
+    /// piece a template of `tera` named by its index; None when the
+    /// template is rendered whole, every row in `ctx`.
+    pieces: Option<Vec<(String, row_loops::Piece)>>,
 }
 
 impl<'c> Page<'c> {
@@ -603,31 +463,112 @@ impl<'c> Page<'c> {
         tera.autoescape_on([".html.tera"]);
         tera.add_raw_template(Layout::SITE_TEMPLATE, template)
             .map_err(|e| located(&engine::TemplateError::of(&e)))?;
-        let (mut ctx, data) = context(corpus, st);
+        let (mut ctx, data, rows) = context(corpus, st);
         let mark = Mark::new();
         if streams_data(template) {
             ctx.insert("data_json", mark.as_str());
         } else {
             ctx.insert("data_json", &script_json(&data));
         }
+        // Taken into the context whole, a large list's rows are most of the
+        // memory a run needs (some 6 KB a row): where the template allows,
+        // they are rendered a chunk at a time instead.
+        let pieces = row_loops::cut(template, &LISTS).and_then(|pieces| {
+            let named: Vec<(String, row_loops::Piece)> = pieces
+                .into_iter()
+                .enumerate()
+                // The name keeps the page's extension, so escaping is the same.
+                .map(|(n, p)| (format!("{n}#{}", Layout::SITE_TEMPLATE), p))
+                .collect();
+            named
+                .iter()
+                .all(|(name, p)| tera.add_raw_template(name, p.template()).is_ok())
+                .then_some(named)
+        });
+        match pieces {
+            Some(_) => {
+                for list in LISTS {
+                    ctx.insert(list, &(rows.len(list) > 0));
+                }
+            }
+            None => rows.insert_all(&mut ctx),
+        }
         Ok(Page {
             tera,
             ctx,
             mark,
             data,
+            rows,
+            pieces,
         })
     }
 
     /// Writes the page to `out` as it renders; returns its size in bytes.
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> Result<u64, PageError> {
-        page_data::render_to(
-            &self.tera,
-            Layout::SITE_TEMPLATE,
-            &self.ctx,
+        let Some(pieces) = &self.pieces else {
+            return page_data::render_to(
+                &self.tera,
+                Layout::SITE_TEMPLATE,
+                &self.ctx,
+                &self.mark,
+                &self.data,
+                out,
+            );
+        };
+        let written = page_data::render_with(
+            |w| self.render_pieces(pieces, w),
             &self.mark,
             &self.data,
             out,
+        );
+        match written {
+            // Said as the whole template says it, at its own line and column.
+            Err(PageError::Template(e)) => {
+                Err(self.whole_error().unwrap_or(PageError::Template(e)))
+            }
+            other => other,
+        }
+    }
+
+    /// Renders the pieces in order, each loop a chunk of rows at a time.
+    fn render_pieces(
+        &self,
+        pieces: &[(String, row_loops::Piece)],
+        w: &mut dyn std::io::Write,
+    ) -> Result<(), tera::Error> {
+        for (name, piece) in pieces {
+            let row_loops::Piece::Rows { list, .. } = piece else {
+                self.tera.render_to(name, &self.ctx, &mut *w)?;
+                continue;
+            };
+            let len = self.rows.len(list);
+            for from in (0..len).step_by(CHUNK) {
+                let to = (from + CHUNK).min(len);
+                let mut ctx = self.ctx.clone();
+                self.rows.insert_chunk(&mut ctx, list, from, to);
+                ctx.insert(row_loops::OFFSET, &from);
+                ctx.insert(row_loops::FIRST, &(from == 0));
+                ctx.insert(row_loops::LAST, &(to == len));
+                ctx.insert(row_loops::LENGTH, &len);
+                self.tera.render_to(name, &ctx, &mut *w)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The error of the whole template rendered with every row, when it has one.
+    fn whole_error(&self) -> Option<PageError> {
+        let mut ctx = self.ctx.clone();
+        self.rows.insert_all(&mut ctx);
+        page_data::render_to(
+            &self.tera,
+            Layout::SITE_TEMPLATE,
+            &ctx,
+            &self.mark,
+            &self.data,
+            &mut std::io::sink(),
         )
+        .err()
     }
 }
 
@@ -645,6 +586,48 @@ pub fn located(e: &engine::TemplateError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_rendered_a_chunk_at_a_time_make_the_page_rendered_whole() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut corpus = crate::load::load(&root, crate::load::LoadOptions::default()).unwrap();
+        // Past two chunks of each list, so both loops cross chunk boundaries
+        // (which fall inside the template's groups of 50 rows).
+        let (entries, records) = (corpus.entries.clone(), corpus.exclusions.clone());
+        for n in 0..(2 * CHUNK + 7) / entries.len() {
+            for le in &entries {
+                let mut le = le.clone();
+                le.entry.key = format!("{}-{n}", le.entry.key);
+                corpus.entries.push(le);
+            }
+        }
+        for n in 0..(2 * CHUNK + 7) / records.len() {
+            for lx in &records {
+                let mut lx = lx.clone();
+                lx.record.record_id = format!("{}-{n}", lx.record.record_id);
+                corpus.exclusions.push(lx);
+            }
+        }
+        assert!(corpus.entries.len() > 2 * CHUNK && corpus.exclusions.len() > 2 * CHUNK);
+        let st = crate::stats::of_corpus(&corpus);
+        let template = include_str!("../../../../templates/site.html.tera");
+        let page = |p: &Page| {
+            let mut out = Vec::new();
+            p.write_to(&mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let chunked = Page::new(&corpus, &st, template).unwrap();
+        assert_eq!(chunked.pieces.as_ref().map(Vec::len), Some(5));
+        let mut whole = Page::new(&corpus, &st, template).unwrap();
+        whole.pieces = None;
+        whole.rows.insert_all(&mut whole.ctx);
+        let html = page(&chunked);
+        assert_eq!(html, page(&whole));
+        assert_eq!(
+            html.matches("<tbody>").count(),
+            corpus.entries.len().div_ceil(50) + corpus.exclusions.len().div_ceil(50)
+        );
+    }
 
     #[test]
     fn facets_count_list_values_once_and_keep_unknown_values() {
