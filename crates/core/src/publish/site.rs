@@ -545,7 +545,7 @@ impl<'c> Page<'c> {
             for from in (0..len).step_by(CHUNK) {
                 let to = (from + CHUNK).min(len);
                 let mut ctx = self.ctx.clone();
-                self.rows.insert_chunk(&mut ctx, list, from, to);
+                self.rows.insert_chunk(&mut ctx, list, from..to);
                 ctx.insert(row_loops::OFFSET, &from);
                 ctx.insert(row_loops::FIRST, &(from == 0));
                 ctx.insert(row_loops::LAST, &(to == len));

@@ -9,6 +9,7 @@ use crate::publish::page_data::Lazy;
 use crate::publish::row_loops;
 use crate::text::ids::is_http_url;
 use serde::Serialize;
+use std::ops::Range;
 
 /// A link of an entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -154,9 +155,11 @@ pub(crate) fn record_row(tax: &Taxonomy, x: &Exclusion) -> RecordRow {
 
 /// The page's two lists of rows, each row made only as it is rendered.
 pub(crate) struct Rows<'c> {
+    /// The taxonomy the rows' labels come from.
     pub(crate) tax: &'c Taxonomy,
     /// Entries in the page's default order.
     pub(crate) entries: Vec<&'c Entry>,
+    /// Exclusion records in the log's order.
     pub(crate) records: Vec<&'c Exclusion>,
 }
 
@@ -167,17 +170,10 @@ pub(crate) const CHUNK: usize = 1024;
 
 impl Rows<'_> {
     /// Both lists into `ctx`, whole: for a template rendered in one go.
-    /// Each row is made as Tera takes it in, never a list of them all.
     pub(crate) fn insert_all(&self, ctx: &mut tera::Context) {
-        let (tax, entries, records) = (self.tax, &self.entries, &self.records);
-        ctx.insert(
-            LISTS[0],
-            &Lazy::new(entries.len(), |i| entry_row(tax, entries[i])),
-        );
-        ctx.insert(
-            LISTS[1],
-            &Lazy::new(records.len(), |i| record_row(tax, records[i])),
-        );
+        for list in LISTS {
+            self.insert(ctx, list, list, 0..self.len(list));
+        }
     }
 
     /// How many rows the named list has.
@@ -189,21 +185,21 @@ impl Rows<'_> {
         }
     }
 
-    /// The rows `from..to` of the named list into `ctx` as the loop piece's rows.
-    pub(crate) fn insert_chunk(&self, ctx: &mut tera::Context, list: &str, from: usize, to: usize) {
+    /// The rows `range` of the named list into `ctx` as the loop piece's rows.
+    pub(crate) fn insert_chunk(&self, ctx: &mut tera::Context, list: &str, range: Range<usize>) {
+        self.insert(ctx, row_loops::ROWS, list, range);
+    }
+
+    /// The rows `range` of `list` into `ctx` under `name`, each row made as
+    /// Tera takes it in, never a list of them all.
+    fn insert(&self, ctx: &mut tera::Context, name: &'static str, list: &str, range: Range<usize>) {
         let tax = self.tax;
         if list == LISTS[0] {
-            let rows = &self.entries[from..to];
-            ctx.insert(
-                row_loops::ROWS,
-                &Lazy::new(rows.len(), |i| entry_row(tax, rows[i])),
-            );
+            let rows = &self.entries[range];
+            ctx.insert(name, &Lazy::new(rows.len(), |i| entry_row(tax, rows[i])));
         } else {
-            let rows = &self.records[from..to];
-            ctx.insert(
-                row_loops::ROWS,
-                &Lazy::new(rows.len(), |i| record_row(tax, rows[i])),
-            );
+            let rows = &self.records[range];
+            ctx.insert(name, &Lazy::new(rows.len(), |i| record_row(tax, rows[i])));
         }
     }
 }
