@@ -112,7 +112,7 @@ fn words(inner: &str) -> Vec<(usize, &str)> {
     while i < b.len() {
         let c = b[i];
         if matches!(c, b'"' | b'\'' | b'`') {
-            i += inner[i + 1..]
+            i = inner[i + 1..]
                 .find(c as char)
                 .map_or(b.len(), |n| i + 1 + n + 1);
         } else if c.is_ascii_alphabetic() || c == b'_' {
@@ -384,12 +384,12 @@ mod tests {
 
     #[test]
     fn strings_and_comments_are_not_read_as_template_code() {
-        let t = "{# {% set x %} rows #}{% for r in rows %}{{ \"loop.first }}\" }}{{ loop.first }}{% endfor %}{% if not rows %}-{% endif %}";
+        let t = "{# {% set x %} rows #}{% for r in rows %}{{ \"loop.first }}\" }}{{ loop.first }}{% if r != \"loop.last\" and loop.last %}!{% endif %}{% endfor %}{% if not rows %}-{% endif %}";
         let rows = ["a", "b", "c"];
         assert_eq!(render_cut(t, &rows, 2), render(t, &rows));
         assert_eq!(
             render_cut(t, &rows, 2),
-            "loop.first }}trueloop.first }}falseloop.first }}false"
+            "loop.first }}trueloop.first }}falseloop.first }}false!"
         );
     }
 }
