@@ -160,9 +160,9 @@ fn refuse_foreign(path: &Path, mark: &str, force: bool) -> std::result::Result<(
             ),
         ));
     }
-    let ours = corpus_io::reader::read_bytes(path, site::MAX_PAGE_BYTES)
-        .is_ok_and(|b| String::from_utf8_lossy(&b).contains(mark));
-    if !ours && !force {
+    // The mark stands near the top of what this command writes: the file
+    // is read only as far as it, never held whole.
+    if !force && !corpus_io::reader::contains(path, mark.as_bytes(), site::MAX_PAGE_BYTES) {
         return Err(Outcome::fail(
             2,
             format!(

@@ -155,6 +155,46 @@ pub fn holds(path: &Path, expected: &[u8], max: u64) -> bool {
     }
 }
 
+/// Whether `path` is a regular file no larger than `max` in which the bytes
+/// `needle` occur. It is read a buffer at a time and only as far as the
+/// first occurrence, so a large generated file is known by a mark near its
+/// top without being held. (For a mark of ASCII text this is what searching
+/// the file's text would find: a byte that is not UTF-8 never joins or
+/// breaks an ASCII match.)
+pub fn contains(path: &Path, needle: &[u8], max: u64) -> bool {
+    let Ok((mut file, _)) = open_limited(path, max) else {
+        return false;
+    };
+    let Some(keep) = needle.len().checked_sub(1) else {
+        return true;
+    };
+    // The last `keep` bytes of a buffer stay for the next, so a mark cut
+    // across two reads is found.
+    let mut buf = vec![0; STREAM_BUFFER + keep];
+    let (mut held, mut total) = (0, 0u64);
+    loop {
+        match file.read(&mut buf[held..]) {
+            Ok(0) => return false,
+            Ok(n) => {
+                total += n as u64;
+                // A file that grew past the limit while it was read.
+                if total > max {
+                    return false;
+                }
+                let filled = held + n;
+                if buf[..filled].windows(needle.len()).any(|w| w == needle) {
+                    return true;
+                }
+                let from = filled.saturating_sub(keep);
+                buf.copy_within(from..filled, 0);
+                held = filled - from;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+}
+
 /// A regular file no larger than `max`, read a buffer at a time: for inputs
 /// too large to hold whole beside what is made of them. The same checks as
 /// [`read_bytes`] apply when it is opened; a file that grows past `max`
@@ -281,6 +321,44 @@ pub fn files_below(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, walkdir::Error
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mark_is_found_wherever_it_stands_even_across_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("page.html");
+        let mark = b"<meta name=\"generator\" content=\"corpus site\">";
+        // Bytes that are not UTF-8 around it, as a page of another tool may hold.
+        let filler: Vec<u8> = (0..3 * STREAM_BUFFER as u32)
+            .map(|i| (i % 7) as u8 | 0x80)
+            .collect();
+        for at in [
+            0,
+            1,
+            STREAM_BUFFER - 20,
+            STREAM_BUFFER - 1,
+            STREAM_BUFFER,
+            2 * STREAM_BUFFER + 3,
+            filler.len(),
+        ] {
+            let mut bytes = filler.clone();
+            bytes.splice(at..at, mark.iter().copied());
+            std::fs::write(&p, &bytes).unwrap();
+            assert!(contains(&p, mark, 1 << 20), "mark at {at}");
+            assert!(!contains(&p, mark, 1000), "past the limit, mark at {at}");
+            let mut broken = bytes.clone();
+            broken[at + mark.len() / 2] = b'x';
+            std::fs::write(&p, &broken).unwrap();
+            assert!(!contains(&p, mark, 1 << 20), "broken mark at {at}");
+        }
+        assert!(!contains(&dir.path().join("none"), mark, 1 << 20));
+        assert!(
+            !contains(dir.path(), mark, 1 << 20),
+            "a folder holds nothing"
+        );
+        std::fs::write(&p, b"").unwrap();
+        assert!(!contains(&p, mark, 10));
+        assert!(contains(&p, b"", 10));
+    }
 
     #[test]
     fn a_file_holds_exactly_its_bytes() {
