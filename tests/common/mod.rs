@@ -129,7 +129,7 @@ pub fn scratch() -> TempDir {
     let ram = RAM.get_or_init(|| {
         let shm = Path::new("/dev/shm");
         let usable = std::env::var_os("TMPDIR").is_none()
-            && roomy_tmpfs("/dev/shm")
+            && roomy_tmpfs(shm)
             && tempfile::tempdir_in(shm).is_ok();
         usable.then(|| shm.to_path_buf())
     });
@@ -142,7 +142,7 @@ pub fn scratch() -> TempDir {
 
 /// Whether `mount_point` is a tmpfs of at least 1 GiB by the kernel's list of
 /// mounts (a tmpfs mounted without a size may take half the memory).
-fn roomy_tmpfs(mount_point: &str) -> bool {
+fn roomy_tmpfs(mount_point: &Path) -> bool {
     let Ok(mounts) = std::fs::read_to_string("/proc/mounts") else {
         return false;
     };
@@ -152,7 +152,7 @@ fn roomy_tmpfs(mount_point: &str) -> bool {
             return false;
         };
         let size = options.split(',').find_map(|o| o.strip_prefix("size="));
-        *at == mount_point && size.is_none_or(|s| tmpfs_bytes(s) >= Some(1 << 30))
+        Path::new(at) == mount_point && size.is_none_or(|s| tmpfs_bytes(s) >= Some(1 << 30))
     })
 }
 

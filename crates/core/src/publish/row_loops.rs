@@ -131,6 +131,8 @@ fn words(inner: &str) -> Vec<(usize, &str)> {
 /// A top-level loop found in the template.
 struct Loop<'t> {
     list: &'t str,
+    /// The name each row takes in the body.
+    var: &'t str,
     open: usize,
     close: usize,
 }
@@ -173,7 +175,8 @@ pub(crate) fn cut(template: &str, lists: &[&str]) -> Option<Vec<Piece>> {
                 if let ["for", var, "in", list] = parts[..] {
                     if open.is_empty() && lists.contains(&list) && is_name(var) {
                         loops.push(Loop {
-                            list: lists.iter().find(|l| **l == list)?,
+                            list,
+                            var,
                             open: at,
                             close: n,
                         });
@@ -204,12 +207,12 @@ pub(crate) fn cut(template: &str, lists: &[&str]) -> Option<Vec<Piece>> {
         }
         pieces.push(Piece::Text(text.to_string()));
         let body = body(template, &tags[l.open + 1..l.close], o.end, c.start, lists)?;
-        let var = o.inner.split_whitespace().nth(1)?;
         pieces.push(Piece::Rows {
             list: l.list.to_string(),
             template: format!(
-                "{{%{} for {var} in {ROWS} {}%}}{body}{}",
+                "{{%{} for {} in {ROWS} {}%}}{body}{}",
                 if o.trim_before { "-" } else { "" },
+                l.var,
                 if o.trim_after { "-" } else { "" },
                 &template[c.start..c.end],
             ),

@@ -19,7 +19,7 @@ use crate::publish::generate;
 use crate::publish::page_data::{
     self, filter_values, streams_data, Item, Lazy, Mark, PageData, PageError, ViewData,
 };
-use crate::publish::site_rows::{Rows, CHUNK, LISTS};
+use crate::publish::site_rows::{Rows, LISTS};
 use crate::publish::{chart_files, engine, row_loops};
 use crate::stats::Stats;
 use crate::text::embed::{inline_svg, script_json};
@@ -438,6 +438,9 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>, 
     };
     (ctx, data, rows)
 }
+
+/// Rows rendered from one context when a list is rendered a chunk at a time.
+const CHUNK: usize = 1024;
 
 /// The site's page, ready to be written: its template parsed, its context
 /// made, and the script's data made row by row as the page is written.

@@ -165,8 +165,6 @@ pub(crate) struct Rows<'c> {
 
 /// The context's names of the two lists.
 pub(crate) const LISTS: [&str; 2] = ["entries", "records"];
-/// Rows rendered from one context when a list is rendered a chunk at a time.
-pub(crate) const CHUNK: usize = 1024;
 
 impl Rows<'_> {
     /// Both lists into `ctx`, whole: for a template rendered in one go.
