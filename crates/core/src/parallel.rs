@@ -42,9 +42,59 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
     slots.into_iter().filter_map(|slot| slot).collect()
 }
 
+/// Runs `f` over the items on every core, taking each item by value with its
+/// index, and keeping the input order.
+///
+/// For work that consumes what it maps (an entry let go once its view is
+/// made), so the items and their results are never both held whole.
+pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    if threads < 2 || items.len() < 64 {
+        return items
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| f(i, x))
+            .collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let len = items.len();
+    // Cut from the back, so each cut moves only the part it cuts off.
+    let mut parts: Vec<Vec<I>> = Vec::with_capacity(threads);
+    let mut rest = items;
+    for k in (1..len.div_ceil(chunk)).rev() {
+        parts.push(rest.split_off(k * chunk));
+    }
+    parts.push(rest);
+    parts.reverse();
+    let mut slots: Vec<Option<T>> = Vec::with_capacity(len);
+    slots.resize_with(len, || None);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .zip(slots.chunks_mut(chunk))
+            .enumerate()
+            .map(|(p, (part, out))| {
+                let f = &f;
+                s.spawn(move || {
+                    for (i, (item, slot)) in part.into_iter().zip(out).enumerate() {
+                        *slot = Some(f(p * chunk + i, item));
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        }
+    });
+    #[allow(clippy::filter_map_identity)]
+    slots.into_iter().filter_map(|slot| slot).collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::in_parallel;
+    use super::{in_parallel, into_parallel};
 
     #[test]
     fn every_result_comes_back_in_the_order_of_its_item() {
@@ -52,6 +102,16 @@ mod tests {
             let items: Vec<usize> = (0..n).collect();
             let doubled = in_parallel(&items, |i| i * 2);
             assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn items_taken_by_value_come_back_in_order_with_their_index() {
+        for n in [0, 1, 63, 64, 65, 1000, 1001] {
+            let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            let out = into_parallel(items, |i, s| format!("{i}:{s}"));
+            let want: Vec<String> = (0..n).map(|i| format!("{i}:{i}")).collect();
+            assert_eq!(out, want);
         }
     }
 }

@@ -5,6 +5,7 @@
 use crate::model::survey::Survey;
 use crate::model::taxonomy::Taxonomy;
 use crate::model::Entry;
+use crate::parallel::into_parallel;
 use crate::text::markdown::{code_span, escape_markdown, link_target};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -172,20 +173,30 @@ impl Listed<'_> {
     }
 }
 
+/// The views are made on every core, each straight into a template value
+/// (Tera takes a value in without copying it), and the list serializes as one
+/// such value: under Tera that is the list itself, under any other
+/// serializer the same content with each view's fields in no set order.
 impl Serialize for EntryViews<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let view = |i: usize, e: &Entry| entry_view(self.tax, e, i + 1, self.survey_rounds);
-        match &self.entries {
-            Listed::Lent(v) => s.collect_seq(v.iter().enumerate().map(|(i, e)| view(i, e))),
+        let (tax, rounds) = (self.tax, self.survey_rounds);
+        let view = |i: usize, e: &Entry| {
+            tera::Value::try_from_serializable(&entry_view(tax, e, i + 1, rounds))
+                .map_err(|e| e.to_string())
+        };
+        let made = match &self.entries {
+            Listed::Lent(v) => into_parallel(v.clone(), view),
             Listed::Handed(v) => {
                 let Some(v) = v.borrow_mut().take() else {
                     return Err(serde::ser::Error::custom(
                         "the views of entries handed over are made once",
                     ));
                 };
-                s.collect_seq(v.into_iter().enumerate().map(|(i, e)| view(i, &e)))
+                into_parallel(v, |i, e| view(i, &e))
             }
-        }
+        };
+        let made: Result<Vec<tera::Value>, String> = made.into_iter().collect();
+        tera::Value::from(made.map_err(serde::ser::Error::custom)?).serialize(s)
     }
 }
 
@@ -241,15 +252,51 @@ mod tests {
         let lent = views(Listed::Lent(owned.iter().collect()));
         let handed = views(Listed::handed(owned.clone()));
         assert_eq!(handed.entries.len(), 3);
-        let json = |v: &EntryViews| serde_json::to_string(v).map_err(|e| e.to_string());
-        let first = json(&handed).unwrap();
-        assert_eq!(first, json(&lent).unwrap());
-        assert!(
-            first.find("\"a\"") < first.find("\"b\""),
-            "newest first: {first}"
-        );
+        let value =
+            |v: &EntryViews| tera::Value::try_from_serializable(v).map_err(|e| e.to_string());
+        let first = value(&handed).unwrap();
+        assert_eq!(first, value(&lent).unwrap());
+        let keys: Vec<String> = (0..3)
+            .map(|i| {
+                first
+                    .get_from_path(&format!("{i}.key"))
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(keys, ["a", "b", "c"], "newest first, then by key");
         // The entries went with their views: a second serialization has none to show.
         assert_eq!(handed.entries.len(), 0);
-        assert!(json(&handed).unwrap_err().contains("made once"));
+        assert!(value(&handed).unwrap_err().contains("made once"));
+    }
+
+    #[test]
+    fn a_long_list_made_on_every_core_keeps_its_order_and_numbers() {
+        let text = include_str!("../../../../corpus/taxonomy.yaml");
+        let tax = Taxonomy::from_yaml(text).unwrap();
+        // Past the length below which the views are made on one thread.
+        let owned: Vec<Entry> = (0..300)
+            .map(|i| Entry {
+                key: format!("k{i:03}"),
+                title: format!("Title {i}"),
+                year: 2024,
+                ..Entry::default()
+            })
+            .collect();
+        let views = |entries| EntryViews {
+            tax: &tax,
+            entries,
+            survey_rounds: None,
+        };
+        let lent = tera::Value::try_from_serializable(&views(Listed::Lent(owned.iter().collect())));
+        let handed = tera::Value::try_from_serializable(&views(Listed::handed(owned.clone())));
+        let (lent, handed) = (lent.unwrap(), handed.unwrap());
+        assert_eq!(lent, handed);
+        for i in [0, 1, 149, 150, 151, 299] {
+            let at = |f: &str| lent.get_from_path(&format!("{i}.{f}")).unwrap().to_string();
+            assert_eq!(at("key"), format!("k{i:03}"));
+            assert_eq!(at("n"), (i + 1).to_string());
+        }
+        assert!(lent.get_from_path("300.key").is_none());
     }
 }
