@@ -376,15 +376,18 @@ fn render_prepared(
     } else {
         None
     };
-    // Laid out once the context is gone: on a large list the context, the
-    // rendered text and the laid-out text are each about as large.
-    drop(ctx);
     let laid_out = |text: String, path: String| Generated {
         path,
         content: crate::publish::markdown_layout::layout(&text),
     };
-    let stats_md = stats_md.map(|t| laid_out(t, format!("{}/STATS.md", Layout::STATS_DIR)));
-    let readme = readme.map(|t| laid_out(t, Layout::README.to_string()));
+    // The context is let go on another thread while the text is laid out: on
+    // a large list freeing its many small values takes as long as the layout.
+    let (stats_md, readme) = std::thread::scope(|s| {
+        s.spawn(move || drop(ctx));
+        let stats_md = stats_md.map(|t| laid_out(t, format!("{}/STATS.md", Layout::STATS_DIR)));
+        let readme = readme.map(|t| laid_out(t, Layout::README.to_string()));
+        (stats_md, readme)
+    });
     Ok(Rendered {
         stats_md,
         charts,
