@@ -353,6 +353,10 @@ fn with_view(view: &render::Context, beside: tera::Context) -> Result<tera::Cont
     Ok(ctx)
 }
 
+/// The length of a README (bytes) past which its context is freed on a
+/// thread of its own (a list of some thousands of entries).
+const FREED_BESIDE: usize = 1 << 20;
+
 /// The Markdown of `part` rendered from the context alone, laid out.
 fn render_prepared(
     prepared: TemplateInput,
@@ -380,14 +384,26 @@ fn render_prepared(
         path,
         content: crate::publish::markdown_layout::layout(&text),
     };
-    // The context is let go on another thread while the text is laid out: on
-    // a large list freeing its many small values takes as long as the layout.
-    let (stats_md, readme) = std::thread::scope(|s| {
-        s.spawn(move || drop(ctx));
+    let lay_out_both = |stats_md: Option<String>, readme: Option<String>| {
         let stats_md = stats_md.map(|t| laid_out(t, format!("{}/STATS.md", Layout::STATS_DIR)));
-        let readme = readme.map(|t| laid_out(t, Layout::README.to_string()));
-        (stats_md, readme)
-    });
+        (
+            stats_md,
+            readme.map(|t| laid_out(t, Layout::README.to_string())),
+        )
+    };
+    // On a large list the context is let go on another thread while the text
+    // is laid out: freeing its many small values takes as long as the layout.
+    // A small one goes here, where starting a thread would cost more.
+    let large = readme.as_ref().is_some_and(|t| t.len() > FREED_BESIDE);
+    let (stats_md, readme) = if large {
+        std::thread::scope(|s| {
+            s.spawn(move || drop(ctx));
+            lay_out_both(stats_md, readme)
+        })
+    } else {
+        drop(ctx);
+        lay_out_both(stats_md, readme)
+    };
     Ok(Rendered {
         stats_md,
         charts,
