@@ -1,18 +1,25 @@
-//! The order-keeping parallel map that reads, parses and judges files on every core.
+//! The order-keeping parallel maps that read, parse and judge files, and make
+//! the README's entry views, on every core.
+
+/// How many items a part handed to each thread holds, when `len` items are
+/// worth spreading over the cores; None when they stay on the calling thread
+/// (one core, or a list so short that starting threads would cost more than
+/// it saves).
+fn part_len(len: usize) -> Option<usize> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    (threads >= 2 && len >= 64).then(|| len.div_ceil(threads))
+}
 
 /// Runs `f` over the items on every core, keeping the input order.
 ///
 /// Reading, parsing and judging one file is independent of every other, and
-/// on large corpora that is most of the time a check takes. Small lists stay
-/// on the calling thread, where starting threads would cost more than it saves.
+/// on large corpora that is most of the time a check takes.
 pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    if threads < 2 || items.len() < 64 {
+    let Some(chunk) = part_len(items.len()) else {
         return items.iter().map(&f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
+    };
     // Each thread writes its results into its own part of one list made at
     // its final size, which then becomes the result in place: no list per
     // thread to be copied again, and no second list beside the first (on a
@@ -48,26 +55,23 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
 /// For work that consumes what it maps (an entry let go once its view is
 /// made), so the items and their results are never both held whole.
 pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    if threads < 2 || items.len() < 64 {
+    let Some(chunk) = part_len(items.len()) else {
         return items
             .into_iter()
             .enumerate()
             .map(|(i, x)| f(i, x))
             .collect();
-    }
-    let chunk = items.len().div_ceil(threads);
+    };
     let len = items.len();
     // Cut from the back, so each cut moves only the part it cuts off.
-    let mut parts: Vec<Vec<I>> = Vec::with_capacity(threads);
+    let mut parts: Vec<Vec<I>> = Vec::with_capacity(len.div_ceil(chunk));
     let mut rest = items;
     for k in (1..len.div_ceil(chunk)).rev() {
         parts.push(rest.split_off(k * chunk));
     }
     parts.push(rest);
     parts.reverse();
+    // One list at its final size, as `in_parallel` makes it.
     let mut slots: Vec<Option<T>> = Vec::with_capacity(len);
     slots.resize_with(len, || None);
     std::thread::scope(|s| {

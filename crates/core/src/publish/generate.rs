@@ -393,7 +393,9 @@ fn render_prepared(
     };
     // On a large list the context is let go on another thread while the text
     // is laid out: freeing its many small values takes as long as the layout.
-    // A small one goes here, where starting a thread would cost more.
+    // The laid-out text grows as the context shrinks, so this stays below the
+    // check's peak (an RSS trace at 100k entries: 540 MiB against 571). A
+    // small context goes here, where starting a thread would cost more.
     let large = readme.as_ref().is_some_and(|t| t.len() > FREED_BESIDE);
     let (stats_md, readme) = if large {
         std::thread::scope(|s| {
