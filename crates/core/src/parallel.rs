@@ -17,36 +17,10 @@ fn part_len(len: usize) -> Option<usize> {
 /// Reading, parsing and judging one file is independent of every other, and
 /// on large corpora that is most of the time a check takes.
 pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T + Sync) -> Vec<T> {
-    let Some(chunk) = part_len(items.len()) else {
+    if part_len(items.len()).is_none() {
         return items.iter().map(&f).collect();
-    };
-    // Each thread writes its results into its own part of one list made at
-    // its final size, which then becomes the result in place: no list per
-    // thread to be copied again, and no second list beside the first (on a
-    // large corpus each would be as large as the parsed items themselves).
-    let mut slots: Vec<Option<T>> = Vec::with_capacity(items.len());
-    slots.resize_with(items.len(), || None);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .zip(slots.chunks_mut(chunk))
-            .map(|(part, out)| {
-                let f = &f;
-                s.spawn(move || {
-                    for (item, slot) in part.iter().zip(out) {
-                        *slot = Some(f(item));
-                    }
-                })
-            })
-            .collect();
-        for h in handles {
-            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        }
-    });
-    // Every slot is filled once the threads are joined. (`filter_map`, not
-    // `flatten`: the standard library collects it into the same list.)
-    #[allow(clippy::filter_map_identity)]
-    slots.into_iter().filter_map(|slot| slot).collect()
+    }
+    into_parallel(items.iter().collect(), |_, item| f(item))
 }
 
 /// Runs `f` over the items on every core, taking each item by value with its
@@ -71,7 +45,10 @@ pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T 
     }
     parts.push(rest);
     parts.reverse();
-    // One list at its final size, as `in_parallel` makes it.
+    // Each thread writes its results into its own part of one list made at
+    // its final size, which then becomes the result in place: no list per
+    // thread to be copied again, and no second list beside the first (on a
+    // large corpus each would be as large as the parsed items themselves).
     let mut slots: Vec<Option<T>> = Vec::with_capacity(len);
     slots.resize_with(len, || None);
     std::thread::scope(|s| {
@@ -92,6 +69,8 @@ pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T 
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
     });
+    // Every slot is filled once the threads are joined. (`filter_map`, not
+    // `flatten`: the standard library collects it into the same list.)
     #[allow(clippy::filter_map_identity)]
     slots.into_iter().filter_map(|slot| slot).collect()
 }

@@ -49,6 +49,8 @@ struct Tag<'t> {
     /// `%` for a statement, `{` for an expression, `#` for a comment.
     kind: u8,
     inner: &'t str,
+    /// Where `inner` starts in the template.
+    inner_at: usize,
     trim_before: bool,
     trim_after: bool,
 }
@@ -91,11 +93,13 @@ fn tags(t: &str) -> Option<Vec<Tag<'_>>> {
         if trim_after {
             inner = &inner[..inner.len() - 1];
         }
+        let lead = inner.len() - inner.trim_start().len();
         out.push(Tag {
             start: i,
             end,
             kind,
             inner: inner.trim(),
+            inner_at: i + 2 + usize::from(trim_before) + lead,
             trim_before,
             trim_after,
         });
@@ -273,7 +277,7 @@ fn body(template: &str, tags: &[Tag], from: usize, to: usize, lists: &[&str]) ->
         }
         if depth == 0 {
             // Rewritten in place: the tag keeps its delimiters and spacing.
-            let base = tag.start + template[tag.start..].find(tag.inner)?;
+            let base = tag.inner_at;
             for (pos, w) in ws {
                 let Some(rest) = w.strip_prefix("loop") else {
                     continue;
