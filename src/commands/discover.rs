@@ -64,15 +64,17 @@ pub fn read_queue(root: &Path) -> std::result::Result<Vec<(PathBuf, Candidate)>,
         .map_err(|e| format!("{}: {e}", Layout::CANDIDATES_DIR))?
         .unwrap_or_default();
     let mut out = Vec::new();
-    for (name, path) in listed {
-        if !name.ends_with(".yaml") || corpus_io::files::is_temp_name(&name) {
+    for listed in listed {
+        let name = &listed.name;
+        if !name.ends_with(".yaml") || corpus_io::files::is_temp_name(name) {
             continue;
         }
         let shown = format!("{}/{name}", Layout::CANDIDATES_DIR);
-        let text = reader::read_text(&path, MAX_BYTES).map_err(|e| format!("{shown}: {e}"))?;
+        let text =
+            reader::read_listed_text(&listed, MAX_BYTES).map_err(|e| format!("{shown}: {e}"))?;
         let c = Candidate::parse(&text)
             .map_err(|e| format!("{shown}: not a candidate ({e}); correct it or remove it"))?;
-        out.push((path, c));
+        out.push((listed.path, c));
     }
     Ok(out)
 }

@@ -50,7 +50,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         .map_err(|e| Outcome::fail(2, format!("cannot list {shown}: {e}")))?
         .unwrap_or_default();
     if !names.is_empty() && !args.force {
-        let first: Vec<&str> = names.iter().take(3).map(|(n, _)| n.as_str()).collect();
+        let first: Vec<&str> = names.iter().take(3).map(|l| l.name.as_str()).collect();
         return Err(Outcome::fail(
             2,
             format!(

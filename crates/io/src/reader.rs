@@ -82,16 +82,19 @@ fn kind(ft: std::fs::FileType) -> &'static str {
 }
 
 /// Opens a file for reading without waiting for a writer (a FIFO swapped in
-/// after the type check would otherwise block `open` forever).
-fn open(path: &Path) -> std::io::Result<std::fs::File> {
+/// after the type check would otherwise block `open` forever); with
+/// `no_link`, a symbolic link at the path is refused rather than followed.
+fn open(path: &Path, no_link: bool) -> std::io::Result<std::fs::File> {
     let mut o = std::fs::OpenOptions::new();
     o.read(true);
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK on Linux; regular files ignore it.
-        o.custom_flags(0o4000);
+        // Regular files ignore O_NONBLOCK.
+        o.custom_flags(libc::O_NONBLOCK | if no_link { libc::O_NOFOLLOW } else { 0 });
     }
+    #[cfg(not(unix))]
+    let _ = no_link;
     o.open(path)
 }
 
@@ -109,17 +112,45 @@ fn open_limited(path: &Path, max: u64) -> Result<(std::fs::File, u64), ReadError
             max,
         });
     }
-    let file = open(path)?;
+    opened_limited(open(path, false)?, max)
+}
+
+/// An opened file's length, when it is a regular file no larger than `max`.
+fn opened_limited(file: std::fs::File, max: u64) -> Result<(std::fs::File, u64), ReadError> {
     let opened = file.metadata()?;
     if !opened.is_file() {
         return Err(ReadError::NotRegular(kind(opened.file_type())));
+    }
+    if opened.len() > max {
+        return Err(ReadError::TooLarge {
+            size: Some(opened.len()),
+            max,
+        });
     }
     Ok((file, opened.len()))
 }
 
 /// The bytes of a regular file no larger than `max`.
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
-    let (file, size) = open_limited(path, max)?;
+    read_opened(open_limited(path, max)?, max)
+}
+
+/// The bytes of a file a folder's listing named, no larger than `max`. A
+/// name listed as a regular file is opened without asking its type first
+/// (on a large corpus, a path lookup per file saved): the link it might
+/// have become since is refused by the open and then read as any path is,
+/// and whatever the open finds is checked before a byte is read.
+pub fn read_listed(entry: &Listed, max: u64) -> Result<Vec<u8>, ReadError> {
+    if entry.regular {
+        if let Ok(file) = open(&entry.path, true) {
+            return read_opened(opened_limited(file, max)?, max);
+        }
+    }
+    read_bytes(&entry.path, max)
+}
+
+/// The bytes of a file opened by [`open_limited`] or [`opened_limited`].
+fn read_opened((file, size): (std::fs::File, u64), max: u64) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::with_capacity(usize::try_from(size.min(max)).unwrap_or(0));
     // Capped too: a file growing while it is read cannot run away.
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -284,17 +315,39 @@ pub fn read_text(path: &Path, max: u64) -> Result<String, ReadError> {
     decode(read_bytes(path, max)?)
 }
 
-/// The entries of a folder as (file name, path), sorted by name; None when
-/// the folder does not exist.
-pub fn list_dir(dir: &Path) -> std::io::Result<Option<Vec<(String, PathBuf)>>> {
+/// [`read_text`] of a file a folder's listing named (see [`read_listed`]).
+pub fn read_listed_text(entry: &Listed, max: u64) -> Result<String, ReadError> {
+    decode(read_listed(entry, max)?)
+}
+
+/// One name in a folder, as its listing gave it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Listed {
+    /// The name (invalid UTF-8 shown with replacement characters).
+    pub name: String,
+    /// The folder joined with the name.
+    pub path: PathBuf,
+    /// Whether the listing said a regular file stands there (not a link,
+    /// and not something the folder could not say the type of).
+    pub regular: bool,
+}
+
+/// The entries of a folder, sorted by name; None when the folder does not exist.
+pub fn list_dir(dir: &Path) -> std::io::Result<Option<Vec<Listed>>> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
-    let mut names: Vec<(String, PathBuf)> = rd
+    let mut names: Vec<Listed> = rd
         .filter_map(|e| e.ok())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .map(|e| Listed {
+            name: e.file_name().to_string_lossy().into_owned(),
+            path: e.path(),
+            // The type the folder itself records: on most file systems no
+            // status call is made for it.
+            regular: e.file_type().is_ok_and(|t| t.is_file()),
+        })
         .collect();
     names.sort();
     Ok(Some(names))
@@ -451,5 +504,50 @@ mod tests {
             read_bytes(Path::new("/dev/zero"), 100),
             Err(ReadError::NotRegular("a device"))
         ));
+    }
+    #[cfg(unix)]
+    #[test]
+    fn a_listed_name_is_read_by_what_stands_there_when_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.yaml"), "a: 1\n").unwrap();
+        std::fs::write(dir.path().join("big.yaml"), "b: 22\n").unwrap();
+        std::os::unix::fs::symlink("a.yaml", dir.path().join("link.yaml")).unwrap();
+        let listed = list_dir(dir.path()).unwrap().unwrap();
+        let by_name = |n: &str| listed.iter().find(|l| l.name == n).unwrap().clone();
+        let (a, big, link) = (by_name("a.yaml"), by_name("big.yaml"), by_name("link.yaml"));
+        assert!(a.regular && big.regular && !link.regular);
+        assert_eq!(read_listed_text(&a, 100).unwrap(), "a: 1\n");
+        assert!(matches!(
+            read_listed(&big, 3),
+            Err(ReadError::TooLarge {
+                size: Some(6),
+                max: 3
+            })
+        ));
+        // A link is followed as any path is, its target checked first; the
+        // open that trusts the listing never follows one.
+        assert_eq!(read_listed_text(&link, 100).unwrap(), "a: 1\n");
+        assert!(open(&link.path, true).is_err());
+        // Listed as a regular file, then replaced: by a link to a device
+        // (refused by the open, then by the check of the path), by a FIFO
+        // (found by the open without blocking), by nothing.
+        let swapped = |to: &dyn Fn(&Path)| {
+            std::fs::remove_file(&a.path).unwrap();
+            to(&a.path);
+            read_listed(&a, 100)
+        };
+        assert!(matches!(
+            swapped(&|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
+            Err(ReadError::NotRegular("a device"))
+        ));
+        let fifo = |p: &Path| {
+            let made = std::process::Command::new("mkfifo").arg(p).status();
+            assert!(made.is_ok_and(|s| s.success()), "mkfifo must work here");
+        };
+        assert!(matches!(
+            swapped(&fifo),
+            Err(ReadError::NotRegular("a named pipe (FIFO)"))
+        ));
+        assert!(matches!(swapped(&|_| {}), Err(ReadError::Missing)));
     }
 }

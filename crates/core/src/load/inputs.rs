@@ -12,7 +12,7 @@ use super::read::accepted;
 use super::LoadOptions;
 use crate::parallel::in_parallel;
 use corpus_diagnostics::diag::Diagnostic;
-use corpus_io::reader::{self, ReadError};
+use corpus_io::reader::{self, Listed, ReadError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -106,32 +106,32 @@ impl Folder {
     /// corpus reading them is much of what a run costs.
     pub(super) fn read(root: &Path, dir: &'static str, max: u64) -> Folder {
         let listed = reader::list_dir(&root.join(dir)).map(Option::unwrap_or_default);
-        let data: Vec<(String, PathBuf)> = listed
+        let data: Vec<&Listed> = listed
             .as_ref()
             .map(|names| {
                 names
                     .iter()
-                    .filter(|(name, path)| is_data_file(name) && utf8_name(path))
-                    .map(|(name, path)| (format!("{dir}/{name}"), path.clone()))
+                    .filter(|l| is_data_file(&l.name) && utf8_name(&l.path))
                     .collect()
             })
             .unwrap_or_default();
-        let files = in_parallel(&data, |(rel, path)| {
-            (rel.clone(), reader::read_text(path, max).map(Arc::from))
+        let files = in_parallel(&data, |l| {
+            let text = reader::read_listed_text(l, max).map(Arc::from);
+            (format!("{dir}/{}", l.name), text)
         });
         let not_utf8 = listed
             .as_ref()
             .map(|names| {
                 names
                     .iter()
-                    .filter(|(_, path)| !utf8_name(path))
-                    .map(|(name, _)| name.clone())
+                    .filter(|l| !utf8_name(&l.path))
+                    .map(|l| l.name.clone())
                     .collect()
             })
             .unwrap_or_default();
         Folder {
             dir,
-            names: listed.map(|names| names.into_iter().map(|(name, _)| name).collect()),
+            names: listed.map(|names| names.into_iter().map(|l| l.name).collect()),
             not_utf8,
             files,
         }

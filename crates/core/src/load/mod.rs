@@ -96,8 +96,8 @@ pub fn names_not_utf8(root: &Path) -> Vec<String> {
                 .unwrap_or_default();
             listed
                 .into_iter()
-                .filter(|(_, p)| !inputs::utf8_name(p))
-                .map(move |(name, _)| format!("{dir}/{name}"))
+                .filter(|l| !inputs::utf8_name(&l.path))
+                .map(move |l| format!("{dir}/{}", l.name))
         })
         .collect()
 }

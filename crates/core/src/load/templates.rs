@@ -23,19 +23,20 @@ pub fn read(root: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
         }
     };
     let mut out = Vec::new();
-    for (name, p) in names {
+    for listed in names {
+        let name = &listed.name;
         if !name.ends_with(".tera") {
             continue;
         }
         let label = format!("{}/{name}", Layout::TEMPLATES_DIR);
-        let text = reader::read_text(&p, MAX_TEMPLATE_BYTES).map_err(|e| {
+        let text = reader::read_listed_text(&listed, MAX_TEMPLATE_BYTES).map_err(|e| {
             let why = match e {
                 ReadError::NotUtf8 { .. } => "not UTF-8",
                 _ => "not a readable regular file",
             };
             problem(&label, format!("cannot read template: {why}"))
         })?;
-        out.push((name, text));
+        out.push((listed.name, text));
     }
     Ok(out)
 }
