@@ -88,10 +88,12 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
         .rule(Rule::JudgementLocator.id())
         .map(|r| r.severity.into())
         .unwrap_or(Severity::Error);
-    let mut out = Vec::new();
     let survey = corpus.survey.as_ref().map(|(s, _)| s);
     let index = locs.index();
-    for le in &corpus.entries {
+    // Each entry's sources are looked up on their own, and on a large list
+    // this loop is most of the rule: it runs on every core.
+    let per_entry = crate::parallel::in_parallel(&corpus.entries, |le| {
+        let mut out = Vec::new();
         let e = &le.entry;
         let file = corpus.file(le.file);
         for (field, sources) in judged(e) {
@@ -127,7 +129,9 @@ pub fn problems(corpus: &Corpus) -> Vec<Diagnostic> {
                 out.push(d);
             }
         }
-    }
+        out
+    });
+    let mut out: Vec<Diagnostic> = per_entry.into_iter().flatten().collect();
     out.extend(stale(corpus, locs, text, sev));
     if let Some((s, stext)) = &corpus.survey {
         out.extend(representatives(s, stext, sev));
