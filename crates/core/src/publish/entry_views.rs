@@ -154,13 +154,20 @@ pub struct EntryViews<'a> {
 pub(crate) enum Listed<'a> {
     /// Borrowed, in display order.
     Lent(Vec<&'a Entry>),
-    /// Taken out when the views are serialized, which happens once.
-    Handed(RefCell<Option<Vec<Entry>>>),
+    /// Taken out when the views are serialized, which happens once. Boxed:
+    /// the list is sorted and split, and an entry moved each time would be
+    /// hundreds of bytes copied where a box is one pointer.
+    #[expect(
+        clippy::vec_box,
+        reason = "an entry is moved by its box while the list is sorted and split"
+    )]
+    Handed(RefCell<Option<Vec<Box<Entry>>>>),
 }
 
 impl Listed<'_> {
     /// Entries handed over, in display order.
-    pub(crate) fn handed(entries: Vec<Entry>) -> Self {
+    #[expect(clippy::vec_box, reason = "see `Listed::Handed`")]
+    pub(crate) fn handed(entries: Vec<Box<Entry>>) -> Self {
         Listed::Handed(RefCell::new(Some(entries)))
     }
 
@@ -242,7 +249,7 @@ mod tests {
             urls: vec!["https://arxiv.org/abs/2401.00001".to_string()],
             ..Entry::default()
         };
-        let mut owned = vec![entry("b", 2024), entry("a", 2025), entry("c", 2024)];
+        let mut owned = [entry("b", 2024), entry("a", 2025), entry("c", 2024)];
         owned.sort_by(display_cmp);
         let views = |entries| EntryViews {
             tax: &tax,
@@ -250,7 +257,9 @@ mod tests {
             survey_rounds: None,
         };
         let lent = views(Listed::Lent(owned.iter().collect()));
-        let handed = views(Listed::handed(owned.clone()));
+        let handed = views(Listed::handed(
+            owned.iter().cloned().map(Box::new).collect(),
+        ));
         assert_eq!(handed.entries.len(), 3);
         let value =
             |v: &EntryViews| tera::Value::try_from_serializable(v).map_err(|e| e.to_string());
@@ -289,7 +298,9 @@ mod tests {
             survey_rounds: None,
         };
         let lent = tera::Value::try_from_serializable(&views(Listed::Lent(owned.iter().collect())));
-        let handed = tera::Value::try_from_serializable(&views(Listed::handed(owned.clone())));
+        let handed = tera::Value::try_from_serializable(&views(Listed::handed(
+            owned.iter().cloned().map(Box::new).collect(),
+        )));
         let (lent, handed) = (lent.unwrap(), handed.unwrap());
         assert_eq!(lent, handed);
         for i in [0, 1, 149, 150, 151, 299] {

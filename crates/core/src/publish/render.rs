@@ -295,11 +295,16 @@ pub fn context<'a>(
 /// context are never both held whole.
 pub fn context_handed<'a>(
     tax: &'a Taxonomy,
-    entries: Vec<Entry>,
+    entries: Vec<Box<Entry>>,
     st: &Stats,
     extras: Extras<'a>,
 ) -> Context<'a> {
-    let rows = rows(tax, &entries.iter().collect::<Vec<_>>(), st, extras);
+    let rows = rows(
+        tax,
+        &entries.iter().map(|e| &**e).collect::<Vec<_>>(),
+        st,
+        extras,
+    );
     let lists = by_category(tax, entries);
     let lists = lists.into_iter().map(Listed::handed).collect();
     assembled(tax, lists, rows, st, extras)
