@@ -3,24 +3,37 @@
 
 /// How many items a part handed to each thread holds, when `len` items are
 /// worth spreading over the cores; None when they stay on the calling thread
-/// (one core, or a list so short that starting threads would cost more than
-/// it saves).
-fn part_len(len: usize) -> Option<usize> {
+/// (one core, or fewer than `least` items: a list so short that starting
+/// threads would cost more than it saves).
+fn part_len(len: usize, least: usize) -> Option<usize> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    (threads >= 2 && len >= 64).then(|| len.div_ceil(threads))
+    (threads >= 2 && len >= least.max(2)).then(|| len.div_ceil(threads))
 }
+
+/// The shortest list of small items (a file, an entry) spread over the cores.
+const SHORTEST: usize = 64;
 
 /// Runs `f` over the items on every core, keeping the input order.
 ///
 /// Reading, parsing and judging one file is independent of every other, and
 /// on large corpora that is most of the time a check takes.
 pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T + Sync) -> Vec<T> {
-    if part_len(items.len()).is_none() {
+    if part_len(items.len(), SHORTEST).is_none() {
         return items.iter().map(&f).collect();
     }
     into_parallel(items.iter().collect(), |_, item| f(item))
+}
+
+/// Runs `f` over a few items that are each a large piece of work (a chunk
+/// of a page's rows), on every core as soon as there are two, keeping the
+/// input order.
+pub fn each_in_parallel<'a, I: Sync, T: Send>(
+    items: &'a [I],
+    f: impl Fn(&'a I) -> T + Sync,
+) -> Vec<T> {
+    spread(items.iter().collect(), 2, |_, item| f(item))
 }
 
 /// Runs `f` over the items on every core, taking each item by value with its
@@ -29,7 +42,17 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
 /// For work that consumes what it maps (an entry let go once its view is
 /// made), so the items and their results are never both held whole.
 pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T + Sync) -> Vec<T> {
-    let Some(chunk) = part_len(items.len()) else {
+    spread(items, SHORTEST, f)
+}
+
+/// [`into_parallel`] of lists of at least `least` items; shorter ones are
+/// mapped on the calling thread.
+fn spread<I: Send, T: Send>(
+    items: Vec<I>,
+    least: usize,
+    f: impl Fn(usize, I) -> T + Sync,
+) -> Vec<T> {
+    let Some(chunk) = part_len(items.len(), least) else {
         return items
             .into_iter()
             .enumerate()
@@ -77,7 +100,7 @@ pub fn into_parallel<I: Send, T: Send>(items: Vec<I>, f: impl Fn(usize, I) -> T 
 
 #[cfg(test)]
 mod tests {
-    use super::{in_parallel, into_parallel};
+    use super::{each_in_parallel, in_parallel, into_parallel};
 
     #[test]
     fn every_result_comes_back_in_the_order_of_its_item() {
@@ -85,6 +108,15 @@ mod tests {
             let items: Vec<usize> = (0..n).collect();
             let doubled = in_parallel(&items, |i| i * 2);
             assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_few_large_items_come_back_in_order() {
+        for n in [0, 1, 2, 3, 8, 9] {
+            let items: Vec<usize> = (0..n).collect();
+            let out = each_in_parallel(&items, |i| i + 1);
+            assert_eq!(out, (1..=n).collect::<Vec<_>>());
         }
     }
 

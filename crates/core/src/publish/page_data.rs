@@ -28,20 +28,36 @@ pub(crate) struct Item {
     pub v: Vec<Vec<usize>>,
 }
 
-/// A sequence whose elements are made one at a time, as it is serialized.
+/// A sequence whose elements are made as it is serialized, never held all at once.
 pub(crate) struct Lazy<'a, T> {
     /// How many elements.
     len: usize,
     /// Makes the element at an index.
-    make: Box<dyn Fn(usize) -> T + 'a>,
+    make: Box<dyn Fn(usize) -> T + Sync + 'a>,
+    /// Whether the elements are made on every core, a block at a time.
+    spread: bool,
 }
 
+/// Elements made at once by a sequence that spreads its work.
+const BLOCK: usize = 4096;
+
 impl<'a, T> Lazy<'a, T> {
-    /// `len` elements, the one at `i` made by `make(i)`.
-    pub fn new(len: usize, make: impl Fn(usize) -> T + 'a) -> Lazy<'a, T> {
+    /// `len` elements, the one at `i` made by `make(i)` as it is written.
+    pub fn new(len: usize, make: impl Fn(usize) -> T + Sync + 'a) -> Lazy<'a, T> {
         Lazy {
             len,
             make: Box::new(make),
+            spread: false,
+        }
+    }
+
+    /// [`Lazy::new`], the elements made on every core a block at a time and
+    /// written in order: for a list whose elements are costly to make (a
+    /// BibTeX entry each), serialized on its own thread.
+    pub fn spread(len: usize, make: impl Fn(usize) -> T + Sync + 'a) -> Lazy<'a, T> {
+        Lazy {
+            spread: true,
+            ..Lazy::new(len, make)
         }
     }
 
@@ -50,11 +66,20 @@ impl<'a, T> Lazy<'a, T> {
     }
 }
 
-impl<T: Serialize> Serialize for Lazy<'_, T> {
+impl<T: Serialize + Send> Serialize for Lazy<'_, T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.len))?;
-        for i in 0..self.len {
-            seq.serialize_element(&(self.make)(i))?;
+        if self.spread {
+            let at: Vec<usize> = (0..self.len).collect();
+            for block in at.chunks(BLOCK) {
+                for element in crate::parallel::in_parallel(block, |&i| (self.make)(i)) {
+                    seq.serialize_element(&element)?;
+                }
+            }
+        } else {
+            for i in 0..self.len {
+                seq.serialize_element(&(self.make)(i))?;
+            }
         }
         seq.end()
     }

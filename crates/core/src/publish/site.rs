@@ -298,13 +298,13 @@ fn facet_ids(facets: &[Facet]) -> Vec<(String, Vec<String>)> {
 /// The script's description of each of `rows`, made as it is written: its
 /// key and sort keys (`key_and_sort`), the indices of its facet values
 /// (`values`, one list per row) and its value of each field of `names`.
-fn items<'a, T: Fields + 'a>(
+fn items<'a, T: Fields + Sync + 'a>(
     rows: Vec<&'a T>,
     values: Vec<Vec<Vec<usize>>>,
     names: Vec<&'static str>,
-    key_and_sort: impl Fn(&T, &[Vec<usize>]) -> (String, Vec<i64>) + 'a,
+    key_and_sort: impl Fn(&T, &[Vec<usize>]) -> (String, Vec<i64>) + Sync + 'a,
 ) -> Lazy<'a, Item> {
-    Lazy::new(rows.len(), move |i| {
+    Lazy::spread(rows.len(), move |i| {
         let (row, v) = (rows[i], &values[i]);
         let (k, o) = key_and_sort(row, v);
         Item {
@@ -344,7 +344,7 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>, 
     .map(|f| sort_key(&entry_facets, f));
     let entry_names: Vec<&'static str> = fields::entry_filter_fields().collect();
     let papers = ViewData {
-        bib: Lazy::new(entries.len(), {
+        bib: Lazy::spread(entries.len(), {
             let rows = entries.clone();
             move |i| export::bibtex(&[rows[i]], &tax.protected_words)
         }),
@@ -442,6 +442,9 @@ fn context<'c>(corpus: &'c Corpus, st: &Stats) -> (tera::Context, PageData<'c>, 
 /// Rows rendered from one context when a list is rendered a chunk at a time.
 const CHUNK: usize = 1024;
 
+/// Chunks rendered at once, their texts held until written in order.
+const CHUNKS_AT_ONCE: usize = 8;
+
 /// The site's page, ready to be written: its template parsed, its context
 /// made, and the script's data made row by row as the page is written.
 pub struct Page<'c> {
@@ -534,6 +537,10 @@ impl<'c> Page<'c> {
     }
 
     /// Renders the pieces in order, each loop a chunk of rows at a time.
+    /// The chunks of a loop are rendered on every core, each into a text of
+    /// its own, and written in order: on a large list the rows are most of
+    /// the page's work. A few chunks at a time, so that only their texts
+    /// are held, never the page's.
     fn render_pieces(
         &self,
         pieces: &[(String, row_loops::Piece)],
@@ -545,18 +552,38 @@ impl<'c> Page<'c> {
                 continue;
             };
             let len = self.rows.len(list);
-            for from in (0..len).step_by(CHUNK) {
-                let to = (from + CHUNK).min(len);
-                let mut ctx = self.ctx.clone();
-                self.rows.insert_chunk(&mut ctx, list, from..to);
-                ctx.insert(row_loops::OFFSET, &from);
-                ctx.insert(row_loops::FIRST, &(from == 0));
-                ctx.insert(row_loops::LAST, &(to == len));
-                ctx.insert(row_loops::LENGTH, &len);
-                self.tera.render_to(name, &ctx, &mut *w)?;
+            let starts: Vec<usize> = (0..len).step_by(CHUNK).collect();
+            for some in starts.chunks(CHUNKS_AT_ONCE) {
+                let rendered = crate::parallel::each_in_parallel(some, |&from| {
+                    let mut text = Vec::new();
+                    self.render_chunk(name, list, from..(from + CHUNK).min(len), len, &mut text)
+                        .map(|()| text)
+                });
+                for text in rendered {
+                    w.write_all(&text?)?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// Renders the loop piece `name` over the rows `range` of `list` (of `len` rows).
+    fn render_chunk(
+        &self,
+        name: &str,
+        list: &str,
+        range: std::ops::Range<usize>,
+        len: usize,
+        w: &mut dyn std::io::Write,
+    ) -> Result<(), tera::Error> {
+        let (from, to) = (range.start, range.end);
+        let mut ctx = self.ctx.clone();
+        self.rows.insert_chunk(&mut ctx, list, range);
+        ctx.insert(row_loops::OFFSET, &from);
+        ctx.insert(row_loops::FIRST, &(from == 0));
+        ctx.insert(row_loops::LAST, &(to == len));
+        ctx.insert(row_loops::LENGTH, &len);
+        self.tera.render_to(name, &ctx, w)
     }
 
     /// The error of the whole template rendered with every row, when it has one.

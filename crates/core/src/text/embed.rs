@@ -17,7 +17,12 @@ pub fn script_json<T: Serialize>(value: &T) -> String {
 /// be most of the page, and neither it nor an escaped copy is held whole.
 pub fn write_script_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
     let mut safe = ScriptSafe { out, held: 0 };
-    serde_json::to_writer(&mut safe, value)?;
+    // The serializer writes a token at a time; gathered first, the escaping
+    // and every writer below it see a few large writes instead.
+    let mut gathered = std::io::BufWriter::with_capacity(1 << 16, &mut safe);
+    serde_json::to_writer(&mut gathered, value)?;
+    gathered.flush()?;
+    drop(gathered);
     safe.finish()
 }
 
