@@ -54,7 +54,7 @@ pub struct Facet {
 }
 
 /// Reads the values a row holds in one field.
-type ValuesOf<'a, T> = Box<dyn Fn(&T) -> Vec<String> + 'a>;
+type ValuesOf<'a, T> = Box<dyn Fn(&T) -> Vec<String> + Sync + 'a>;
 
 /// A field of a view: how its values are read from a row.
 struct FieldSpec<'a, T> {
@@ -197,47 +197,62 @@ fn record_fields(tax: &Taxonomy) -> Vec<FieldSpec<'_, Exclusion>> {
 /// Facets and per-row value indices for a view. Values the taxonomy does not
 /// know (a corpus with errors) are appended rather than dropped, so every
 /// row stays reachable.
-fn facets<T>(specs: &[FieldSpec<'_, T>], rows: &[&T]) -> (Vec<Facet>, Vec<Vec<Vec<usize>>>) {
-    let mut facets = Vec::new();
-    let mut per_row: Vec<Vec<Vec<usize>>> = vec![Vec::new(); rows.len()];
-    for spec in specs {
-        let mut values: Vec<FacetValue> = spec
-            .values
-            .iter()
-            .map(|(id, label)| FacetValue {
-                id: id.clone(),
-                label: label.clone(),
-                count: 0,
-            })
-            .collect();
-        for (r, row) in rows.iter().enumerate() {
-            let mut idx = Vec::new();
-            for v in (spec.of)(row) {
-                let i = match values.iter().position(|x| x.id == v) {
-                    Some(i) => i,
-                    None => {
-                        values.push(FacetValue {
-                            id: v.clone(),
-                            label: v.clone(),
-                            count: 0,
-                        });
-                        values.len() - 1
-                    }
-                };
-                if !idx.contains(&i) {
-                    values[i].count += 1;
-                    idx.push(i);
-                }
-            }
-            per_row[r].push(idx);
+fn facets<T: Sync>(specs: &[FieldSpec<'_, T>], rows: &[&T]) -> (Vec<Facet>, Vec<Vec<Vec<usize>>>) {
+    // Each field is read from every row on its own, so the fields are
+    // spread over the cores (on a large list each is a pass over all rows).
+    let columns = crate::parallel::each_in_parallel(specs, |spec| facet(spec, rows));
+    let mut facets = Vec::with_capacity(columns.len());
+    let mut per_row: Vec<Vec<Vec<usize>>> = (0..rows.len())
+        .map(|_| Vec::with_capacity(columns.len()))
+        .collect();
+    for (facet, column) in columns {
+        facets.push(facet);
+        for (row, idx) in per_row.iter_mut().zip(column) {
+            row.push(idx);
         }
-        facets.push(Facet {
-            field: spec.field.to_string(),
-            label: spec.label.to_string(),
-            values,
-        });
     }
     (facets, per_row)
+}
+
+/// One field's facet, and the indices of the values each row holds in it.
+fn facet<T>(spec: &FieldSpec<'_, T>, rows: &[&T]) -> (Facet, Vec<Vec<usize>>) {
+    let mut values: Vec<FacetValue> = spec
+        .values
+        .iter()
+        .map(|(id, label)| FacetValue {
+            id: id.clone(),
+            label: label.clone(),
+            count: 0,
+        })
+        .collect();
+    let mut column = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut idx = Vec::new();
+        for v in (spec.of)(row) {
+            let i = match values.iter().position(|x| x.id == v) {
+                Some(i) => i,
+                None => {
+                    values.push(FacetValue {
+                        id: v.clone(),
+                        label: v.clone(),
+                        count: 0,
+                    });
+                    values.len() - 1
+                }
+            };
+            if !idx.contains(&i) {
+                values[i].count += 1;
+                idx.push(i);
+            }
+        }
+        column.push(idx);
+    }
+    let facet = Facet {
+        field: spec.field.to_string(),
+        label: spec.label.to_string(),
+        values,
+    };
+    (facet, column)
 }
 
 /// Entries in the page's default order: category (taxonomy order), newest first, then key.
