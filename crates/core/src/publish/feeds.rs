@@ -245,7 +245,17 @@ impl Serialize for JsonItems<'_> {
     }
 }
 
-fn xml(s: &str) -> String {
+fn xml(s: &str) -> std::borrow::Cow<'_, str> {
+    // Nearly every text needs nothing, and is found so without a copy: a
+    // byte that might (a markup character, a control character, the lead
+    // byte of U+0080–U+00BF) sends it the long way.
+    let plain = s.bytes().all(|b| {
+        !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'' | 0x7F | 0xC2)
+            && (b >= 0x20 || matches!(b, b'\n' | b'\t' | b'\r'))
+    });
+    if plain {
+        return std::borrow::Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -259,7 +269,7 @@ fn xml(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Writes the Atom feed of the items to `out`, entry by entry; `updated` is
@@ -310,6 +320,28 @@ mod tests {
         let mut out = Vec::new();
         write_atom(&mut out, list_title, site, items).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_is_escaped_for_xml_and_plain_text_is_not_copied() {
+        for plain in [
+            "",
+            "Plain text, 2026: (ok) [x] #1 / é ü 中 \u{2028}",
+            "tab\tand\nlines\r",
+        ] {
+            assert!(matches!(xml(plain), std::borrow::Cow::Borrowed(p) if p == plain));
+        }
+        let cases = [
+            ("a & b", "a &amp; b"),
+            ("<b>", "&lt;b&gt;"),
+            ("\"q\" 'a'", "&quot;q&quot; &apos;a&apos;"),
+            ("bell\u{7}del\u{7f}", "bell\u{FFFD}del\u{FFFD}"),
+            // U+0085 is a control character; U+00A0 shares its lead byte and is not.
+            ("next\u{85}line\u{a0}space", "next\u{FFFD}line\u{a0}space"),
+        ];
+        for (text, escaped) in cases {
+            assert_eq!(xml(text), escaped, "{text:?}");
+        }
     }
 
     #[test]
