@@ -468,6 +468,14 @@ pub fn checked_beside<A: Send>(
     })
 }
 
+/// Lets go of what a command made without freeing it, for its last step:
+/// the process ends once the command returns, and freeing a large corpus
+/// object by object would only delay that (a tenth of a second at 100,000
+/// entries, a twentieth of `stats`). Only the binary runs commands, once.
+pub fn left_for_exit<T>(made: T) {
+    std::mem::forget(made);
+}
+
 /// Source texts of a corpus, for snippets.
 pub fn sources(corpus: &Corpus) -> Sources<'_> {
     corpus

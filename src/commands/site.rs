@@ -122,13 +122,17 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         if changes == 1 { "" } else { "s" }
     );
     // On stdout, as `corpus build` reports what it wrote.
-    Ok(Outcome::ok(format!(
+    let said = format!(
         "wrote {} ({} KiB: {} entries, {} exclusion records){feeds_said}\n",
         path.display(),
         page_kib,
         corpus.entries.len(),
         corpus.exclusions.len()
-    )))
+    );
+    drop(files);
+    super::left_for_exit(page);
+    super::left_for_exit((items, corpus));
+    Ok(Outcome::ok(said))
 }
 
 /// A file to write, labelled by its path, and what writes it.

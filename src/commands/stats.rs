@@ -77,7 +77,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
     let (corpus, _) = parse_checked(&inputs, None)?;
     let (found, st) = checked_and_counted(&corpus);
     let errors = found.errors();
-    Ok(printed(&st, args.format, errors))
+    let out = printed(&st, args.format, errors);
+    super::left_for_exit((corpus, found, inputs));
+    Ok(out)
 }
 
 /// The figures `st` in `format`, with a warning when the data has `errors`.
