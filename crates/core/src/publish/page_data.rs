@@ -34,7 +34,7 @@ pub(crate) struct Lazy<'a, T> {
     len: usize,
     /// Makes the element at an index.
     make: Box<dyn Fn(usize) -> T + Sync + 'a>,
-    /// Whether the elements are made on every core, a block at a time.
+    /// Whether the elements are made into JSON on every core, a block at a time.
     spread: bool,
 }
 
@@ -51,9 +51,11 @@ impl<'a, T> Lazy<'a, T> {
         }
     }
 
-    /// [`Lazy::new`], the elements made on every core a block at a time and
-    /// written in order: for a list whose elements are costly to make (a
-    /// BibTeX entry each), serialized on its own thread.
+    /// [`Lazy::new`], the elements made into JSON text on every core a
+    /// block at a time and written in order: for a list serialized as JSON
+    /// whose elements are costly to make and to write (a BibTeX entry, a
+    /// row's description), which one thread would otherwise do alone. Under
+    /// any serializer but serde_json's each element is a raw JSON value.
     pub fn spread(len: usize, make: impl Fn(usize) -> T + Sync + 'a) -> Lazy<'a, T> {
         Lazy {
             spread: true,
@@ -72,7 +74,11 @@ impl<T: Serialize + Send> Serialize for Lazy<'_, T> {
         if self.spread {
             let at: Vec<usize> = (0..self.len).collect();
             for block in at.chunks(BLOCK) {
-                for element in crate::parallel::in_parallel(block, |&i| (self.make)(i)) {
+                let made = crate::parallel::in_parallel(block, |&i| {
+                    serde_json::value::to_raw_value(&(self.make)(i))
+                });
+                for element in made {
+                    let element = element.map_err(serde::ser::Error::custom)?;
                     seq.serialize_element(&element)?;
                 }
             }
@@ -297,6 +303,22 @@ impl Write for Splice<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spread_sequence_writes_the_json_of_one_made_in_order() {
+        // Across a block's end, and short of the length spread over cores.
+        for n in [0, 1, 63, 64, BLOCK - 1, BLOCK, BLOCK + 65] {
+            let make = |i: usize| Item {
+                f: vec![serde_json::Value::from(format!("<{i}>"))],
+                k: format!("k{i}"),
+                o: vec![i as i64, -1],
+                v: vec![vec![i % 3], vec![]],
+            };
+            let one = serde_json::to_string(&Lazy::new(n, make)).unwrap();
+            let spread = serde_json::to_string(&Lazy::spread(n, make)).unwrap();
+            assert_eq!(spread, one, "{n} elements");
+        }
+    }
 
     fn data() -> PageData<'static> {
         let view = |n: usize| ViewData {
