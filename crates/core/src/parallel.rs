@@ -6,10 +6,20 @@
 /// (one core, or fewer than `least` items: a list so short that starting
 /// threads would cost more than it saves).
 fn part_len(len: usize, least: usize) -> Option<usize> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let threads = threads();
     (threads >= 2 && len >= least.max(2)).then(|| len.div_ceil(threads))
+}
+
+/// How many threads the machine runs at once, asked once per process: the
+/// standard library reads the control group's quota files on every call,
+/// and a run maps dozens of lists.
+fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 /// The shortest list of small items (a file, an entry) spread over the cores.
@@ -20,10 +30,7 @@ const SHORTEST: usize = 64;
 /// Reading, parsing and judging one file is independent of every other, and
 /// on large corpora that is most of the time a check takes.
 pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T + Sync) -> Vec<T> {
-    if part_len(items.len(), SHORTEST).is_none() {
-        return items.iter().map(&f).collect();
-    }
-    into_parallel(items.iter().collect(), |_, item| f(item))
+    spread_borrowed(items, SHORTEST, f)
 }
 
 /// Runs `f` over a few items that are each a large piece of work (a chunk
@@ -33,7 +40,20 @@ pub fn each_in_parallel<'a, I: Sync, T: Send>(
     items: &'a [I],
     f: impl Fn(&'a I) -> T + Sync,
 ) -> Vec<T> {
-    spread(items.iter().collect(), 2, |_, item| f(item))
+    spread_borrowed(items, 2, f)
+}
+
+/// [`spread`] of borrowed items; a list too short to spread is mapped
+/// without the list of references the threads would share.
+fn spread_borrowed<'a, I: Sync, T: Send>(
+    items: &'a [I],
+    least: usize,
+    f: impl Fn(&'a I) -> T + Sync,
+) -> Vec<T> {
+    if part_len(items.len(), least).is_none() {
+        return items.iter().map(&f).collect();
+    }
+    spread(items.iter().collect(), least, |_, item| f(item))
 }
 
 /// Runs `f` over the items on every core, taking each item by value with its
