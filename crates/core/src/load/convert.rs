@@ -220,7 +220,9 @@ impl<'a> Converter<'a> {
     fn list(&mut self, field: &str) -> Option<Vec<String>> {
         match self.get(field)? {
             Value::Sequence(items) => {
-                let mut out = Vec::new();
+                // Sized once: a parsed corpus holds a few lists an entry, and
+                // a list grown by pushes keeps room for four or more.
+                let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
                     match item {
                         Value::String(s) => out.push(s.clone()),
