@@ -5,7 +5,6 @@ use super::read::accepted;
 use crate::model::corpus::{Corpus, LoadedEntry, LoadedExclusion};
 use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
-use crate::model::{Entry, Exclusion};
 use crate::yaml::source::SourceFile;
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -21,43 +20,76 @@ pub(super) struct FileLoad<T> {
     pub(super) diagnostics: Vec<Diagnostic>,
 }
 
-impl Corpus {
-    /// Takes in loaded entry files, in order.
-    pub(super) fn add_entries(&mut self, loaded: Vec<FileLoad<Entry>>) {
-        self.entries.reserve(loaded.len());
-        self.absorb_all(loaded, |c, entry, file| {
-            c.entries.push(LoadedEntry { entry, file })
-        });
-    }
+/// What the data files of a folder yield, taken in file by file in their
+/// order: every problem, the files that could be read, and the items made of
+/// them (each knowing the index of its file among those files).
+pub(super) struct Taken<L> {
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) files: Vec<SourceFile>,
+    pub(super) items: Vec<L>,
+}
 
-    /// Takes in loaded exclusion files, in order.
-    pub(super) fn add_exclusions(&mut self, loaded: Vec<FileLoad<Exclusion>>) {
-        self.exclusions.reserve(loaded.len());
-        self.absorb_all(loaded, |c, record, file| {
-            c.exclusions.push(LoadedExclusion { record, file })
-        });
-    }
-
-    /// Takes in loaded files in order, handing each item to `keep` with its
-    /// file index. Each item moves once, into a list of the corpus made at
-    /// its final size, which holds it from the check onwards: a list mapped
-    /// in place would keep the larger size of the loaded files' list.
-    fn absorb_all<T>(&mut self, loaded: Vec<FileLoad<T>>, keep: impl Fn(&mut Self, T, usize)) {
-        self.files.reserve(loaded.len());
-        for one in loaded {
-            if let Some(item) = self.absorb(one) {
-                let file = self.files.len() - 1;
-                keep(self, item, file);
-            }
+impl<L> Taken<L> {
+    /// Nothing taken yet, with room for `files` files and their items, and
+    /// the problems found before them.
+    pub(super) fn with_room(files: usize, diagnostics: Vec<Diagnostic>) -> Self {
+        Taken {
+            diagnostics,
+            files: Vec::with_capacity(files),
+            items: Vec::with_capacity(files),
         }
     }
 
-    /// Takes in one file's result; returns the item when there is one (its file is then the last).
-    fn absorb<T>(&mut self, one: FileLoad<T>) -> Option<T> {
+    /// Takes in one file's result; `keep` makes the kept item of the item
+    /// and its file's index.
+    pub(super) fn take<T>(&mut self, one: FileLoad<T>, keep: impl Fn(T, usize) -> L) {
         self.diagnostics.extend(one.diagnostics);
-        let file = one.file?;
+        let Some(file) = one.file else { return };
         self.files.push(file);
-        one.item
+        if let Some(item) = one.item {
+            self.items.push(keep(item, self.files.len() - 1));
+        }
+    }
+}
+
+impl Corpus {
+    /// Takes in the entry files of a folder, after the files already held.
+    pub(super) fn add_entries(&mut self, taken: Taken<LoadedEntry>) {
+        let items = self.add_files(taken, |e, offset| e.file += offset);
+        put_after(&mut self.entries, items);
+    }
+
+    /// Takes in the exclusion files of a folder, after the files already held.
+    pub(super) fn add_exclusions(&mut self, taken: Taken<LoadedExclusion>) {
+        let items = self.add_files(taken, |r, offset| r.file += offset);
+        put_after(&mut self.exclusions, items);
+    }
+
+    /// Takes in a folder's problems and files; returns its items, their
+    /// file indices moved past the files held before.
+    fn add_files<L>(&mut self, taken: Taken<L>, shift: impl Fn(&mut L, usize)) -> Vec<L> {
+        let Taken {
+            diagnostics,
+            files,
+            mut items,
+        } = taken;
+        self.diagnostics.extend(diagnostics);
+        let offset = self.files.len();
+        if offset > 0 {
+            items.iter_mut().for_each(|item| shift(item, offset));
+        }
+        put_after(&mut self.files, files);
+        items
+    }
+}
+
+/// Puts `more` after the items of `list`; an empty list takes `more` as it
+/// is, so a large folder's list is never copied into a second one.
+fn put_after<T>(list: &mut Vec<T>, mut more: Vec<T>) {
+    if list.is_empty() {
+        *list = more;
+    } else {
+        list.append(&mut more);
     }
 }
 

@@ -33,7 +33,7 @@ use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
 use corpus_io::reader;
-use data_file::{parse_file, parse_read, Convert, FileLoad};
+use data_file::{parse_file, parse_read, Convert, Taken};
 use listing::listing_problems;
 use optional::{parse_releases, parse_status, Optional};
 use read::accepted;
@@ -226,8 +226,18 @@ pub fn parse_with<R: Send>(
     let (folders, optional) = std::thread::scope(|s| {
         let optional = s.spawn(|| (Optional::parse(inputs, tax), beside(tax)));
         let folders = (
-            parse_folder(papers, tax, (FileKind::Entry, convert_entry)),
-            parse_folder(records, tax, (FileKind::Record, convert_exclusion)),
+            parse_folder(
+                papers,
+                tax,
+                (FileKind::Entry, convert_entry),
+                |entry, file| LoadedEntry { entry, file },
+            ),
+            parse_folder(
+                records,
+                tax,
+                (FileKind::Record, convert_exclusion),
+                |record, file| LoadedExclusion { record, file },
+            ),
         );
         let optional = optional
             .join()
@@ -235,10 +245,8 @@ pub fn parse_with<R: Send>(
         (folders, optional)
     });
     let (optional, besides) = optional;
-    let ((paper_problems, papers), (record_problems, records)) = folders;
-    corpus.diagnostics.extend(paper_problems);
+    let (papers, records) = folders;
     corpus.add_entries(papers);
-    corpus.diagnostics.extend(record_problems);
     corpus.add_exclusions(records);
     optional.into_corpus(&mut corpus);
     parse_status(inputs.status.as_ref(), &mut corpus);
@@ -248,17 +256,31 @@ pub fn parse_with<R: Send>(
 
 /// What a data folder yields, its listing's problems reported first; the
 /// files are parsed on every core, as each is independent of the others.
-fn parse_folder<T: Send>(
+///
+/// They are parsed a block at a time, each block taken in before the next
+/// is parsed: the results of a whole large folder (an entry and its file
+/// each) would be held beside the lists that keep them, the size of the
+/// parsed corpus twice over.
+fn parse_folder<T: Send, L>(
     folder: &Folder,
     tax: &Taxonomy,
     convert: (FileKind, Convert<T>),
-) -> (Vec<Diagnostic>, Vec<FileLoad<T>>) {
-    let problems = listing_problems(folder, tax);
-    let loaded = in_parallel(&folder.files, |(rel, read)| {
-        parse_read(rel, read.as_ref(), tax, convert)
-    });
-    (problems, loaded)
+    keep: impl Fn(T, usize) -> L,
+) -> Taken<L> {
+    let mut taken = Taken::with_room(folder.files.len(), listing_problems(folder, tax));
+    for block in folder.files.chunks(PARSED_AT_ONCE) {
+        let loaded = in_parallel(block, |(rel, read)| {
+            parse_read(rel, read.as_ref(), tax, convert)
+        });
+        loaded.into_iter().for_each(|one| taken.take(one, &keep));
+    }
+    taken
 }
+
+/// How many data files are parsed before their results are taken in: enough
+/// that the cores rarely wait on each other at a block's end, few enough that
+/// a block's results are a small part of a large corpus.
+const PARSED_AT_ONCE: usize = 4096;
 
 /// Rule filters (`when`/`require`) naming values outside the vocabulary: such
 /// a rule would never fire, or always, without anyone noticing.
@@ -292,30 +314,19 @@ pub fn corpus_from_texts(
     exclusions: Vec<(String, String)>,
 ) -> Corpus {
     let mut corpus = Corpus::new(taxonomy);
-    let loaded: Vec<_> = entries
-        .into_iter()
-        .map(|(rel, text)| {
-            parse_file(
-                rel,
-                text.into(),
-                &corpus.taxonomy,
-                (FileKind::Entry, convert_entry),
-            )
-        })
-        .collect();
-    corpus.add_entries(loaded);
-    let loaded: Vec<_> = exclusions
-        .into_iter()
-        .map(|(rel, text)| {
-            parse_file(
-                rel,
-                text.into(),
-                &corpus.taxonomy,
-                (FileKind::Record, convert_exclusion),
-            )
-        })
-        .collect();
-    corpus.add_exclusions(loaded);
+    let tax = &corpus.taxonomy;
+    let mut papers = Taken::with_room(entries.len(), Vec::new());
+    for (rel, text) in entries {
+        let one = parse_file(rel, text.into(), tax, (FileKind::Entry, convert_entry));
+        papers.take(one, |entry, file| LoadedEntry { entry, file });
+    }
+    let mut records = Taken::with_room(exclusions.len(), Vec::new());
+    for (rel, text) in exclusions {
+        let one = parse_file(rel, text.into(), tax, (FileKind::Record, convert_exclusion));
+        records.take(one, |record, file| LoadedExclusion { record, file });
+    }
+    corpus.add_entries(papers);
+    corpus.add_exclusions(records);
     corpus
 }
 
