@@ -16,10 +16,13 @@
 #     `check --strict` with the outputs stale (an entry's one-liner edited
 #     once, so check renders and reports the difference), `stats --format json`
 #     and `site` (into a folder of its own);
+#   - µs per entry two ways: the run's time over its entries, and what each
+#     entry added since the size before (the start-up and the fixed files
+#     left out, so a flat column means the cost grows with the entries only);
 #   - the Python yardstick (benches/yardstick.py: PyYAML's libyaml loader,
 #     load and count) where python3 with PyYAML is present;
 # each as the median wall time over RUNS runs with the spread, peak memory
-# (/usr/bin/time, when present), µs per entry, the ratio to the floor and,
+# (/usr/bin/time, when present), the ratio to the floor and,
 # for sizes up to CALLGRIND_MAX (default 10000) when valgrind is installed,
 # the instructions executed (a count that does not drift with the load).
 # Before the sizes, the shipped corpus's full-path `build` is timed against
@@ -107,11 +110,20 @@ instructions() {
   fi
 }
 
+# What each entry added, from the size before in the same series and work:
+# us/entry divides a run's whole time, the start-up and the fixed files with
+# it, so a small corpus shows more per entry than the work of an entry costs.
+declare -A before_ms before_n
 row() { # label
-  local ratio
+  local ratio added="-" key="$s/$1"
   ratio=$(awk -v m="$med" -v f="$floor" 'BEGIN { if (f > 0) printf "%.2f", m / f; else print "n/a" }')
-  printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %12s\n' "$s" "$n" "$1" "$med" "$lo-$hi" "$peak" \
-    "$((med * 1000 / n))" "$ratio" "$instr"
+  if [ -n "${before_n[$key]:-}" ] && [ "$n" -gt "${before_n[$key]}" ]; then
+    added=$(((med - before_ms[$key]) * 1000 / (n - before_n[$key])))
+  fi
+  before_ms[$key]=$med
+  before_n[$key]=$n
+  printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %8s %12s\n' "$s" "$n" "$1" "$med" "$lo-$hi" "$peak" \
+    "$((med * 1000 / n))" "$added" "$ratio" "$instr"
 }
 
 # The shipped corpus against the survey's own scripts.
@@ -139,7 +151,7 @@ fi
 runs=$runs_were
 echo
 
-printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %12s\n' series entries work median_ms spread_ms peak_MiB us/entry x_floor instructions
+printf '%-7s %8s  %-24s %9s %13s %9s %8s %8s %8s %12s\n' series entries work median_ms spread_ms peak_MiB us/entry us/added x_floor instructions
 for s in "${series_names[@]}"; do
   for n in "${sizes[@]}"; do
     root="$work/$s$n"
