@@ -13,12 +13,15 @@ use std::collections::BTreeMap;
 
 /// Converts mapping values field by field, reporting each problem.
 struct Converter<'a> {
-    map: &'a serde_yaml::Mapping,
-    /// The mapping's text-keyed fields sorted by the length of their name,
-    /// then the name: every field is looked up at least once, and a search
-    /// of these few, deciding mostly on lengths, costs less than hashing the
-    /// name into the mapping each time.
-    by_name: Vec<(&'a str, &'a Value)>,
+    /// The mapping's fields in the order of the file. Each field is read
+    /// once, so its value is taken out as it is read (leaving a null): its
+    /// text moves into the item instead of being copied.
+    fields: Vec<(Value, Value)>,
+    /// The indices of the text-keyed fields, sorted by the length of their
+    /// name, then the name: every field is looked up at least once, and a
+    /// search of these few, deciding mostly on lengths, costs less than
+    /// hashing the name into the mapping each time.
+    by_name: Vec<usize>,
     /// The field table of what is converted (entry or record).
     table: &'static [fields::Field],
     file: &'a SourceFile,
@@ -36,18 +39,21 @@ impl<'a> Converter<'a> {
     }
 
     fn new(
-        map: &'a serde_yaml::Mapping,
+        map: serde_yaml::Mapping,
         table: &'static [fields::Field],
         file: &'a SourceFile,
         tax: &'a Taxonomy,
     ) -> Self {
-        let mut by_name: Vec<_> = map
-            .iter()
-            .filter_map(|(k, v)| Some((k.as_str()?, v)))
+        let fields: Vec<(Value, Value)> = map.into_iter().collect();
+        let mut by_name: Vec<usize> = (0..fields.len())
+            .filter(|&i| fields[i].0.is_string())
             .collect();
-        by_name.sort_unstable_by_key(|(k, _)| (k.len(), *k));
+        by_name.sort_unstable_by_key(|&i| {
+            let name = fields[i].0.as_str().unwrap_or_default();
+            (name.len(), name)
+        });
         Converter {
-            map,
+            fields,
             by_name,
             table,
             file,
@@ -56,17 +62,31 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// The value of a field, as `map.get(field)` finds it (a mapping holds
-    /// each key once).
-    fn lookup(&self, field: &str) -> Option<&'a Value> {
+    /// Where a field is among the fields (a mapping holds each key once).
+    fn position(&self, field: &str) -> Option<usize> {
         self.by_name
-            .binary_search_by_key(&(field.len(), field), |(k, _)| (k.len(), *k))
+            .binary_search_by_key(&(field.len(), field), |&i| {
+                let name = self.fields[i].0.as_str().unwrap_or_default();
+                (name.len(), name)
+            })
             .ok()
-            .map(|i| self.by_name[i].1)
+            .map(|j| self.by_name[j])
     }
 
-    fn get(&self, field: &str) -> Option<&'a Value> {
+    /// The value of a field, as `map.get(field)` finds it.
+    fn lookup(&self, field: &str) -> Option<&Value> {
+        self.position(field).map(|i| &self.fields[i].1)
+    }
+
+    fn get(&self, field: &str) -> Option<&Value> {
         self.lookup(field).filter(|v| !v.is_null())
+    }
+
+    /// The value of a field read for the item, taken out; None when the
+    /// field is missing or empty, as for [`Converter::get`].
+    fn take(&mut self, field: &str) -> Option<Value> {
+        let i = self.position(field)?;
+        Some(std::mem::take(&mut self.fields[i].1)).filter(|v| !v.is_null())
     }
 
     /// What a contributor should write in a field, from this file's table.
@@ -100,18 +120,21 @@ impl<'a> Converter<'a> {
     fn check_fields(&mut self) {
         let known = fields::names(self.table);
         let required = fields::required(self.table);
-        for k in self.map.keys() {
-            // Known fields (nearly every key) are named without a copy.
-            if k.as_str().is_some_and(|s| known.contains(&s)) {
-                continue;
-            }
-            let name = match k {
+        // Known fields (nearly every key) are named without a copy.
+        let unknown: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| !k.as_str().is_some_and(|s| known.contains(&s)))
+            .map(|k| match k {
                 Value::String(s) => s.clone(),
                 other => serde_yaml::to_string(other)
                     .unwrap_or_default()
                     .trim()
                     .to_string(),
-            };
+            })
+            .collect();
+        for name in unknown {
             if !known.contains(&name.as_str()) {
                 let help = closest(&name, known.iter().copied())
                     .map(|c| format!("did you mean `{c}`?"))
@@ -160,7 +183,12 @@ impl<'a> Converter<'a> {
     }
 
     fn text(&mut self, field: &str) -> Option<String> {
-        match self.get(field)? {
+        let value = self.take(field)?;
+        self.text_of(field, value)
+    }
+
+    fn text_of(&mut self, field: &str, value: Value) -> Option<String> {
+        match value {
             Value::String(s) if s.trim().is_empty() && self.required(field) => {
                 let d = self
                     .diag(Rule::EmptyField, field, format!("`{field}` is blank"))
@@ -168,7 +196,7 @@ impl<'a> Converter<'a> {
                 self.out.push(d);
                 Some(String::new())
             }
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(exact(s)),
             Value::Bool(b) => Some(b.to_string()),
             Value::Number(n) => Some(n.to_string()),
             _ => {
@@ -186,7 +214,7 @@ impl<'a> Converter<'a> {
     }
 
     fn int(&mut self, field: &str) -> Option<i64> {
-        match self.get(field)? {
+        match self.take(field)? {
             Value::Number(n) if n.as_i64().is_some() => n.as_i64(),
             other => {
                 // Name what was found: "found a number" for `2026.5` reads as nonsense.
@@ -200,7 +228,7 @@ impl<'a> Converter<'a> {
                         format!("write it unquoted, e.g. `{field}: 2025`"),
                     ),
                     v => (
-                        describe(v).to_string(),
+                        describe(&v).to_string(),
                         format!("write a whole number, e.g. `{field}: 2025`"),
                     ),
                 };
@@ -218,14 +246,14 @@ impl<'a> Converter<'a> {
     }
 
     fn list(&mut self, field: &str) -> Option<Vec<String>> {
-        match self.get(field)? {
+        match self.take(field)? {
             Value::Sequence(items) => {
                 // Sized once: a parsed corpus holds a few lists an entry, and
                 // a list grown by pushes keeps room for four or more.
                 let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     match item {
-                        Value::String(s) => out.push(s.clone()),
+                        Value::String(s) => out.push(exact(s)),
                         other => {
                             let mut d = self.diag(
                                 Rule::FieldType,
@@ -233,7 +261,7 @@ impl<'a> Converter<'a> {
                                 format!(
                                     "item {} of `{field}` must be text, found {}",
                                     i + 1,
-                                    describe(other)
+                                    describe(&other)
                                 ),
                             );
                             if let Some((l, c)) = self.file.spans().pos(&format!("{field}[{i}]")) {
@@ -260,7 +288,7 @@ impl<'a> Converter<'a> {
                     .diag(
                         Rule::FieldType,
                         field,
-                        format!("`{field}` must be a list, found {}", describe(other)),
+                        format!("`{field}` must be a list, found {}", describe(&other)),
                     )
                     .help(format!(
                         "write it as a list, one item per line under `{field}:` or as `{field}: [a, b]`"
@@ -273,13 +301,13 @@ impl<'a> Converter<'a> {
 
     fn mapping(&mut self, field: &str) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
-        match self.get(field) {
+        match self.take(field) {
             None => {}
             Some(Value::Mapping(m)) => {
                 for (k, v) in m {
                     match (k, v) {
                         (Value::String(k), Value::String(v)) => {
-                            out.insert(k.clone(), v.clone());
+                            out.insert(exact(k), exact(v));
                         }
                         _ => {
                             let d = self
@@ -300,7 +328,7 @@ impl<'a> Converter<'a> {
                     field,
                     format!(
                         "`{field}` must be a mapping of rule id to reason, found {}",
-                        describe(other)
+                        describe(&other)
                     ),
                 );
                 self.out.push(d.help(format!(
@@ -313,8 +341,8 @@ impl<'a> Converter<'a> {
 
     /// An arXiv id, reporting (and recovering from) an unquoted number.
     fn arxiv(&mut self, field: &str) -> Option<String> {
-        match self.get(field)? {
-            Value::String(s) => Some(s.clone()),
+        match self.take(field)? {
+            Value::String(s) => Some(exact(s)),
             Value::Number(n) => {
                 let raw = self
                     .file
@@ -338,9 +366,16 @@ impl<'a> Converter<'a> {
                 self.out.push(d);
                 Some(raw)
             }
-            _ => self.text(field),
+            other => self.text_of(field, other),
         }
     }
+}
+
+/// A text taken from a parsed value, holding no spare room: the parsed
+/// corpus keeps it for the whole run.
+fn exact(mut s: String) -> String {
+    s.shrink_to_fit();
+    s
 }
 
 /// A YAML file's values, each problem reported as it is read.
@@ -391,7 +426,7 @@ fn describe(v: &Value) -> &'static str {
 }
 
 pub(super) fn convert_entry(
-    map: &serde_yaml::Mapping,
+    map: serde_yaml::Mapping,
     file: &SourceFile,
     tax: &Taxonomy,
     out: &mut Vec<Diagnostic>,
@@ -404,7 +439,7 @@ pub(super) fn convert_entry(
 }
 
 pub(super) fn convert_exclusion(
-    map: &serde_yaml::Mapping,
+    map: serde_yaml::Mapping,
     file: &SourceFile,
     tax: &Taxonomy,
     out: &mut Vec<Diagnostic>,

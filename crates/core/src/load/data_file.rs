@@ -95,7 +95,7 @@ fn put_after<T>(list: &mut Vec<T>, mut more: Vec<T>) {
 
 /// Converts a parsed mapping into an item, pushing field problems.
 pub(super) type Convert<T> =
-    fn(&serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diagnostic>) -> T;
+    fn(serde_yaml::Mapping, &SourceFile, &Taxonomy, &mut Vec<Diagnostic>) -> T;
 
 /// Parses and converts one data file as read, or says why it could not be read.
 pub(super) fn parse_read<T>(
@@ -153,10 +153,6 @@ pub(super) fn parse_file<T>(
         }
     };
     let mut file = SourceFile::new(rel, text);
-    let map = match &value {
-        Some(Value::Mapping(m)) => Some(m),
-        _ => None,
-    };
     // While the file is parsed, what its layout would be (the `not-formatted`
     // rule's question), so the check need not parse it again; a text the
     // check parses differently (a final `---`, a byte-order mark) is left
@@ -167,7 +163,12 @@ pub(super) fn parse_file<T>(
     {
         file.layout = Some(crate::model::format::layout_of(&file.text, v, kind));
     }
-    let item = map.map(|m| convert(m, &file, tax, &mut diagnostics));
+    // The mapping is converted after its layout is judged: the conversion
+    // takes its values.
+    let item = match value {
+        Some(Value::Mapping(m)) => Some(convert(m, &file, tax, &mut diagnostics)),
+        _ => None,
+    };
     FileLoad {
         file: Some(file),
         item,

@@ -185,7 +185,8 @@ impl Entry {
     pub fn read_from(src: &mut impl EntrySource) -> Entry {
         // A source reports a value's problems as it reads it; the single
         // values come first so that a file's problems keep the order the
-        // loader has always reported them in.
+        // loader has always reported them in. Each field is read once: the
+        // YAML source takes a value out as it reads it.
         Entry {
             key: src.value(fields::KEY),
             title: src.value(fields::TITLE),
