@@ -67,8 +67,10 @@ pub(super) struct Block<'a> {
     pub(super) rank: usize,
     /// The field's parsed value.
     pub(super) value: &'a Value,
-    pub(super) comments: Vec<&'a str>,
-    pub(super) lines: Vec<&'a str>,
+    /// The comment lines above the field.
+    pub(super) comments: &'a [&'a str],
+    /// The field's lines: its key's, then its continuation.
+    pub(super) lines: &'a [&'a str],
 }
 
 /// Writes `prefix` and a scalar as `push` renders it: when that is the

@@ -109,30 +109,43 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
         });
     };
     let mut header: Vec<&str> = Vec::new();
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut pending: Vec<&str> = Vec::new();
+    // The lines of the blocks and the comments around them, in the order of
+    // the text: each block's comments and lines are a run of this one list
+    // (a list per block was most of the allocations of a file's verdict).
+    let mut all: Vec<&str> = Vec::with_capacity(64);
+    // Per block: key, rank, where its comments start, where its lines start
+    // and end; the comments not yet placed start at `pending`.
+    let mut runs: Vec<(&str, usize, usize, usize, usize)> = Vec::with_capacity(32);
+    let mut pending = 0;
     for line in crate::text::lines::lines(text) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some((key, _)) = top_key(line) {
-            blocks.push(Block {
-                key,
-                rank: kind.rank(key),
-                value: &Value::Null,
-                comments: std::mem::take(&mut pending),
-                lines: vec![line],
-            });
+            all.push(line);
+            runs.push((key, kind.rank(key), pending, all.len() - 1, all.len()));
+            pending = all.len();
         } else if line.starts_with('#') {
-            pending.push(line);
-        } else if let Some(b) = blocks.last_mut() {
-            if !pending.is_empty() {
-                // Comments at column 0 inside a block's continuation stay in place.
-                b.lines.append(&mut pending);
-            }
-            b.lines.push(line);
+            all.push(line);
+        } else if let Some(run) = runs.last_mut() {
+            // Comments at column 0 inside a block's continuation stay in
+            // place: the block's run takes them in with the line.
+            all.push(line);
+            run.4 = all.len();
+            pending = all.len();
         } else if !line.trim().is_empty() {
             header.push(line);
         }
     }
+    let mut blocks: Vec<Block> = runs
+        .iter()
+        .map(|&(key, rank, comments, start, end)| Block {
+            key,
+            rank,
+            value: &Value::Null,
+            comments: &all[comments..start],
+            lines: &all[start..end],
+        })
+        .collect();
+    let pending = &all[pending..];
     if blocks.is_empty() {
         return Err(FormatError {
             line: None,
