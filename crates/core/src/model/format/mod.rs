@@ -110,39 +110,52 @@ fn format_lf(text: &str, kind: FileKind, known: Option<&Value>) -> Result<String
     };
     let mut header: Vec<&str> = Vec::new();
     // The lines of the blocks and the comments around them, in the order of
-    // the text: each block's comments and lines are a run of this one list
-    // (a list per block was most of the allocations of a file's verdict).
+    // the text: each block's comments and lines are runs of this one list
+    // (not a list each, which cost every field of every file an allocation).
     let mut all: Vec<&str> = Vec::with_capacity(64);
-    // Per block: key, rank, where its comments start, where its lines start
-    // and end; the comments not yet placed start at `pending`.
-    let mut runs: Vec<(&str, usize, usize, usize, usize)> = Vec::with_capacity(32);
+    /// A block as positions in `all`: its comments from `comments` to
+    /// `start`, its lines from `start` to `end`.
+    struct Run<'t> {
+        key: &'t str,
+        comments: usize,
+        start: usize,
+        end: usize,
+    }
+    let mut runs: Vec<Run> = Vec::with_capacity(32);
+    // Where the comments not yet placed start.
     let mut pending = 0;
     for line in crate::text::lines::lines(text) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some((key, _)) = top_key(line) {
             all.push(line);
-            runs.push((key, kind.rank(key), pending, all.len() - 1, all.len()));
-            pending = all.len();
+            let (start, end) = (all.len() - 1, all.len());
+            runs.push(Run {
+                key,
+                comments: pending,
+                start,
+                end,
+            });
+            pending = end;
         } else if line.starts_with('#') {
             all.push(line);
         } else if let Some(run) = runs.last_mut() {
             // Comments at column 0 inside a block's continuation stay in
-            // place: the block's run takes them in with the line.
+            // place: the block's lines take them in with the line.
             all.push(line);
-            run.4 = all.len();
-            pending = all.len();
+            run.end = all.len();
+            pending = run.end;
         } else if !line.trim().is_empty() {
             header.push(line);
         }
     }
     let mut blocks: Vec<Block> = runs
         .iter()
-        .map(|&(key, rank, comments, start, end)| Block {
-            key,
-            rank,
+        .map(|r| Block {
+            key: r.key,
+            rank: kind.rank(r.key),
             value: &Value::Null,
-            comments: &all[comments..start],
-            lines: &all[start..end],
+            comments: &all[r.comments..r.start],
+            lines: &all[r.start..r.end],
         })
         .collect();
     let pending = &all[pending..];
