@@ -33,6 +33,25 @@ pub fn in_parallel<'a, I: Sync, T: Send>(items: &'a [I], f: impl Fn(&'a I) -> T 
     spread_borrowed(items, SHORTEST, f)
 }
 
+/// How many items a block-wise map takes at once (see [`in_blocks`]): enough
+/// to keep the cores busy, few enough that a block's results are a small
+/// part of a large corpus.
+pub const BLOCK: usize = 4096;
+
+/// Runs `f` over the items on every core a block of [`BLOCK`] items at a
+/// time, the results coming out in order as each block is done: for work
+/// whose results are taken in one by one (files into the corpus, facts into
+/// the rules across files, rows into a page), so that those of a whole large
+/// list are never alive together.
+pub fn in_blocks<'a, I: Sync, T: Send, F: Fn(&'a I) -> T + Sync>(
+    items: &'a [I],
+    f: F,
+) -> impl Iterator<Item = T> + use<'a, I, T, F> {
+    items
+        .chunks(BLOCK)
+        .flat_map(move |block| in_parallel(block, &f))
+}
+
 /// Runs `f` over a few items that are each a large piece of work (a chunk
 /// of a page's rows), on every core as soon as there are two, keeping the
 /// input order.

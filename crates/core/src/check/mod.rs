@@ -27,7 +27,7 @@ mod waivers;
 
 use crate::model::corpus::Corpus;
 use crate::model::facts::Deriver;
-use crate::parallel::in_parallel;
+use crate::parallel::in_blocks;
 use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::Across;
@@ -72,27 +72,10 @@ impl Findings {
 /// were not run because the data itself has errors.
 pub const DERIVED_WAIT: &str = "claims and generated files are checked once these errors are fixed";
 
-/// How many items have their facts derived and their own rules run at once,
-/// on every core, before the rules across files take them in order: enough
-/// to keep the cores busy, few enough that the facts of a large corpus are
-/// never all alive together.
-const BLOCK: usize = 4096;
-
-/// `judge` over `items` a block at a time on every core (see `BLOCK`), the
-/// judged items in order.
-fn in_blocks<'a, I: Sync, T: Send, F: Fn(&'a I) -> T + Sync>(
-    items: &'a [I],
-    judge: F,
-) -> impl Iterator<Item = T> + use<'a, I, T, F> {
-    items
-        .chunks(BLOCK)
-        .flat_map(move |block| in_parallel(block, &judge))
-}
-
 /// Runs every check on a loaded corpus (loading problems included).
 ///
 /// The facts the rules judge are derived once per entry and record, a block
-/// of items at a time (see `BLOCK`), and let go after: every rule of the
+/// of items at a time (`parallel::in_blocks`), and let go after: every rule of the
 /// item, then the rules comparing it with the items before it, add their
 /// findings to the list of the file they are about, and each file's list is
 /// graded and placed at its fields once, after all of them.

@@ -28,7 +28,7 @@ pub use read::{read_text, MAX_FLOW_DEPTH};
 use crate::layout::Layout;
 use crate::model::format::FileKind;
 use crate::model::taxonomy::Taxonomy;
-use crate::parallel::in_parallel;
+use crate::parallel::in_blocks;
 use convert::{convert_entry, convert_exclusion};
 use corpus_diagnostics::diag::Diagnostic;
 use corpus_diagnostics::rules::Rule;
@@ -268,19 +268,12 @@ fn parse_folder<T: Send, L>(
     keep: impl Fn(T, usize) -> L,
 ) -> Taken<L> {
     let mut taken = Taken::with_room(folder.files.len(), listing_problems(folder, tax));
-    for block in folder.files.chunks(PARSED_AT_ONCE) {
-        let loaded = in_parallel(block, |(rel, read)| {
-            parse_read(rel, read.as_ref(), tax, convert)
-        });
-        loaded.into_iter().for_each(|one| taken.take(one, &keep));
-    }
+    in_blocks(&folder.files, |(rel, read)| {
+        parse_read(rel, read.as_ref(), tax, convert)
+    })
+    .for_each(|one| taken.take(one, &keep));
     taken
 }
-
-/// How many data files are parsed before their results are taken in: enough
-/// that the cores rarely wait on each other at a block's end, few enough that
-/// a block's results are a small part of a large corpus.
-const PARSED_AT_ONCE: usize = 4096;
 
 /// Rule filters (`when`/`require`) naming values outside the vocabulary: such
 /// a rule would never fire, or always, without anyone noticing.

@@ -38,9 +38,6 @@ pub(crate) struct Lazy<'a, T> {
     spread: bool,
 }
 
-/// Elements made at once by a sequence that spreads its work.
-const BLOCK: usize = 4096;
-
 impl<'a, T> Lazy<'a, T> {
     /// `len` elements, the one at `i` made by `make(i)` as it is written.
     pub fn new(len: usize, make: impl Fn(usize) -> T + Sync + 'a) -> Lazy<'a, T> {
@@ -73,14 +70,12 @@ impl<T: Serialize + Send> Serialize for Lazy<'_, T> {
         let mut seq = s.serialize_seq(Some(self.len))?;
         if self.spread {
             let at: Vec<usize> = (0..self.len).collect();
-            for block in at.chunks(BLOCK) {
-                let made = crate::parallel::in_parallel(block, |&i| {
-                    serde_json::value::to_raw_value(&(self.make)(i))
-                });
-                for element in made {
-                    let element = element.map_err(serde::ser::Error::custom)?;
-                    seq.serialize_element(&element)?;
-                }
+            let made = crate::parallel::in_blocks(&at, |&i| {
+                serde_json::value::to_raw_value(&(self.make)(i))
+            });
+            for element in made {
+                let element = element.map_err(serde::ser::Error::custom)?;
+                seq.serialize_element(&element)?;
             }
         } else {
             for i in 0..self.len {
@@ -307,6 +302,7 @@ mod tests {
     #[test]
     fn a_spread_sequence_writes_the_json_of_one_made_in_order() {
         // Across a block's end, and short of the length spread over cores.
+        use crate::parallel::BLOCK;
         for n in [0, 1, 63, 64, BLOCK - 1, BLOCK, BLOCK + 65] {
             let make = |i: usize| Item {
                 f: vec![serde_json::Value::from(format!("<{i}>"))],
