@@ -62,6 +62,21 @@ pub fn each_in_parallel<'a, I: Sync, T: Send>(
     spread_borrowed(items, 2, f)
 }
 
+/// Runs `aside` on a second thread while `here` runs on this one (both
+/// here, one after the other, on a single core), and gives both results.
+pub fn beside<A: Send, H>(aside: impl FnOnce() -> A + Send, here: impl FnOnce() -> H) -> (A, H) {
+    if threads() < 2 {
+        let h = here();
+        return (aside(), h);
+    }
+    std::thread::scope(|s| {
+        let a = s.spawn(aside);
+        let h = here();
+        let a = a.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (a, h)
+    })
+}
+
 /// [`spread`] of borrowed items; a list too short to spread is mapped
 /// without the list of references the threads would share.
 fn spread_borrowed<'a, I: Sync, T: Send>(
@@ -139,7 +154,18 @@ fn spread<I: Send, T: Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::{each_in_parallel, in_parallel, into_parallel};
+    use super::{beside, each_in_parallel, in_parallel, into_parallel};
+
+    #[test]
+    fn work_beside_comes_back_with_the_work_here() {
+        let items: Vec<usize> = (0..100).collect();
+        let (sum, doubled) = beside(
+            || items.iter().sum::<usize>(),
+            || in_parallel(&items, |i| i * 2),
+        );
+        assert_eq!(sum, 4950);
+        assert_eq!(doubled[99], 198);
+    }
 
     #[test]
     fn every_result_comes_back_in_the_order_of_its_item() {

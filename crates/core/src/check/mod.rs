@@ -27,7 +27,7 @@ mod waivers;
 
 use crate::model::corpus::Corpus;
 use crate::model::facts::Deriver;
-use crate::parallel::in_blocks;
+use crate::parallel::{beside, in_blocks};
 use claims::claim_problems;
 use corpus_diagnostics::diag::{self, Diagnostic, Severity};
 use duplicates::Across;
@@ -80,6 +80,22 @@ pub const DERIVED_WAIT: &str = "claims and generated files are checked once thes
 /// findings to the list of the file they are about, and each file's list is
 /// graded and placed at its fields once, after all of them.
 pub fn check(corpus: &Corpus) -> Findings {
+    // The style rules judge each file alone, from its text: they run beside
+    // all the rest.
+    let (style, mut out) = beside(|| style::check(corpus), || judged(corpus));
+    let style = style::quiet_beside_errors(style, &out);
+    out.extend(style);
+
+    let mut findings = apply_waivers(out, corpus);
+    diag::sort(&mut findings.diagnostics);
+    diag::sort(&mut findings.waived);
+    findings
+}
+
+/// Every diagnostic but the style rules': each item's rules, the rules
+/// across items, the recorded status, and the claims and the artifact's
+/// tables when nothing else is an error.
+fn judged(corpus: &Corpus) -> Vec<Diagnostic> {
     let derive = Deriver::new(corpus);
     let mut found: Vec<Vec<Finding>> = corpus.files.iter().map(|_| Vec::new()).collect();
     let mut across = Across::sized(corpus);
@@ -128,13 +144,7 @@ pub fn check(corpus: &Corpus) -> Findings {
         sink.out.extend(crate::check::locators::problems(corpus));
         sink.out.extend(artifact_tables::problems(corpus));
     }
-    let style = crate::check::style::check(corpus, &sink.out);
-    sink.out.extend(style);
-
-    let mut findings = apply_waivers(sink.out, corpus);
-    diag::sort(&mut findings.diagnostics);
-    diag::sort(&mut findings.waived);
-    findings
+    sink.out
 }
 
 #[cfg(test)]

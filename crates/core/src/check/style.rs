@@ -161,7 +161,6 @@ fn check_file(
     tax: &Taxonomy,
     file: &SourceFile,
     kind: crate::model::format::FileKind,
-    has_errors: bool,
     out: &mut Vec<Diagnostic>,
 ) {
     // The loader found the layout while it had the file parsed; a file
@@ -223,9 +222,10 @@ fn check_file(
             );
         }
     }
-    // Layout is the last thing to fix: not reported beside errors in the file,
-    // nor beside the quoting problems above (whose fix is the same command).
-    if !has_errors && !ambiguous {
+    // Layout is the last thing to fix: not reported beside the quoting
+    // problems above (whose fix is the same command), nor beside errors in
+    // the file (`quiet_beside_errors`, once every other check has run).
+    if !ambiguous {
         if let Layout::ChangedAt(line) = layout {
             out.push(
                 diag(
@@ -270,15 +270,9 @@ fn check_file(
     }
 }
 
-/// Every diagnostic of these rules over a loaded corpus; `found` are the
-/// diagnostics of the other checks, so layout is not nagged about in a file
-/// that still has errors.
-pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
-    let erroneous: std::collections::BTreeSet<&str> = found
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.file.as_str())
-        .collect();
+/// Every diagnostic of these rules over a loaded corpus, each file judged on
+/// its own: they need none of the other checks, so they run beside them.
+pub fn check(corpus: &Corpus) -> Vec<Diagnostic> {
     let files = corpus
         .entries
         .iter()
@@ -292,13 +286,26 @@ pub fn check(corpus: &Corpus, found: &[Diagnostic]) -> Vec<Diagnostic> {
     let files: Vec<(usize, crate::model::format::FileKind)> = files.collect();
     // Files are independent: on every core when there are enough, in order.
     let per_file = in_parallel(&files, |&(idx, kind)| {
-        let file = corpus.file(idx);
-        let has_errors = erroneous.contains(file.rel.as_str());
         let mut out = Vec::new();
-        check_file(&corpus.taxonomy, file, kind, has_errors, &mut out);
+        check_file(&corpus.taxonomy, corpus.file(idx), kind, &mut out);
         out
     });
     per_file.into_iter().flatten().collect()
+}
+
+/// `style` without the layout findings of files that `found` (the other
+/// checks' diagnostics) gives an error: layout is not nagged about in a file
+/// that still has errors.
+pub fn quiet_beside_errors(style: Vec<Diagnostic>, found: &[Diagnostic]) -> Vec<Diagnostic> {
+    let erroneous: std::collections::BTreeSet<&str> = found
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.file.as_str())
+        .collect();
+    style
+        .into_iter()
+        .filter(|d| d.rule != Rule::NotFormatted.id() || !erroneous.contains(d.file.as_str()))
+        .collect()
 }
 
 #[cfg(test)]
