@@ -143,7 +143,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result {
         // before the templates render, as `build` does.
         rep.diagnostics.extend(generate::stale_diagnostics(
             root,
-            generate::Given::Handed(Box::new(corpus)),
+            generate::Given::AtExit(Box::new(corpus)),
             &templates,
             &examples,
             Part::All,

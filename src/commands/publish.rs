@@ -169,7 +169,7 @@ fn stages(
     // What the record needs of the corpus, before rendering lets it go.
     let counted = (corpus.entries.len(), corpus.exclusions.len());
     let mut files = generate::generate_given(
-        generate::Given::Handed(Box::new(corpus)),
+        generate::Given::AtExit(Box::new(corpus)),
         &st,
         templates,
         &tera,
