@@ -138,11 +138,22 @@ fn judged(corpus: &Corpus) -> Vec<Diagnostic> {
     // something else, so the claims wait (see `DERIVED_WAIT`).
     // The survey file's references wait likewise: an entry that failed to
     // load would otherwise show up as a dangling key.
+    // Each reads the corpus alone: the two slower ones on a second thread.
     if !sink.out.iter().any(|d| d.severity == Severity::Error) {
-        sink.out.extend(claim_problems(corpus));
-        sink.out.extend(crate::check::survey::problems(corpus));
-        sink.out.extend(crate::check::locators::problems(corpus));
-        sink.out.extend(artifact_tables::problems(corpus));
+        let (tables, claims) = beside(
+            || {
+                let mut out = crate::check::locators::problems(corpus);
+                out.extend(artifact_tables::problems(corpus));
+                out
+            },
+            || {
+                let mut out = claim_problems(corpus);
+                out.extend(crate::check::survey::problems(corpus));
+                out
+            },
+        );
+        sink.out.extend(claims);
+        sink.out.extend(tables);
     }
     sink.out
 }
