@@ -1378,6 +1378,25 @@ fn duplicate_record_ids_across_exclusion_files_are_reported() {
 }
 
 #[test]
+fn layout_is_reported_only_in_a_file_without_errors() {
+    let t = Tree::valid();
+    // A list item at the key's indentation: out of the layout, in two files.
+    for file in [valid::METHOD, valid::INDUSTRY] {
+        t.replace(file, "urls:\n  - ", "urls:\n- ");
+    }
+    // An error in one of them: its layout waits until that is fixed.
+    t.set(valid::INDUSTRY, "year", "2027");
+    let run = t.check_in_process(&["--strict"]);
+    let layout: Vec<String> = run
+        .of("not-formatted")
+        .into_iter()
+        .map(|d| d.file)
+        .collect();
+    assert_eq!(layout, [valid::METHOD], "{}", show(&run));
+    assert_eq!(run.of("year-range").len(), 1, "{}", show(&run));
+}
+
+#[test]
 fn a_year_after_the_cutoff_year_is_out_of_range() {
     let t = Tree::valid();
     t.set(valid::INDUSTRY, "year", "2027");

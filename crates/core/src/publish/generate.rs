@@ -387,11 +387,12 @@ fn render_prepared(
         path,
         content: crate::publish::markdown_layout::layout(&text),
     };
-    // On a large list the context is let go on another thread while the text
-    // is laid out: freeing its many small values takes as long as the layout.
-    // The laid-out text grows as the context shrinks, so this stays below the
-    // check's peak (an RSS trace at 100k entries: 540 MiB against 571). A
-    // small context goes here, where starting a thread would cost more.
+    // A process about to exit keeps the context: the allocator's pages of a
+    // large one stay resident freed or not, and the peak is the check's.
+    // Otherwise, on a large list the context is let go on another thread
+    // while the text is laid out: freeing its many small values takes as
+    // long as the layout. A small context goes here, where starting a
+    // thread would cost more.
     let freeing = if at_exit {
         std::mem::forget(ctx);
         None
