@@ -30,6 +30,7 @@ pub mod watch;
 use corpus_core::layout::Layout;
 use corpus_core::load::{self, Inputs, LoadError, LoadOptions};
 use corpus_core::model::corpus::Corpus;
+use corpus_core::parallel::beside;
 use corpus_core::stats::Stats;
 use corpus_diagnostics::report::{self, Format, Sources};
 use corpus_io::store::Store;
@@ -420,14 +421,11 @@ pub fn parse_checked(
 /// thread meanwhile: both only read the corpus, and the figures are of the
 /// corpus as parsed whatever the check finds.
 pub fn checked_and_counted(corpus: &Corpus) -> (corpus_core::check::Findings, Stats) {
-    std::thread::scope(|s| {
-        let counting = s.spawn(|| corpus_core::stats::of_corpus(corpus));
-        let found = corpus_core::check::check(corpus);
-        let st = counting
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (found, st)
-    })
+    let (st, found) = beside(
+        || corpus_core::stats::of_corpus(corpus),
+        || corpus_core::check::check(corpus),
+    );
+    (found, st)
 }
 
 /// A parsed corpus, its replayed examples' metrics, its check and its figures.
@@ -450,9 +448,8 @@ pub fn checked_beside<A: Send>(
     report: Option<Format>,
     aside: impl FnOnce() -> A + Send,
 ) -> (std::result::Result<CheckedCorpus, Outcome>, A) {
-    std::thread::scope(|s| {
-        let aside = s.spawn(aside);
-        let checked = parse_checked(inputs, report).map(|(corpus, examples)| {
+    let (aside, checked) = beside(aside, || {
+        parse_checked(inputs, report).map(|(corpus, examples)| {
             let (found, st) = checked_and_counted(&corpus);
             CheckedCorpus {
                 corpus,
@@ -460,12 +457,9 @@ pub fn checked_beside<A: Send>(
                 found,
                 st,
             }
-        });
-        let aside = aside
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (checked, aside)
-    })
+        })
+    });
+    (checked, aside)
 }
 
 /// Lets go of what a command made without freeing it, for its last step:

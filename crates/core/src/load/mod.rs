@@ -223,27 +223,25 @@ pub fn parse_with<R: Send>(
     // data folders on a small corpus, and need only the taxonomy: a second
     // thread reads them meanwhile, and they join the corpus in the same order.
     let tax = &corpus.taxonomy;
-    let (folders, optional) = std::thread::scope(|s| {
-        let optional = s.spawn(|| (Optional::parse(inputs, tax), beside(tax)));
-        let folders = (
-            parse_folder(
-                papers,
-                tax,
-                (FileKind::Entry, convert_entry),
-                |entry, file| LoadedEntry { entry, file },
-            ),
-            parse_folder(
-                records,
-                tax,
-                (FileKind::Record, convert_exclusion),
-                |record, file| LoadedExclusion { record, file },
-            ),
-        );
-        let optional = optional
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (folders, optional)
-    });
+    let (optional, folders) = crate::parallel::beside(
+        || (Optional::parse(inputs, tax), beside(tax)),
+        || {
+            (
+                parse_folder(
+                    papers,
+                    tax,
+                    (FileKind::Entry, convert_entry),
+                    |entry, file| LoadedEntry { entry, file },
+                ),
+                parse_folder(
+                    records,
+                    tax,
+                    (FileKind::Record, convert_exclusion),
+                    |record, file| LoadedExclusion { record, file },
+                ),
+            )
+        },
+    );
     let (optional, besides) = optional;
     let (papers, records) = folders;
     corpus.add_entries(papers);

@@ -7,6 +7,7 @@ use crate::load::templates::problem as template_diag;
 use crate::load::Inputs;
 use crate::model::corpus::Corpus;
 use crate::model::Entry;
+use crate::parallel::beside;
 use crate::publish::chart_files::Chart;
 use crate::publish::fingerprint;
 use crate::publish::on_disk::{is_fresh, publishes, stale, Previous};
@@ -180,11 +181,10 @@ fn plain_and_prepared(
     part: Part,
 ) -> (Plain, Result<TemplateInput, Diagnostic>) {
     let site = site_of(corpus);
-    std::thread::scope(|s| {
-        let plain = s.spawn(|| plain_files(corpus, st, part, &site));
-        let prepared = prepared(corpus, st, examples);
-        (joined(plain), prepared)
-    })
+    beside(
+        || plain_files(corpus, st, part, &site),
+        || prepared(corpus, st, examples),
+    )
 }
 
 /// [`plain_and_prepared`] of a corpus handed over until the exit: first all
@@ -199,11 +199,10 @@ fn plain_and_prepared_at_exit(
     part: Part,
 ) -> (Plain, Result<TemplateInput, Diagnostic>) {
     let site = site_of(&corpus);
-    let (plain, beside) = std::thread::scope(|s| {
-        let plain = s.spawn(|| plain_files(&corpus, st, part, &site));
-        let beside = beside_entries(&corpus, st);
-        (joined(plain), beside)
-    });
+    let (plain, shown) = beside(
+        || plain_files(&corpus, st, part, &site),
+        || beside_entries(&corpus, st),
+    );
     let mut corpus = *corpus;
     // Each entry moved once, into a box of its own: from here on the README
     // sorts, splits and hands over the entries themselves, a pointer each
@@ -212,23 +211,16 @@ fn plain_and_prepared_at_exit(
         .into_iter()
         .map(|loaded| Box::new(loaded.entry))
         .collect();
-    let extras = render::Extras::of(&corpus, &beside.charts, &beside.verdicts, examples);
+    let extras = render::Extras::of(&corpus, &shown.charts, &shown.verdicts, examples);
     let view = render::context_handed(&corpus.taxonomy, entries, st, extras);
-    let ctx = with_view(&view, beside.ctx);
+    let ctx = with_view(&view, shown.ctx);
     std::mem::forget(view);
     std::mem::forget(corpus);
     let prepared = ctx.map(|ctx| TemplateInput {
         ctx,
-        charts: beside.charts,
+        charts: shown.charts,
     });
     (plain, prepared)
-}
-
-/// A scoped thread's result; its panic goes on.
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Every generated file of `part`, in the order they are reported: the
